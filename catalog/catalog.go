@@ -1023,6 +1023,9 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 		}
 		if !c.temp {
 			ch = snap.WithDefaultACLs(ch)
+			if err := refuseTempTypes(ch); err != nil {
+				return nil, err
+			}
 		}
 		ops, err := c.changeOps(snap, ch, next)
 		if err != nil {

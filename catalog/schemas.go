@@ -256,7 +256,13 @@ func (s *Snapshot) Resolve(name string) string {
 // built-in types, pg_catalog's, are found before (the front end reads
 // them).
 func (s *Snapshot) ResolveType(name string) string {
-	if !s.pathSet || strings.IndexByte(name, '.') >= 0 {
+	if strings.IndexByte(name, '.') >= 0 {
+		return name
+	}
+	if k := QualifiedKey(TempTypeSchema, name); s.tempNum != 0 && s.types[k] != nil {
+		return k // pg_temp is searched first for types
+	}
+	if !s.pathSet {
 		return name
 	}
 	for _, sc := range s.path {

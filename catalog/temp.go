@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
 )
 
@@ -134,10 +136,28 @@ func (s *Snapshot) WithTemp(t *Snapshot) *Snapshot {
 			}
 		}
 	}
+	// The session's types (CREATE TYPE pg_temp.mood) join the permanent
+	// ones under their keys, "pg_temp.mood"; ResolveType finds them first
+	// for an unqualified name, as PostgreSQL searches pg_temp first for
+	// types.
+	if len(t.types) > 0 {
+		o.types = make(map[string]*UserType, len(s.types)+len(t.types))
+		for k, v := range s.types {
+			o.types[k] = v
+		}
+		// Copies of the session's, linked to the permanent types they
+		// are made of (the snapshots' own stay as they are).
+		mine := make(map[string]*UserType, len(t.types))
+		for k, v := range t.types {
+			c := v.Clone()
+			o.types[k], mine[k] = c, c
+		}
+		linkTypesOf(mine, o.types)
+	}
 	// A temporary table's columns of user-defined types are the
-	// permanent schema's types.
-	if len(s.types) > 0 {
-		enums := typesByOID(s.types)
+	// permanent schema's types and the session's.
+	if len(o.types) > 0 {
+		enums := typesByOID(o.types)
 		for name, tt := range t.tables {
 			o.tables[name] = linkTypes(tt, enums, true)
 		}
@@ -183,3 +203,78 @@ func (s *Snapshot) Permanent() *Snapshot {
 // pg_temp_N, and whether the snapshot has one (a session's snapshot once it
 // created a temporary object).
 func (s *Snapshot) TempSchema() (uint64, bool) { return s.tempNum, s.tempNum != 0 }
+
+// TempTypeSchema is the schema the session's temporary types are keyed in
+// ("pg_temp.mood"), as its routines are.
+const TempTypeSchema = "pg_temp"
+
+// TempTypeIn returns the key of a temporary type (of the session's
+// pg_temp) that t is, or is made of (an array's element, a domain's base,
+// a composite type's attribute, a range's subtype), or "".
+func TempTypeIn(t sqltypes.Type) string {
+	// name is the key of the type t is; inner what it is made of.
+	var name string
+	var inner []sqltypes.Type
+	switch {
+	case t.Domain != nil:
+		name, inner = t.Domain.Name, []sqltypes.Type{t.Domain.Base}
+	case t.Enum != nil:
+		name = t.Enum.Name
+	case t.Range != nil:
+		name, inner = t.Range.Name, []sqltypes.Type{t.Range.Subtype}
+	case t.Composite != nil:
+		name = t.Composite.Name
+		for _, f := range t.Composite.Fields {
+			inner = append(inner, f.Type)
+		}
+	}
+	if sc, _ := SplitName(name); sc == TempTypeSchema {
+		return name
+	}
+	for _, it := range inner {
+		if k := TempTypeIn(it); k != "" {
+			return k
+		}
+	}
+	return ""
+}
+
+// refuseTempTypes refuses a change of the permanent schema that would
+// make a permanent object (a table's column, a type) depend on a session's
+// temporary type: other sessions could not read it, and it would outlive
+// the type. PostgreSQL accepts it and drops the dependent with the
+// session's schema.
+func refuseTempTypes(ch Change) error {
+	for _, t := range ch.Put {
+		if t.Temp {
+			continue
+		}
+		for _, c := range t.Columns {
+			if k := TempTypeIn(c.Type); k != "" {
+				return pgerr.New(pgerr.FeatureNotSupported, "column %q of permanent table %q cannot be of temporary type %s", c.Name, t.Name, sqltypes.QuoteTypeKey(k)).
+					WithHint("Create the table as a temporary one, or the type in a permanent schema.")
+			}
+		}
+	}
+	for _, f := range ch.PutFunctions {
+		if sc, _ := SplitName(f.Name); sc == TempTypeSchema {
+			continue // the session's own routine
+		}
+		types := []sqltypes.Type{f.Result}
+		for _, p := range f.Params {
+			types = append(types, p.Type)
+		}
+		for _, t := range types {
+			if k := TempTypeIn(t); k != "" {
+				return pgerr.New(pgerr.FeatureNotSupported, "permanent routine %s cannot take or return temporary type %s", sqltypes.QuoteKey(f.Name), sqltypes.QuoteTypeKey(k)).
+					WithHint("Create the routine in pg_temp too, or the type in a permanent schema.")
+			}
+		}
+	}
+	for _, u := range ch.PutTypes {
+		if k := TempTypeIn(u.Type()); k != "" && k != u.Name {
+			return pgerr.New(pgerr.FeatureNotSupported, "permanent type %s cannot depend on temporary type %s", sqltypes.QuoteKey(u.Name), sqltypes.QuoteTypeKey(k))
+		}
+	}
+	return nil
+}

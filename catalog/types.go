@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -44,6 +45,29 @@ type UserType struct {
 	// Multirange marks the multirange type of Range, which the snapshot
 	// finds by its name (UserType) but never stores on its own.
 	Multirange bool `json:"-"`
+}
+
+// Clone returns a copy of t that shares nothing a change may modify.
+func (t *UserType) Clone() *UserType {
+	c := *t
+	if t.Enum != nil {
+		e := *t.Enum
+		e.Labels = slices.Clone(t.Enum.Labels)
+		c.Enum = &e
+	}
+	if t.Domain != nil {
+		c.Domain = t.Domain.Clone()
+	}
+	if t.Composite != nil {
+		comp := *t.Composite
+		comp.Fields = slices.Clone(t.Composite.Fields)
+		c.Composite = &comp
+	}
+	if t.Range != nil {
+		r := *t.Range
+		c.Range = &r
+	}
+	return &c
 }
 
 // Type returns the SQL type of t.
@@ -202,9 +226,15 @@ func (c *Catalog) loadTypes(ctx context.Context) (map[string]*UserType, error) {
 // types, and gives the domains what binds their CHECKs: a snapshot of the
 // types (a CHECK reads no relation).
 func linkDomains(types map[string]*UserType) {
+	linkTypesOf(types, types)
+}
+
+// linkTypesOf links the types of those made of user-defined types to the
+// definitions in types (by OID), in place.
+func linkTypesOf(those, types map[string]*UserType) {
 	links := typesByOID(types)
 	env := &Snapshot{types: types}
-	for _, u := range types {
+	for _, u := range those {
 		if d := u.Domain; d != nil {
 			d.Base, _ = links.link(d.Base)
 			d.Env = env

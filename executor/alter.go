@@ -71,6 +71,11 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 	if len(at.Actions) == 1 && at.Actions[0].Attach != nil {
 		return e.attachPartition(ctx, cat, at.Table, at.Actions[0], notice)
 	}
+	if len(at.Actions) == 1 && at.Actions[0].Kind == parser.AlterDetachPartition {
+		if err := e.checkDetachReferences(ctx, cat, at.Table, at.Actions[0].Column); err != nil {
+			return err
+		}
+	}
 	if len(at.Actions) == 1 && (at.Actions[0].Kind == parser.AlterPrimaryKey || at.Actions[0].Reshard != nil) {
 		return e.rekey(ctx, cat, at)
 	}

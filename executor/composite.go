@@ -53,9 +53,9 @@ func compositeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owne
 		return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name)
 	}
 	if cur.Composite == nil {
-		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "%s is not a composite type", sqltypes.QuoteKey(name))
+		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "%s is not a composite type", sqltypes.QuoteTypeKey(name))
 	}
-	u := cloneUserType(cur)
+	u := cur.Clone()
 	c := u.Composite
 	switch x.Action {
 	case parser.TypeAddAttribute:
@@ -74,7 +74,7 @@ func compositeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owne
 		}
 		if t, col, ok := storedIn(s, c.OID); ok {
 			return catalog.Change{}, nil, pgerr.New(pgerr.FeatureNotSupported, "cannot drop an attribute of type %s while column %s.%s stores it",
-				sqltypes.QuoteKey(name), t.Name, t.Columns[col].Name).
+				sqltypes.QuoteTypeKey(name), t.Name, t.Columns[col].Name).
 				WithHint("zproxy stores a composite value's fields in order; drop or change the column first.")
 		}
 		c.Fields = slices.Delete(c.Fields, i, i+1)
@@ -132,7 +132,7 @@ func compositeDependents(s *catalog.Snapshot, u *catalog.UserType, dropping []st
 				uses = uses || p.Type.UDT() == u.OID
 			}
 			if uses {
-				lines = append(lines, "function "+signature(fn.Name, identity(fn))+" depends on type "+sqltypes.QuoteKey(u.Name))
+				lines = append(lines, "function "+signature(fn.Name, identity(fn))+" depends on type "+sqltypes.QuoteTypeKey(u.Name))
 			}
 		}
 	}
@@ -142,7 +142,7 @@ func compositeDependents(s *catalog.Snapshot, u *catalog.UserType, dropping []st
 		}
 		for _, f := range o.Composite.Fields {
 			if f.Type.UDT() == u.OID {
-				lines = append(lines, "column "+f.Name+" of composite type "+o.Name+" depends on type "+sqltypes.QuoteKey(u.Name))
+				lines = append(lines, "column "+f.Name+" of composite type "+o.Name+" depends on type "+sqltypes.QuoteTypeKey(u.Name))
 				break
 			}
 		}

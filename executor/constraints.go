@@ -240,6 +240,36 @@ func referencedKey(parent *catalog.Table, fk *catalog.ForeignKey, vals []sqltype
 	return parent.UniqueKey(ix, prow), true, nil
 }
 
+// referencedIn is referencedKey for a referenced table that may be
+// partitioned (ps set): the referenced row is then in the leaf its values
+// route to (they include the partition key), under the leaf's copy of the
+// key. table is the table the key is in; nil (ok true) when no partition
+// takes the values, so no row can have them.
+func referencedIn(parent *catalog.Table, ps *catalog.PartitionSet, fk *catalog.ForeignKey, vals []sqltypes.Value) (k kv.Key, table *catalog.Table, ok bool, err error) {
+	if ps == nil {
+		k, ok, err = referencedKey(parent, fk, vals)
+		return k, parent, ok, err
+	}
+	row := make([]sqltypes.Value, len(parent.Columns))
+	for i := range row {
+		row[i] = sqltypes.Null
+	}
+	for i, c := range fk.RefColumns {
+		if row[c], err = sqltypes.Cast(vals[i], parent.Columns[c].Type); err != nil {
+			return kv.Key{}, nil, false, err
+		}
+	}
+	leaf, err := ps.Route(row)
+	if err != nil {
+		if pgerr.CodeOf(err) == pgerr.CheckViolation {
+			return kv.Key{}, nil, true, nil
+		}
+		return kv.Key{}, nil, false, err
+	}
+	k, ok, err = referencedKey(leaf, fk, vals)
+	return k, leaf, ok, err
+}
+
 // values picks cols out of row.
 func values(row []sqltypes.Value, cols []int) []sqltypes.Value {
 	out := make([]sqltypes.Value, len(cols))
@@ -254,8 +284,13 @@ func values(row []sqltypes.Value, cols []int) []sqltypes.Value {
 func (ec *execCtx) checkReferenced(ctx context.Context, t *catalog.Table, o ir.OutgoingFK, changes []change, stats *kv.Stats) error {
 	fk := o.FK
 	var keys []kv.Key
+	var tables []*catalog.Table // the table each key is in
 	var rows [][]sqltypes.Value // the first referencing row of each key
 	seen := map[string]bool{}
+	missing := func(row []sqltypes.Value) error {
+		return pgerr.New(pgerr.ForeignKeyViolation, "insert or update on table %q violates foreign key constraint %q", t.Name, fk.Name).
+			WithValues(keyDetail(t, fk.Columns, row, "Key %s is not present in table %q.", o.Parent.Name))
+	}
 	for _, c := range changes {
 		if c.new == nil || !keyChanged(c, fk.Columns) {
 			continue
@@ -274,7 +309,7 @@ func (ec *execCtx) checkReferenced(ctx context.Context, t *catalog.Table, o ir.O
 			}
 			continue // MATCH SIMPLE: a NULL exempts the row
 		}
-		k, ok, err := referencedKey(o.Parent, fk, vals)
+		k, in, ok, err := referencedIn(o.Parent, o.ParentPartitions, fk, vals)
 		if err != nil {
 			return err
 		}
@@ -282,12 +317,16 @@ func (ec *execCtx) checkReferenced(ctx context.Context, t *catalog.Table, o ir.O
 			return pgerr.New(pgerr.SerializationFailure, "could not serialize access: the unique key foreign key %q references was dropped", fk.Name).
 				WithHint("Retry the statement.")
 		}
+		if in == nil {
+			return missing(c.new) // no partition takes the values
+		}
 		ks := string(k.Partition) + "\x00" + string(k.Sort)
 		if seen[ks] {
 			continue
 		}
 		seen[ks] = true
 		keys = append(keys, k)
+		tables = append(tables, in)
 		rows = append(rows, c.new)
 	}
 	for start := 0; start < len(keys); start += lockBatch {
@@ -297,13 +336,12 @@ func (ec *execCtx) checkReferenced(ctx context.Context, t *catalog.Table, o ir.O
 			return txnErr(err)
 		}
 		for i, it := range items {
-			alive, err := ec.referencedAlive(ctx, o.Parent, it, stats)
+			alive, err := ec.referencedAlive(ctx, tables[start+i], it, stats)
 			if err != nil {
 				return err
 			}
 			if !alive {
-				return pgerr.New(pgerr.ForeignKeyViolation, "insert or update on table %q violates foreign key constraint %q", t.Name, fk.Name).
-					WithValues(keyDetail(t, fk.Columns, rows[start+i], "Key %s is not present in table %q.", o.Parent.Name))
+				return missing(rows[start+i])
 			}
 		}
 		if err := ec.txn.kv.Lock(ctx, keys[start:end], kv.LockUpdate); err != nil {
@@ -319,6 +357,13 @@ func (ec *execCtx) actOnReferencing(ctx context.Context, parent *catalog.Table, 
 	fk := in.FK
 	seen := map[string]bool{}
 	for _, c := range changes {
+		moved := c.new == nil && c.moved != nil
+		if moved {
+			// An UPDATE moved the row to another partition: to the keys
+			// referencing it, as PostgreSQL 15's, an update of the
+			// partitioned table.
+			c.new = c.moved
+		}
 		if c.old == nil || !keyChanged(c, fk.RefColumns) {
 			continue
 		}
@@ -362,7 +407,7 @@ func (ec *execCtx) actOnReferencing(ctx context.Context, parent *catalog.Table, 
 				}
 			}
 		}
-		children, err := ec.referencingRows(ctx, in.Child, fk, oldKey, stats)
+		children, err := ec.referencingIn(ctx, in, oldKey, stats)
 		if err != nil {
 			return err
 		}
@@ -371,19 +416,21 @@ func (ec *execCtx) actOnReferencing(ctx context.Context, parent *catalog.Table, 
 		}
 		switch action {
 		case catalog.NoAction, catalog.Restrict:
-			return stillReferenced(parent, in, c.old)
+			return stillReferenced(parent, in, c.old, moved)
 		}
-		if err := ec.applyAction(ctx, in.Child, fk, action, children, c.new, stats); err != nil {
-			return err
+		for _, lr := range children {
+			if err := ec.applyAction(ctx, in, lr.t, action, lr.rows, c.new, stats); err != nil {
+				return err
+			}
 		}
 		if action == catalog.SetDefault {
 			// A default equal to the removed key still references it.
-			still, err := ec.referencingRows(ctx, in.Child, fk, oldKey, stats)
+			still, err := ec.referencingIn(ctx, in, oldKey, stats)
 			if err != nil {
 				return err
 			}
 			if len(still) > 0 {
-				return stillReferenced(parent, in, c.old)
+				return stillReferenced(parent, in, c.old, moved)
 			}
 		}
 	}
@@ -406,13 +453,29 @@ const maxActionDepth = 64
 // applyAction deletes or updates the referencing rows children of child
 // (CASCADE, SET NULL, SET DEFAULT); newParent is the referenced row's new
 // version (nil when it was deleted).
-func (ec *execCtx) applyAction(ctx context.Context, child *catalog.Table, fk *catalog.ForeignKey, action catalog.FKAction, children []current, newParent []sqltypes.Value, stats *kv.Stats) error {
+//
+// child is the table holding children: in.Child, or the leaf of it they
+// are in when it is partitioned; a row the action moves out of its leaf's
+// bound is deleted there and inserted into the leaf it routes to.
+func (ec *execCtx) applyAction(ctx context.Context, in ir.IncomingFK, child *catalog.Table, action catalog.FKAction, children []current, newParent []sqltypes.Value, stats *kv.Stats) error {
 	if ec.actionDepth >= maxActionDepth {
 		return pgerr.New(pgerr.StatementTooComplex, "referential actions cascade more than %d levels deep", maxActionDepth)
 	}
 	ec.actionDepth++
 	defer func() { ec.actionDepth-- }()
+	fk := in.FK
 	ws := &writeSet{t: child}
+	sets := []*writeSet{ws}
+	setOf := func(t *catalog.Table) *writeSet {
+		for _, s := range sets {
+			if s.t == t {
+				return s
+			}
+		}
+		s := &writeSet{t: t}
+		sets = append(sets, s)
+		return s
+	}
 	for _, old := range children {
 		if action == catalog.Cascade && newParent == nil {
 			ws.add(change{old: old.row, oldVersion: old.version})
@@ -428,7 +491,7 @@ func (ec *execCtx) applyAction(ctx context.Context, child *catalog.Table, fk *ca
 				v = sqltypes.Null
 			case catalog.SetDefault:
 				var err error
-				if tc := ec.cons.For(child.Name); tc != nil && tc.Defaults != nil {
+				if tc := ec.cons.For(in.Child.Name); tc != nil && tc.Defaults != nil {
 					if v, err = tc.Defaults[col].Eval(ec.eval, old.row); err != nil {
 						return err
 					}
@@ -443,15 +506,53 @@ func (ec *execCtx) applyAction(ctx context.Context, child *catalog.Table, fk *ca
 		if err := ec.generate(child, row); err != nil {
 			return err
 		}
-		if err := checkRow(child, row); err != nil {
+		dest := child
+		if in.ChildPartitions != nil {
+			var err error
+			if dest, err = in.ChildPartitions.Route(row); err != nil {
+				return err
+			}
+		}
+		if err := checkRow(dest, row); err != nil {
 			return err
 		}
-		if err := ec.checkConstraints(child, row); err != nil {
+		if err := ec.checkConstraints(dest, row); err != nil {
 			return err
+		}
+		if dest != child {
+			ws.add(change{old: old.row, oldVersion: old.version, moved: row})
+			setOf(dest).add(change{new: row})
+			continue
 		}
 		ws.add(change{old: old.row, new: row, oldVersion: old.version})
 	}
-	return ec.commit(ctx, ws, stats)
+	return ec.commitAll(ctx, sets, stats)
+}
+
+// leafRows are rows of one table (a leaf of a partitioned table).
+type leafRows struct {
+	t    *catalog.Table
+	rows []current
+}
+
+// referencingIn reads the rows referencing key through in: in.Child's,
+// or when it is partitioned its leaves', each leaf's apart.
+func (ec *execCtx) referencingIn(ctx context.Context, in ir.IncomingFK, key []sqltypes.Value, stats *kv.Stats) ([]leafRows, error) {
+	tables := []*catalog.Table{in.Child}
+	if in.ChildPartitions != nil {
+		tables = in.ChildPartitions.Leaves()
+	}
+	var out []leafRows
+	for _, t := range tables {
+		rows, err := ec.referencingRows(ctx, t, in.FK, key, stats)
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) > 0 {
+			out = append(out, leafRows{t: t, rows: rows})
+		}
+	}
+	return out, nil
 }
 
 // referencingRows reads, through the statement's transaction, the rows of
@@ -557,8 +658,21 @@ func copyAttr(a kv.Attr) kv.Attr {
 	return a
 }
 
-func stillReferenced(parent *catalog.Table, in ir.IncomingFK, old []sqltypes.Value) error {
-	return pgerr.New(pgerr.ForeignKeyViolation, "update or delete on table %q violates foreign key constraint %q on table %q", parent.Name, in.FK.Name, in.Child.Name).
+// stillReferenced is the error of a key in.Child references that its
+// row in parent gave up. For a key referencing a partitioned table above
+// parent (in.Via) PostgreSQL names parent and the key's copy for it, or,
+// when an UPDATE moved the row to another partition (moved), the
+// partitioned table and the key itself.
+func stillReferenced(parent *catalog.Table, in ir.IncomingFK, old []sqltypes.Value, moved bool) error {
+	table, name := parent.Name, in.FK.Name
+	if in.Via != nil {
+		if moved {
+			table = in.Via.Name
+		} else if in.CloneName != "" {
+			name = in.CloneName
+		}
+	}
+	return pgerr.New(pgerr.ForeignKeyViolation, "update or delete on table %q violates foreign key constraint %q on table %q", table, name, in.Child.Name).
 		WithValues(keyDetail(parent, in.FK.RefColumns, old, "Key %s is still referenced from table %q.", in.Child.Name))
 }
 
@@ -740,12 +854,12 @@ func (ec *execCtx) deferReferencing(parent *catalog.Table, in ir.IncomingFK, key
 				return err
 			}
 		}
-		children, err := ec.referencingRows(ctx, in.Child, in.FK, key, nil)
+		children, err := ec.referencingIn(ctx, in, key, nil)
 		if err != nil {
 			return err
 		}
 		if len(children) > 0 {
-			return stillReferenced(parent, in, old)
+			return stillReferenced(parent, in, old, false)
 		}
 		return nil
 	})

@@ -63,7 +63,7 @@ func (e *Executor) addConstraint(ctx context.Context, cat *catalog.Catalog, add 
 	}
 	if add.AutoIndex != nil {
 		ix := *add.AutoIndex
-		if err := e.CreateIndex(ctx, cat, &ir.CreateIndex{Table: add.Table, Index: &ix}, notice); err != nil {
+		if err := e.CreateIndex(ctx, cat, &ir.CreateIndex{Table: add.Table, Index: &ix, Partitions: add.AutoIndexPartitions}, notice); err != nil {
 			return err
 		}
 	}
@@ -232,7 +232,17 @@ func (e *Executor) validate(ctx context.Context, cat *catalog.Catalog, table, na
 				return err
 			}
 		}
-		err = e.validateForeignKey(ctx, e.rowsOf(ctx, cat, t, parent), t, parent, fk)
+		ps := snap.PartitionSet(parent)
+		// A partitioned table's rows are its leaves'.
+		children := []*catalog.Table{t}
+		if cs := snap.PartitionSet(t); cs != nil {
+			children = cs.Leaves()
+		}
+		for _, child := range children {
+			if err = e.validateForeignKey(ctx, e.rowsOf(ctx, cat, referenceTables(child, parent, ps)...), child, parent, ps, fk); err != nil {
+				break
+			}
+		}
 	case checkExpr != nil:
 		err = e.validateCheck(ctx, e.rowsOf(ctx, cat, t), t, name, checkExpr, fn)
 	default:
@@ -332,8 +342,18 @@ func (e *Executor) validateCheck(ctx context.Context, r kv.ReadWriter, t *catalo
 }
 
 // validateForeignKey checks that every row of child has its referenced
-// row in parent, looking the keys up in batches.
-func (e *Executor) validateForeignKey(ctx context.Context, r kv.ReadWriter, child, parent *catalog.Table, fk *catalog.ForeignKey) error {
+// row in parent, looking the keys up in batches; ps is parent's partition
+// set when it is partitioned (the rows are its leaves').
+func (e *Executor) validateForeignKey(ctx context.Context, r kv.ReadWriter, child, parent *catalog.Table, ps *catalog.PartitionSet, fk *catalog.ForeignKey) error {
+	return e.validateForeignKeyWith(ctx, r, child, parent, ps, fk, func(row []sqltypes.Value) error {
+		return pgerr.New(pgerr.ForeignKeyViolation, "insert or update on table %q violates foreign key constraint %q", child.Name, fk.Name).
+			WithValues(keyDetail(child, fk.Columns, row, "Key %s is not present in table %q.", parent.Name))
+	})
+}
+
+// validateForeignKeyWith is validateForeignKey with missing the error of
+// a row whose referenced row is not there.
+func (e *Executor) validateForeignKeyWith(ctx context.Context, r kv.ReadWriter, child, parent *catalog.Table, ps *catalog.PartitionSet, fk *catalog.ForeignKey, missing func(row []sqltypes.Value) error) error {
 	var keys []kv.Key
 	var rows [][]sqltypes.Value
 	flush := func() error {
@@ -346,8 +366,7 @@ func (e *Executor) validateForeignKey(ctx context.Context, r kv.ReadWriter, chil
 		}
 		for i, it := range items {
 			if !kv.Found(it) {
-				return pgerr.New(pgerr.ForeignKeyViolation, "insert or update on table %q violates foreign key constraint %q", child.Name, fk.Name).
-					WithValues(keyDetail(child, fk.Columns, rows[i], "Key %s is not present in table %q.", parent.Name))
+				return missing(rows[i])
 			}
 		}
 		keys, rows = keys[:0], rows[:0]
@@ -362,12 +381,15 @@ func (e *Executor) validateForeignKey(ctx context.Context, r kv.ReadWriter, chil
 			}
 			return nil
 		}
-		k, ok, err := referencedKey(parent, fk, vals)
+		k, in, ok, err := referencedIn(parent, ps, fk, vals)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return pgerr.New(pgerr.InvalidForeignKey, "there is no unique constraint matching given keys for referenced table %q", parent.Name)
+		}
+		if in == nil {
+			return missing(row)
 		}
 		keys, rows = append(keys, k), append(rows, row)
 		if len(keys) >= lockBatch {
@@ -379,6 +401,17 @@ func (e *Executor) validateForeignKey(ctx context.Context, r kv.ReadWriter, chil
 		return err
 	}
 	return flush()
+}
+
+// referenceTables are the tables a foreign key's validation reads: the
+// referencing table, the referenced one and, when it is partitioned (ps),
+// its leaves.
+func referenceTables(child, parent *catalog.Table, ps *catalog.PartitionSet) []*catalog.Table {
+	out := []*catalog.Table{child, parent}
+	if ps != nil {
+		out = append(out, ps.Leaves()...)
+	}
+	return out
 }
 
 func allNull(vals []sqltypes.Value) bool {

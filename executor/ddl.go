@@ -151,6 +151,14 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *ir.D
 				return ch, err
 			}
 			refs := referencesFrom(s, name, names)
+			// A partition's rows are referenced by the keys referencing
+			// the partitioned tables above it, as PostgreSQL's copies of
+			// them for the partition say (unless those go too).
+			for _, r := range s.ReferencedThrough(t) {
+				if !slices.Contains(names, r.Via.Name) && !slices.Contains(names, r.Child.Name) {
+					refs = append(refs, r.Reference)
+				}
+			}
 			if len(refs) > 0 && !dt.Cascade {
 				return ch, dependentsError(kind+" "+name, refs, kind+" "+name)
 			}

@@ -58,7 +58,7 @@ func domainChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner s
 	if err != nil {
 		return catalog.Change{}, nil, err
 	}
-	u := cloneUserType(cur)
+	u := cur.Clone()
 	d := u.Domain
 	switch x.Action {
 	case parser.DomainSetDefault:
@@ -130,13 +130,13 @@ func domainNamed(s *catalog.Snapshot, name string, forDrop bool) (*catalog.UserT
 	case !ok && s.HasRelation(name) && forDrop:
 		return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a domain", name)
 	case !ok && s.HasRelation(name):
-		return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteKey(name))
+		return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteTypeKey(name))
 	case !ok:
 		return nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name)
 	case u.Domain == nil && forDrop:
 		return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a domain", name)
 	case u.Domain == nil:
-		return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteKey(name))
+		return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteTypeKey(name))
 	}
 	return u, nil
 }
@@ -236,7 +236,7 @@ func (e *Executor) validateDomain(ctx context.Context, cat *catalog.Catalog, bef
 		if !ok || cur.Domain == nil {
 			return catalog.Change{}, errSkip
 		}
-		u := cloneUserType(cur)
+		u := cur.Clone()
 		switch x.Action {
 		case parser.DomainSetNotNull:
 			u.Domain.NotNull = false
@@ -336,7 +336,7 @@ func typeDependents(s *catalog.Snapshot, u *catalog.UserType, dropping []string)
 		if slices.Contains(dropping, d.Name) {
 			continue // dropped by the same statement
 		}
-		lines = append(lines, "type "+sqltypes.QuoteKey(d.Name)+" depends on type "+sqltypes.QuoteKey(u.Name))
+		lines = append(lines, "type "+sqltypes.QuoteTypeKey(d.Name)+" depends on type "+sqltypes.QuoteTypeKey(u.Name))
 	}
 	var first *catalog.Table
 	for _, t := range s.TypeUsers(u.OID) {
@@ -348,7 +348,7 @@ func typeDependents(s *catalog.Snapshot, u *catalog.UserType, dropping []string)
 	}
 	for _, r := range s.UserTypes() {
 		if r.Range != nil && r.Range.Subtype.UDT() == u.OID && !slices.Contains(dropping, r.Name) {
-			lines = append(lines, "type "+sqltypes.QuoteKey(r.Name)+" depends on type "+sqltypes.QuoteKey(u.Name))
+			lines = append(lines, "type "+sqltypes.QuoteTypeKey(r.Name)+" depends on type "+sqltypes.QuoteTypeKey(u.Name))
 		}
 	}
 	lines = append(lines, compositeDependents(s, u, dropping)...)

@@ -313,6 +313,10 @@ type execCtx struct {
 	// actionDepth how deep its referential actions have cascaded.
 	cons        *ir.Constraints
 	actionDepth int
+	// pending, when set, collects the write sets whose foreign keys
+	// commit would enforce, to be enforced once the statement's writes
+	// to every partition of its target are in (insertPartitioned).
+	pending *[]*writeSet
 }
 
 // child is the context of a subplan run for outer row: the same statement,

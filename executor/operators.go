@@ -252,7 +252,7 @@ func operatorText(o *catalog.Operator) string {
 // type u, as DROP TYPE's 2BP01 lists them.
 func typeObjectDependents(s *catalog.Snapshot, u *catalog.UserType) []string {
 	var lines []string
-	on := " depends on type " + sqltypes.QuoteKey(u.Name)
+	on := " depends on type " + sqltypes.QuoteTypeKey(u.Name)
 	for _, c := range s.Casts() {
 		if c.Source.OID() == u.OID || c.Target.OID() == u.OID {
 			lines = append(lines, "cast from "+c.Source.String()+" to "+c.Target.String()+on)

@@ -57,6 +57,28 @@ func (ec *execCtx) insertPartitioned(ctx context.Context, n *optimizer.Insert, p
 			}
 		}
 	}
+	// Every leaf's rows are written before any's foreign keys are checked
+	// (a row may reference one the statement puts in another partition).
+	if ec.txn != nil && ec.pending == nil {
+		var pending []*writeSet
+		ec.pending = &pending
+		res, err := ec.insertLeaves(ctx, n, order, groups, at, rows, stats)
+		ec.pending = nil
+		if err != nil {
+			return res, err
+		}
+		for _, w := range pending {
+			if err := ec.enforceReferences(ctx, w, stats); err != nil {
+				return WriteResult{}, finishWrite(w.t, err)
+			}
+		}
+		return res, nil
+	}
+	return ec.insertLeaves(ctx, n, order, groups, at, rows, stats)
+}
+
+// insertLeaves writes each leaf's rows of insertPartitioned.
+func (ec *execCtx) insertLeaves(ctx context.Context, n *optimizer.Insert, order []*catalog.Table, groups map[*catalog.Table][][]sqltypes.Value, at map[*catalog.Table][]int, rows [][]sqltypes.Value, stats *kv.Stats) (WriteResult, error) {
 	var res WriteResult
 	if n.OnConflict != nil {
 		// Each leaf's rows are an upsert of that leaf, arbitrated by its
@@ -231,7 +253,7 @@ func (ec *execCtx) modifyPartitioned(ctx context.Context, ps *catalog.PartitionS
 			if dest != tg.leaf {
 				// The row moves: deleted from its leaf, inserted into
 				// the one its new key routes to.
-				set(tg.leaf).add(change{old: c.old, oldVersion: c.oldVersion})
+				set(tg.leaf).add(change{old: c.old, oldVersion: c.oldVersion, moved: c.new})
 				set(dest).add(change{new: c.new})
 			} else {
 				set(tg.leaf).add(c)
@@ -249,12 +271,15 @@ func (ec *execCtx) modifyPartitioned(ctx context.Context, ps *catalog.PartitionS
 		}
 	}
 	ec.changed = nil
-	for _, t := range written {
-		ws := sets[t]
-		if err := ec.commit(ctx, ws, stats); err != nil {
-			return WriteResult{}, finishWrite(t, err)
-		}
-		ec.changed = append(ec.changed, ws.changes...)
+	ws := make([]*writeSet, len(written))
+	for i, t := range written {
+		ws[i] = sets[t]
+	}
+	if err := ec.commitAll(ctx, ws, stats); err != nil {
+		return WriteResult{}, err
+	}
+	for _, w := range ws {
+		ec.changed = append(ec.changed, w.changes...)
 	}
 	return res, nil
 }
@@ -338,6 +363,13 @@ func detachPartition(s *catalog.Snapshot, nt *catalog.Table, name string, ch *ca
 	}
 	pc := p.Clone()
 	pc.Parents, pc.Bound = nil, nil
+	// The foreign keys it had from the tables above it become its own,
+	// as in PostgreSQL (and its partitions' from it).
+	for _, in := range s.InheritedForeignKeys(p) {
+		pc.ForeignKeys = append(pc.ForeignKeys, *in.FK)
+		pc.ForeignKeys[len(pc.ForeignKeys)-1].Columns = slices.Clone(in.FK.Columns)
+		pc.ForeignKeys[len(pc.ForeignKeys)-1].RefColumns = slices.Clone(in.FK.RefColumns)
+	}
 	ch.Put = append(ch.Put, pc)
 	return nil
 }
@@ -421,6 +453,72 @@ func (e *Executor) undoAttach(ctx context.Context, cat *catalog.Catalog, id uint
 	return err
 }
 
+// checkDetachReferences refuses to detach partition name from table if
+// a foreign key referencing table (or a partitioned table above it)
+// references one of the partition's rows: the rows of the other
+// partitions must hold every key referencing them, as PostgreSQL's
+// 23503 "removing partition ... violates foreign key constraint".
+func (e *Executor) checkDetachReferences(ctx context.Context, cat *catalog.Catalog, table, name string) error {
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	p, err := snap.Table(name)
+	if err != nil {
+		return nil // the detach reports it
+	}
+	gone := map[uint64]bool{p.ID: true}
+	for _, m := range snap.Descendants(p) {
+		gone[m.ID] = true
+	}
+	for _, r := range snap.ReferencedThrough(p) {
+		ps := snap.PartitionSet(r.Via)
+		kept := &catalog.PartitionSet{Root: ps.Root}
+		for _, m := range ps.Members {
+			if !gone[m.ID] {
+				kept.Members = append(kept.Members, m)
+			}
+		}
+		children := []*catalog.Table{r.Child}
+		if cs := snap.PartitionSet(r.Child); cs != nil {
+			children = cs.Leaves()
+		}
+		clone := snap.FKCloneNames(r.Child, r.FK, r.Via)[p.ID]
+		for _, child := range children {
+			err := e.validateForeignKeyWith(ctx, e.rowsOf(ctx, cat, referenceTables(child, r.Via, ps)...), child, r.Via, kept, r.FK, func(row []sqltypes.Value) error {
+				return pgerr.New(pgerr.ForeignKeyViolation, "removing partition %q violates foreign key constraint %q", p.BareName(), clone).
+					WithValues(keyDetail(child, r.FK.Columns, row, "Key %s is still referenced from table %q.", r.Child.Name))
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// validateInheritedFKs checks the rows of t, a table just attached as a
+// partition, against the foreign keys it now has from the partitioned
+// tables above it.
+func (e *Executor) validateInheritedFKs(ctx context.Context, cat *catalog.Catalog, snap *catalog.Snapshot, t *catalog.Table) error {
+	leaves := []*catalog.Table{t}
+	if t.IsPartitioned() {
+		leaves = snap.PartitionSet(t).Leaves()
+	}
+	for _, in := range snap.InheritedForeignKeys(t) {
+		ref, err := snap.TableByKey(in.FK.RefTable)
+		if err != nil {
+			return err
+		}
+		for _, leaf := range leaves {
+			if err := e.validateForeignKey(ctx, e.rowsOf(ctx, cat, referenceTables(leaf, ref, snap.PartitionSet(ref))...), leaf, ref, snap.PartitionSet(ref), in.FK); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // validateAttach checks the rows of the partition just attached (table
 // ID id) and of its default sibling against the partition constraints
 // the attachment gave them.
@@ -437,6 +535,9 @@ func (e *Executor) validateAttach(ctx context.Context, cat *catalog.Catalog, id 
 	t := snap.TableByID(id)
 	parent := snap.Parent(t)
 	ps := snap.PartitionSet(snap.Root(t))
+	if err := e.validateInheritedFKs(ctx, cat, snap, t); err != nil {
+		return err
+	}
 	// violated names the leaf whose row fails, as PostgreSQL's.
 	check := func(m *catalog.Table, violated func(leaf string) *pgerr.Error) error {
 		leaves := []*catalog.Table{m}

@@ -45,6 +45,9 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *ir.Alter
 			return nil
 		}
 	}
+	if t, err := e.currentTable(ctx, cat, at.Table); err == nil && t.IsPartitioned() {
+		return e.rekeyTree(ctx, cat, at)
+	}
 	if blk := blockOf(ctx); blk != nil && cat.InBlock() {
 		t, err := e.currentTable(ctx, cat, at.Table)
 		if err != nil {
@@ -61,7 +64,7 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *ir.Alter
 		if err != nil {
 			return catalog.Change{}, err
 		}
-		f, err := futureLayout(s, t, a, version)
+		f, err := futureLayout(s, t, a, version, 0)
 		if err != nil {
 			return catalog.Change{}, err
 		}
@@ -112,7 +115,10 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *ir.Alter
 
 // futureLayout is t as a primary-key or placement change a leaves it
 // (fresh store IDs for its rows and indexes), checked against the schema.
-func futureLayout(s *catalog.Snapshot, t *catalog.Table, a ir.AlterAction, version uint64) (*catalog.Table, error) {
+//
+// base is where the change's new store IDs start (ObjectID(version,
+// base)): the members of a partition tree take IDs one after the other.
+func futureLayout(s *catalog.Snapshot, t *catalog.Table, a ir.AlterAction, version uint64, base int) (*catalog.Table, error) {
 	if err := notRewriting(t); err != nil {
 		return nil, err
 	}
@@ -123,9 +129,9 @@ func futureLayout(s *catalog.Snapshot, t *catalog.Table, a ir.AlterAction, versi
 	}
 	var future *catalog.Table
 	if a.Reshard != nil {
-		future = resharded(t.Clone(), a.Reshard, version)
+		future = resharded(t.Clone(), a.Reshard, version, base)
 	} else {
-		future = rekeyed(t.Clone(), a, version)
+		future = rekeyed(t.Clone(), a, version, base)
 		if err := keepsShardColumns(t, future); err != nil {
 			return nil, err
 		}
@@ -165,7 +171,7 @@ func (e *Executor) rekeyInBlock(ctx context.Context, cat *catalog.Catalog, at *i
 		if t.StoreID() != old.StoreID() {
 			return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "table %q changed while its rows were moved", t.Name)
 		}
-		future, err := futureLayout(s, t, a, version)
+		future, err := futureLayout(s, t, a, version, 0)
 		if err != nil {
 			return catalog.Change{}, err
 		}
@@ -186,19 +192,19 @@ func (e *Executor) rekeyInBlock(ctx context.Context, cat *catalog.Catalog, at *i
 
 // resharded is t with its rows placed anew (SET / RESET of shards and
 // shard_columns): the same key, fresh store IDs for its rows and indexes.
-func resharded(t *catalog.Table, r *ir.Reshard, version uint64) *catalog.Table {
-	f := freshStore(t, version)
+func resharded(t *catalog.Table, r *ir.Reshard, version uint64, base int) *catalog.Table {
+	f := freshStore(t, version, base)
 	f.Shards, f.ShardColumns = r.Shards, r.ShardColumns
 	return f
 }
 
 // freshStore is a copy of t whose rows and indexes move to new store IDs.
-func freshStore(t *catalog.Table, version uint64) *catalog.Table {
+func freshStore(t *catalog.Table, version uint64, base int) *catalog.Table {
 	f := t.Clone()
 	f.Rewrite = nil
-	f.DataID = catalog.ObjectID(version, 0)
+	f.DataID = catalog.ObjectID(version, base)
 	for i, ix := range f.Indexes {
-		ix.ID = catalog.ObjectID(version, i+1)
+		ix.ID = catalog.ObjectID(version, base+i+1)
 	}
 	return f
 }
@@ -219,8 +225,8 @@ func keepsShardColumns(t, future *catalog.Table) error {
 
 // rekeyed is t with the new key: fresh store IDs for its rows and indexes,
 // and without the hidden row id a table without a key had.
-func rekeyed(t *catalog.Table, a ir.AlterAction, version uint64) *catalog.Table {
-	f := freshStore(t, version)
+func rekeyed(t *catalog.Table, a ir.AlterAction, version uint64, base int) *catalog.Table {
+	f := freshStore(t, version, base)
 	var key []catalog.KeyColumn
 	for _, p := range a.Key {
 		key = append(key, catalog.KeyColumn{Column: f.ColumnIndex(p.Column), Desc: p.Desc})
@@ -401,6 +407,122 @@ func notRewriting(t *catalog.Table) error {
 	if t.Rewrite != nil {
 		return pgerr.New(pgerr.ObjectInUse, "table %q is being rewritten for a new primary key or placement", t.Name).
 			WithHint("Retry when the ALTER TABLE has finished.")
+	}
+	return nil
+}
+
+// rekeyTree is rekey of a partitioned table (ADD PRIMARY KEY; the binder
+// checked that the key includes the partition key): every member of the
+// tree gets the key, as PostgreSQL makes the key's index on every
+// partition, so that the members stay keyed alike. The members are marked
+// as being rewritten in one catalog change, every leaf's rows are copied,
+// and the new descriptors replace the old ones in one change; a failure
+// abandons all of it. In a transaction block every member must have been
+// created by the block (as rekeyInBlock requires of a table).
+func (e *Executor) rekeyTree(ctx context.Context, cat *catalog.Catalog, at *ir.AlterTable) error {
+	a := at.Actions[0]
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	root, err := snap.Table(at.Table)
+	if err != nil {
+		return err
+	}
+	members := append([]*catalog.Table{root}, snap.Descendants(root)...)
+	if blk := blockOf(ctx); blk != nil && cat.InBlock() {
+		for _, m := range members {
+			if !cat.CreatedInBlock(m.ID) {
+				return inBlockRefused(ctx, cat, rekeyWhat(a))
+			}
+		}
+		for _, m := range members {
+			if err := e.rekeyInBlock(ctx, cat, &ir.AlterTable{Table: m.Name, Actions: at.Actions}, blk.kv); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	futures := map[uint64]*catalog.Table{}
+	_, err = cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
+		clear(futures)
+		t, err := s.Table(at.Table)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		var ch catalog.Change
+		base := 0
+		for _, m := range append([]*catalog.Table{t}, s.Descendants(t)...) {
+			f, err := futureLayout(s, m, a, version, base)
+			if err != nil {
+				return catalog.Change{}, err
+			}
+			base += 1 + len(m.Indexes)
+			futures[m.ID] = f
+			nm := m.Clone()
+			nm.Rewrite = f
+			ch.Put = append(ch.Put, nm)
+		}
+		return ch, nil
+	})
+	if err != nil {
+		return err
+	}
+	abandon := func(err error) error {
+		for _, f := range futures {
+			if t := snap.TableByID(f.ID); t != nil {
+				err = errors.Join(err, e.abandonRekey(context.WithoutCancel(ctx), cat, t.Name, f))
+			}
+		}
+		return err
+	}
+	if snap, err = cat.Snapshot(ctx); err != nil {
+		return abandon(err)
+	}
+	var olds []*catalog.Table
+	for id := range futures {
+		if t := snap.TableByID(id); t != nil {
+			olds = append(olds, t)
+		}
+	}
+	err = e.waitForWriters(ctx, cat)
+	for _, old := range olds {
+		if err != nil {
+			break
+		}
+		if !old.IsPartitioned() {
+			err = e.copyRows(ctx, e.Store, old, futures[old.ID])
+		}
+	}
+	if err != nil {
+		return abandon(err)
+	}
+	_, err = cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		var ch catalog.Change
+		for id, future := range futures {
+			t := s.TableByID(id)
+			if t == nil || t.Rewrite == nil || t.Rewrite.StoreID() != future.StoreID() {
+				return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "the move of the rows of %q to a new key was abandoned", at.Table)
+			}
+			done := t.Rewrite.Clone()
+			done.Rewrite = nil
+			ch.Put = append(ch.Put, done)
+			if err := rekeyedReferences(s, t, done, a.DropConstraint != "", &ch); err != nil {
+				return catalog.Change{}, err
+			}
+		}
+		return ch, nil
+	})
+	if err != nil {
+		return abandon(err)
+	}
+	if err := e.waitForWriters(ctx, cat); err != nil {
+		return err
+	}
+	for _, old := range olds {
+		if err := e.clearTable(ctx, old); err != nil {
+			return err
+		}
 	}
 	return nil
 }

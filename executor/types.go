@@ -106,19 +106,19 @@ func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner str
 		// get_object_address_type does (ALTER DOMAIN does not).
 		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a domain", sqltypes.QuoteKey(name))
 	case x.Domain && cur.Domain == nil:
-		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteKey(name))
+		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteTypeKey(name))
 	case (x.Action == parser.TypeAddValue || x.Action == parser.TypeRenameValue) && cur.Enum == nil:
-		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "%s is not an enum", sqltypes.QuoteKey(name))
+		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "%s is not an enum", sqltypes.QuoteTypeKey(name))
 	case cur.Multirange && x.Action == parser.TypeOwner && x.NewName == cur.Owner:
 		return catalog.Change{}, nil, errSkip // no change, as PostgreSQL allows
 	case cur.Multirange && x.Action == parser.TypeOwner:
-		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "cannot alter multirange type %s", sqltypes.QuoteKey(name)).
-			WithHint("You can alter type %s, which will alter the multirange type as well.", sqltypes.QuoteKey(cur.Range.Name))
+		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "cannot alter multirange type %s", sqltypes.QuoteTypeKey(name)).
+			WithHint("You can alter type %s, which will alter the multirange type as well.", sqltypes.QuoteTypeKey(cur.Range.Name))
 	case cur.Multirange:
 		return catalog.Change{}, nil, pgerr.New(pgerr.FeatureNotSupported, "renaming a multirange type is not supported").
-			WithHint("Rename its range type %s, or create the range type again with multirange_type_name.", sqltypes.QuoteKey(cur.Range.Name))
+			WithHint("Rename its range type %s, or create the range type again with multirange_type_name.", sqltypes.QuoteTypeKey(cur.Range.Name))
 	}
-	u := cloneUserType(cur)
+	u := cur.Clone()
 	ch := catalog.Change{PutTypes: []*catalog.UserType{u}}
 	switch x.Action {
 	case parser.TypeComment:
@@ -196,8 +196,8 @@ func dropTypes(s *catalog.Snapshot, x *ir.TypeChange) (catalog.Change, *pgerr.Er
 			return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a domain", name)
 		}
 		if u.Multirange {
-			return catalog.Change{}, nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop type %s because type %s requires it", sqltypes.QuoteKey(name), sqltypes.QuoteKey(u.Range.Name)).
-				WithHint("You can drop type %s instead.", sqltypes.QuoteKey(u.Range.Name))
+			return catalog.Change{}, nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop type %s because type %s requires it", sqltypes.QuoteTypeKey(name), sqltypes.QuoteTypeKey(u.Range.Name)).
+				WithHint("You can drop type %s instead.", sqltypes.QuoteTypeKey(u.Range.Name))
 		}
 		if detail, _ := typeDependents(s, u, x.Names); detail != "" {
 			kind := "TYPE"
@@ -209,7 +209,7 @@ func dropTypes(s *catalog.Snapshot, x *ir.TypeChange) (catalog.Change, *pgerr.Er
 					WithDetail("%s", detail).
 					WithHint("Drop or change the dependent objects first.")
 			}
-			return catalog.Change{}, nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", sqltypes.QuoteKey(name)).
+			return catalog.Change{}, nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", sqltypes.QuoteTypeKey(name)).
 				WithDetail("%s", detail).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
@@ -287,7 +287,7 @@ func enumPosition(e *sqltypes.EnumType, x *ir.TypeChange) (int, float64, error) 
 // renamedType is a copy of u keyed (and named) key: ALTER TYPE RENAME,
 // SET SCHEMA and ALTER SCHEMA RENAME.
 func renamedType(u *catalog.UserType, key string) *catalog.UserType {
-	c := cloneUserType(u)
+	c := u.Clone()
 	c.Name = key
 	if c.Enum != nil {
 		c.Enum.Name = key
@@ -304,28 +304,6 @@ func renamedType(u *catalog.UserType, key string) *catalog.UserType {
 		c.Range.Name = key
 	}
 	return c
-}
-
-func cloneUserType(u *catalog.UserType) *catalog.UserType {
-	c := *u
-	if u.Enum != nil {
-		e := *u.Enum
-		e.Labels = slices.Clone(u.Enum.Labels)
-		c.Enum = &e
-	}
-	if u.Domain != nil {
-		c.Domain = u.Domain.Clone()
-	}
-	if u.Composite != nil {
-		comp := *u.Composite
-		comp.Fields = slices.Clone(u.Composite.Fields)
-		c.Composite = &comp
-	}
-	if u.Range != nil {
-		r := *u.Range
-		c.Range = &r
-	}
-	return &c
 }
 
 // createRangeType is CREATE TYPE ... AS RANGE: the range type the binder

@@ -33,6 +33,10 @@ type change struct {
 	// encodes it to find duplicates among its rows); a zero Key: add
 	// encodes it.
 	newKey kv.Key
+	// moved, on a change deleting old (new nil), is the row's new version
+	// when an UPDATE moves it to another partition (written there by a
+	// change of its own): the keys referencing the row see an update.
+	moved []sqltypes.Value
 }
 
 // writeSet collects the store ops of one statement.
@@ -250,14 +254,13 @@ func (ec *execCtx) commit(ctx context.Context, w *writeSet, stats *kv.Stats) err
 		return err
 	}
 	if ec.txn != nil {
-		ec.txn.noteWrite(w.t)
-		if err := ec.txn.charge(opsSize(w.ops)); err != nil {
+		if err := ec.buffer(ctx, w, stats); err != nil {
 			return err
 		}
-		if err := writeErr(ec.txn.kv.Write(ctx, kv.Batch{Ops: w.ops, Stats: stats}), w); err != nil {
-			return err
+		if ec.pending != nil {
+			*ec.pending = append(*ec.pending, w)
+			return nil
 		}
-		stats.AddWriteOps(w.ops)
 		return ec.enforceReferences(ctx, w, stats)
 	}
 	e := ec.ex
@@ -281,6 +284,60 @@ func (ec *execCtx) commit(ctx context.Context, w *writeSet, stats *kv.Stats) err
 	// The session holds the Gate for the whole statement, so only other
 	// proxies' schema changes need checking (nil current).
 	return txn.Commit(ctx, nil)
+}
+
+// buffer writes w's ops into the session's transaction.
+func (ec *execCtx) buffer(ctx context.Context, w *writeSet, stats *kv.Stats) error {
+	ec.txn.noteWrite(w.t)
+	if err := ec.txn.charge(opsSize(w.ops)); err != nil {
+		return err
+	}
+	if err := writeErr(ec.txn.kv.Write(ctx, kv.Batch{Ops: w.ops, Stats: stats}), w); err != nil {
+		return err
+	}
+	stats.AddWriteOps(w.ops)
+	return nil
+}
+
+// commitAll commits the write sets of one change to several tables (the
+// leaves of a partitioned table): in a transaction every set is written
+// before the foreign keys of any are checked or acted on, so that a row an
+// UPDATE moves to another partition is there when the keys referencing it
+// follow it, and a referencing row is checked against referenced rows the
+// statement moved. Errors are finishWrite's for the set that failed.
+func (ec *execCtx) commitAll(ctx context.Context, sets []*writeSet, stats *kv.Stats) error {
+	if ec.txn == nil {
+		for _, w := range sets {
+			if err := ec.commit(ctx, w, stats); err != nil {
+				return finishWrite(w.t, err)
+			}
+		}
+		return nil
+	}
+	var written []*writeSet
+	for _, w := range sets {
+		switch {
+		case w.err != nil:
+			return w.err
+		case w.dup != nil:
+			return w.dup
+		case len(w.ops) == 0:
+			continue
+		}
+		if err := ec.ex.widenZBounds(ctx, w.t, nil, w.newRows()); err != nil {
+			return err
+		}
+		if err := ec.buffer(ctx, w, stats); err != nil {
+			return finishWrite(w.t, err)
+		}
+		written = append(written, w)
+	}
+	for _, w := range written {
+		if err := ec.enforceReferences(ctx, w, stats); err != nil {
+			return finishWrite(w.t, err)
+		}
+	}
+	return nil
 }
 
 // opsSize estimates the memory a transaction's buffer holds for ops

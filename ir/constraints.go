@@ -18,6 +18,9 @@ type AddConstraint struct {
 	// columns, built first (nil when the table has one).
 	FK        *catalog.ForeignKey
 	AutoIndex *catalog.Index
+	// AutoIndexPartitions are AutoIndex's copies on the partitions of a
+	// partitioned table (as CreateIndex.Partitions).
+	AutoIndexPartitions []*CreateIndex
 	// Check is the new check and CheckExpr its expression bound over a
 	// row of the table, to validate the existing rows.
 	Check     *catalog.Check

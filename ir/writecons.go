@@ -77,12 +77,24 @@ type BoundCheck struct {
 type OutgoingFK struct {
 	FK     *catalog.ForeignKey
 	Parent *catalog.Table
+	// ParentPartitions is set when Parent is partitioned: a referenced
+	// row is in the leaf its values route to.
+	ParentPartitions *catalog.PartitionSet
 }
 
 // IncomingFK is a foreign key referencing a table, and its table.
 type IncomingFK struct {
 	FK    *catalog.ForeignKey
 	Child *catalog.Table
+	// ChildPartitions is set when Child is partitioned: the referencing
+	// rows are in its leaves.
+	ChildPartitions *catalog.PartitionSet
+	// Via is set when the key references a partitioned table above the
+	// table written (whose rows are that table's): Via is that table and
+	// CloneName the name PostgreSQL reports for the key's copy on the
+	// table written (catalog.Snapshot.FKCloneNames).
+	Via       *catalog.Table
+	CloneName string
 }
 
 // For reports the constraints of the named table (nil when it has none).

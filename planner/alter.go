@@ -94,6 +94,16 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			if err := bindPrimaryKey(t, &ba); err != nil {
 				return nil, err
 			}
+			if t.IsPartitioned() {
+				probe := *t
+				probe.PrimaryKey = nil
+				for _, k := range ba.Key {
+					probe.PrimaryKey = append(probe.PrimaryKey, catalog.KeyColumn{Column: t.ColumnIndex(k.Column)})
+				}
+				if err := checkUniqueKeys(&probe); err != nil {
+					return nil, err
+				}
+			}
 		case parser.AlterSetDefault:
 			i := t.ColumnIndex(a.Column)
 			if i < 0 {

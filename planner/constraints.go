@@ -302,15 +302,6 @@ func (b *Binder) newForeignKey(t *catalog.Table, name string, cols []string, ref
 		}
 		parent = p
 	}
-	// zproxy checks a foreign key against the referenced table's own
-	// rows and the referencing table's own writes; a partitioned table's
-	// are its partitions', so neither end may be one (yet).
-	if parent.IsPartitioned() || parent == t && b.creatingPartitioned() {
-		return nil, unsupported("foreign keys referencing a partitioned table (%q) are not supported", parent.BareName())
-	}
-	if t.IsPartitioned() || b.creatingPartitioned() {
-		return nil, unsupported("foreign keys of a partitioned table (%q) are not supported", t.BareName())
-	}
 	if parent.Temp != t.Temp {
 		if t.Temp {
 			return nil, pgerr.New(pgerr.InvalidTableDefinition, "constraints on temporary tables may reference only temporary tables")
@@ -635,6 +626,14 @@ func (b *Binder) bindAddConstraint(t *catalog.Table, c *ast.Constraint, syn pars
 		}
 		setDeferral(fk, syn.Deferral)
 		add.FK, add.AutoIndex = fk, b.referencingIndex(t, fk)
+		if add.AutoIndex != nil && t.IsPartitioned() {
+			// Each partition's copy finds its referencing rows.
+			ci := &ir.CreateIndex{Table: t.Name, Index: add.AutoIndex}
+			if err := b.partitionIndexes(t, ci); err != nil {
+				return nil, err
+			}
+			add.AutoIndexPartitions = ci.Partitions
+		}
 	case ast.ConstraintCheck:
 		if x := exclusionMarker(c); x >= 0 {
 			if syn.NotValid {

@@ -117,13 +117,6 @@ func (b *Binder) partitionKey(t *catalog.Table, ps *parser.PartitionSyntax) erro
 	return checkUniqueKeys(t)
 }
 
-// creatingPartitioned reports whether the statement is a CREATE TABLE
-// ... PARTITION BY (whose table is not partitioned until bound).
-func (b *Binder) creatingPartitioned() bool {
-	ps := b.stmt.Partition
-	return ps != nil && ps.Strategy != ""
-}
-
 // checkUniqueKeys refuses a primary key or unique constraint of a
 // partitioned table that lacks a partition key column: a partition can
 // only enforce uniqueness within itself.
@@ -521,6 +514,17 @@ func partitionAlter(snap *catalog.Snapshot, t *catalog.Table, a parser.AlterActi
 		return nil
 	case parser.AlterSetDefault, parser.AlterDropDefault, parser.AlterSetNotNull:
 		return nil
+	case parser.AlterPrimaryKey:
+		// ADD PRIMARY KEY of a partitioned table without one: every
+		// member gets it (executor rekeyTree); bindAlter checks that it
+		// includes the partition key.
+		if t.IsPartitioned() && !t.IsPartition() && t.RowIDKeyed() && a.DropConstraint == "" {
+			return nil
+		}
+		if t.IsPartition() {
+			return unsupported("ALTER TABLE ADD PRIMARY KEY of a partition is not supported: add it to the partitioned table")
+		}
+		return unsupported("changing the primary key of a partitioned table is not supported")
 	}
 	what := strings.ReplaceAll(string(a.Kind), "_", " ")
 	return unsupported("ALTER TABLE (%s) of a partitioned table or a partition is not supported", what)
@@ -546,8 +550,18 @@ func (b *Binder) partitionConstraint(t *catalog.Table, spec *ast.AlterTableSpec)
 		return nil
 	case spec.Tp == ast.AlterTableAddConstraint && t.IsPartitioned() && isUnique(spec.Constraint):
 		return nil // one on each partition (bindAddConstraint)
+	case spec.Tp == ast.AlterTableAddConstraint && spec.Constraint.Tp == ast.ConstraintForeignKey:
+		return nil // a partitioned table's is its partitions' (catalog/partition_fk.go)
 	case spec.Tp == ast.AlterTableDropCheck:
 		name := spec.Constraint.Name
+		for _, in := range b.snap.InheritedForeignKeys(t) {
+			if in.FK.Name == name {
+				return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop inherited constraint %q of relation %q", name, t.BareName())
+			}
+		}
+		if slices.ContainsFunc(t.ForeignKeys, func(fk catalog.ForeignKey) bool { return fk.Name == name }) {
+			return nil
+		}
 		if p := b.snap.Parent(t); p != nil && slices.ContainsFunc(p.Checks, func(c catalog.Check) bool { return c.Name == name }) {
 			return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop inherited constraint %q of relation %q", name, t.BareName())
 		}

@@ -203,6 +203,23 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 			// place (the same name each binding).
 			for i := range t.Names {
 				t.Names[i] = strings.TrimPrefix(t.Names[i], catalog.PublicSchema+".")
+				if sc, name, ok := strings.Cut(t.Names[i], "."); ok && isTempSchema(strings.ToLower(sc)) {
+					t.Names[i] = catalog.QualifiedKey(catalog.TempTypeSchema, name)
+				}
+			}
+			switch t.Action {
+			case parser.TypeCreateEnum, parser.TypeCreateDomain, parser.TypeCreateComposite, parser.TypeCreateRange:
+			default:
+				// The session's temporary types come first (ResolveType);
+				// a change of one goes to its catalog under its key.
+				c := *t
+				c.Names = append([]string(nil), t.Names...)
+				for i := range c.Names {
+					c.Names[i] = snap.ResolveType(c.Names[i])
+				}
+				st.Type = &c
+				restoreTempRoutines := qualifyTempRoutines(st)
+				return func() { st.Type = t; restoreTempRoutines() }, nil
 			}
 			t.Range.MultirangeTypeName = strings.TrimPrefix(t.Range.MultirangeTypeName, catalog.PublicSchema+".")
 		}

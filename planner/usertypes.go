@@ -141,13 +141,39 @@ func init() {
 // refuse what PostgreSQL refuses when it is created; the executor applies
 // the change to the catalog as it is then.
 func bindTypeChange(snap *catalog.Snapshot, ts *parser.TypeStatement, loc *time.Location, style sqltypes.Style) (ir.Statement, error) {
-	x := &ir.TypeChange{TypeStatement: ts}
-	switch ts.Action {
-	case parser.TypeCreateEnum, parser.TypeCreateDomain, parser.TypeCreateComposite, parser.TypeCreateRange:
-		if err := refuseTempTypes(ts.Names[0]); err != nil {
-			return nil, pgerr.As(err).WithPosition(ts.NamePos)
+	st, err := bindTypeChangeOf(snap, ts, loc, style)
+	if x, ok := st.(*ir.TypeChange); ok && err == nil {
+		err = permanentOverTemp(x)
+	}
+	return st, err
+}
+
+// permanentOverTemp refuses (0A000) a permanent type made of a session's
+// temporary type (a domain over it, a composite type's attribute, a
+// range's subtype): other sessions could not use it, and it would outlive
+// the session's types (PostgreSQL drops it with them).
+func permanentOverTemp(x *ir.TypeChange) error {
+	if len(x.Names) == 0 {
+		return nil
+	}
+	if sc, _ := catalog.SplitName(x.Names[0]); sc == catalog.TempTypeSchema {
+		return nil
+	}
+	types := append([]sqltypes.Type{x.Base}, x.AttrTypes...)
+	if x.RangeDef != nil {
+		types = append(types, x.RangeDef.Subtype)
+	}
+	for _, t := range types {
+		if k := catalog.TempTypeIn(t); k != "" {
+			return pgerr.New(pgerr.FeatureNotSupported, "permanent type %s cannot depend on temporary type %s", sqltypes.QuoteKey(x.Names[0]), sqltypes.QuoteTypeKey(k)).
+				WithHint("Create the type in pg_temp too, or the other in a permanent schema.")
 		}
 	}
+	return nil
+}
+
+func bindTypeChangeOf(snap *catalog.Snapshot, ts *parser.TypeStatement, loc *time.Location, style sqltypes.Style) (ir.Statement, error) {
+	x := &ir.TypeChange{TypeStatement: ts}
 	if ts.Action == parser.TypeCreateRange {
 		r, err := bindRangeType(snap, ts)
 		x.RangeDef = r
@@ -222,17 +248,6 @@ func baseOf(e ir.Expr) ir.Expr {
 func domainViolation(err error) bool {
 	c := pgerr.CodeOf(err)
 	return c == pgerr.NotNullViolation || c == pgerr.CheckViolation
-}
-
-// refuseTempTypes refuses (0A000) to create a type in pg_temp, where
-// PostgreSQL would create it in the session's temporary schema: zproxy
-// has no temporary types, and must not make a permanent one under that
-// name.
-func refuseTempTypes(name string) error {
-	if sc, _, ok := strings.Cut(name, "."); ok && isTempSchema(strings.ToLower(sc)) {
-		return pgerr.New(pgerr.FeatureNotSupported, "temporary types are not supported: zproxy cannot create types in schema %s", sc)
-	}
-	return nil
 }
 
 // anonymousRecordOf reports whether to is the pseudo-type record (or

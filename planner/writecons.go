@@ -32,6 +32,7 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 		c.Partitions, c.Txn = ps, true
 		queue = append(queue, ps.Members...)
 	}
+	clones := map[cloneKey]map[uint64]string{}
 	for len(queue) > 0 {
 		cur := queue[0]
 		queue = queue[1:]
@@ -71,8 +72,9 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 				}
 			}
 		}
-		for i := range cur.ForeignKeys {
-			fk := &cur.ForeignKeys[i]
+		// A partition's foreign keys are its own and its partitioned
+		// ancestors' (catalog/partition_fk.go).
+		for _, fk := range b.snap.AllForeignKeys(cur) {
 			parent := cur
 			if fk.RefTable != cur.Name {
 				p, err := b.snap.TableByKey(fk.RefTable)
@@ -81,19 +83,39 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 				}
 				parent = p
 			}
-			tc.Outgoing = append(tc.Outgoing, ir.OutgoingFK{FK: fk, Parent: parent})
+			tc.Outgoing = append(tc.Outgoing, ir.OutgoingFK{FK: fk, Parent: parent, ParentPartitions: b.snap.PartitionSet(parent)})
 		}
-		for _, r := range b.snap.ReferencedBy(cur.Name) {
+		incoming := func(r catalog.Reference, via *catalog.Table) {
 			child := r.Child
 			if child.Name == cur.Name {
 				child = cur // a self-reference: the descriptor being written
 			}
-			tc.Incoming = append(tc.Incoming, ir.IncomingFK{FK: r.FK, Child: child})
+			in := ir.IncomingFK{FK: r.FK, Child: child, ChildPartitions: b.snap.PartitionSet(child), Via: via}
+			if via != nil {
+				// One naming per key, for all the leaves the write reaches.
+				k := cloneKey{child.ID, r.FK.Name, via.ID}
+				if clones[k] == nil {
+					clones[k] = b.snap.FKCloneNames(child, r.FK, via)
+				}
+				in.CloneName = clones[k][cur.ID]
+			}
+			tc.Incoming = append(tc.Incoming, in)
 			for _, a := range []catalog.FKAction{r.FK.OnDelete, r.FK.OnUpdate} {
 				if a == catalog.Cascade || a == catalog.SetNull || a == catalog.SetDefault {
 					queue = append(queue, child)
+					if in.ChildPartitions != nil {
+						queue = append(queue, in.ChildPartitions.Members...)
+					}
 				}
 			}
+		}
+		for _, r := range b.snap.ReferencedBy(cur.Name) {
+			incoming(r, nil)
+		}
+		// A row of a partition is a row of the partitioned tables above
+		// it, and the keys referencing them reference it.
+		for _, r := range b.snap.ReferencedThrough(cur) {
+			incoming(r.Reference, r.Via)
 		}
 		if cur == t && k != writeDelete && t.IsPartition() && !t.IsPartitioned() {
 			tc.PartitionOf = b.snap.PartitionSet(b.snap.Root(t))
@@ -157,6 +179,14 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 		return nil, nil
 	}
 	return c, nil
+}
+
+// cloneKey names a foreign key (its table's ID and its name) referencing
+// a partitioned table (via), whose copies FKCloneNames names.
+type cloneKey struct {
+	child uint64
+	fk    string
+	via   uint64
 }
 
 // conflictArbiters resolves INSERT ... ON CONFLICT's target to the unique

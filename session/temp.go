@@ -194,6 +194,7 @@ type tempObject struct {
 	name string
 	view bool
 	fn   uint32
+	typ  bool // a type of pg_temp (name its key)
 }
 
 // noteTempCreate records a temporary object created inside a block.
@@ -202,6 +203,9 @@ func (s *Session) noteTempCreate(name string, view bool) {
 		s.temp.created = append(s.temp.created, tempObject{name: name, view: view})
 	}
 }
+
+// errSkipUndo: what undoTempCreates would drop is gone already.
+var errSkipUndo = errors.New("nothing to undo")
 
 // undoTempCreates drops the temporary objects the block created after the
 // first from, newest first.
@@ -221,6 +225,16 @@ func (s *Session) undoTempCreates(ctx context.Context, from int) error {
 			_, err = c.Update(ctx, func(*catalog.Snapshot, uint64) (catalog.Change, error) {
 				return catalog.Change{DeleteFunctions: []uint32{o.fn}}, nil
 			})
+		case o.typ:
+			_, err = c.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+				if _, ok := s.UserTypeByKey(o.name); !ok {
+					return catalog.Change{}, errSkipUndo
+				}
+				return catalog.Change{DeleteTypes: []string{o.name}}, nil
+			})
+			if errors.Is(err, errSkipUndo) {
+				err = nil
+			}
 		case o.view:
 			err = e.exec.DropView(ctx, c, &ir.DropView{Names: []string{o.name}, IfExists: true, Cascade: true}, func(*pgerr.Error) {})
 		default:

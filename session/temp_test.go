@@ -142,23 +142,7 @@ func rowsOf(t *testing.T, s wire.Session, sql string) []string {
 // is gone when its session ends.
 func TestTempRoutinesArePrivate(t *testing.T) {
 	ctx := context.Background()
-	st, err := zpebble.Open(t.Name(), zpebble.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	e, err := session.New(ctx, session.Config{Store: st, AllowFullScan: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	open := func() wire.Session {
-		s, err := e.NewSession(ctx, wire.SessionParams{User: "test", Notice: func(*pgerr.Error) {}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	e, open := sessionsOfOneEngine(t)
 	missing := func(s wire.Session, sql string) {
 		t.Helper()
 		_, err := runSQL(ctx, s, sql)
@@ -168,6 +152,7 @@ func TestTempRoutinesArePrivate(t *testing.T) {
 	}
 	listed := `SELECT count(*) FROM pg_proc WHERE proname IN ('tf', 'tp', 'ttrig')`
 	var snap *catalog.Snapshot
+	var err error
 	a, b := open(), open()
 	defer b.Close()
 	for _, q := range []string{
@@ -218,5 +203,111 @@ func TestTempRoutinesArePrivate(t *testing.T) {
 	}
 	if got := rowsOf(t, b, `SELECT pg_temp.tf(3)`); strings.Join(got, ",") != "30" {
 		t.Errorf("b's pg_temp.tf(3) = %v after a ended, want 30", got)
+	}
+}
+
+// TestTempTypesArePrivate: types of pg_temp (CREATE TYPE pg_temp.mood,
+// CREATE DOMAIN pg_temp.posint) are the creating session's alone: another
+// session neither resolves nor lists them, a permanent table cannot use
+// one (0A000), the permanent catalog never holds them, and they go with
+// the session.
+func TestTempTypesArePrivate(t *testing.T) {
+	ctx := context.Background()
+	e, open := sessionsOfOneEngine(t)
+	missing := func(s wire.Session, sql string) {
+		t.Helper()
+		_, err := runSQL(ctx, s, sql)
+		if e := pgerr.As(err); e == nil || e.Code != pgerr.UndefinedObject {
+			t.Errorf("%s: got %v, want 42704", sql, err)
+		}
+	}
+	listed := `SELECT count(*) FROM pg_type WHERE typname IN ('mood', 'posint', 'pair')`
+	var err error
+	a, b := open(), open()
+	defer b.Close()
+	for _, q := range []string{
+		`CREATE TYPE pg_temp.mood AS ENUM ('sad', 'ok')`,
+		`CREATE DOMAIN pg_temp.posint AS int CHECK (VALUE > 0)`,
+		`CREATE TYPE pg_temp.pair AS (a int, b mood)`,
+		`CREATE TEMP TABLE tt (m mood, n posint, p pair)`,
+		`INSERT INTO tt VALUES ('ok', 1, (2, 'sad'))`,
+	} {
+		mustRun(t, a, q)
+	}
+	if got := rowsOf(t, a, `SELECT m, n, p FROM tt`); strings.Join(got, ",") != "ok|1|(2,sad)" {
+		t.Errorf("the temporary table holds %v", got)
+	}
+	if got := rowsOf(t, a, listed); strings.Join(got, ",") != "3" {
+		t.Errorf("the creating session lists %v of its types, want 3", got)
+	}
+	for _, q := range []string{
+		`CREATE TABLE permt (m mood)`,
+		`CREATE TABLE permt (p pg_temp.pair[])`,
+		`CREATE DOMAIN permd AS mood`,
+		`CREATE FUNCTION permf(m mood) RETURNS int LANGUAGE sql AS 'SELECT 1'`,
+	} {
+		_, err = runSQL(ctx, a, q)
+		if e := pgerr.As(err); e == nil || e.Code != pgerr.FeatureNotSupported {
+			t.Errorf("%s: got %v, want 0A000", q, err)
+		}
+	}
+	// A permanent view naming one is kept, its query bound again by each
+	// session: another one does not find the type.
+	mustRun(t, a, `CREATE VIEW permv AS SELECT 'ok'::mood AS m`)
+	if got := rowsOf(t, a, `SELECT m FROM permv`); strings.Join(got, ",") != "ok" {
+		t.Errorf("permv in a: %v", got)
+	}
+	missing(b, `SELECT m FROM permv`)
+	mustRun(t, a, `DROP VIEW permv`)
+	missing(b, `SELECT 'ok'::mood`)
+	// b has no temporary schema yet: as PostgreSQL, pg_temp does not exist.
+	if _, err := runSQL(ctx, b, `SELECT 1::pg_temp.posint`); pgerr.CodeOf(err) != pgerr.InvalidSchemaName {
+		t.Errorf("pg_temp.posint in another session: got %v, want 3F000", err)
+	}
+	if got := rowsOf(t, b, listed); strings.Join(got, ",") != "0" {
+		t.Errorf("another session lists %v of the types, want 0", got)
+	}
+	// b may have types of the same names of its own.
+	mustRun(t, b, `CREATE TYPE pg_temp.mood AS ENUM ('x')`)
+	if got := rowsOf(t, b, `SELECT 'x'::mood`); strings.Join(got, ",") != "x" {
+		t.Errorf("b's own mood: %v", got)
+	}
+	snap, err := e.Catalog().Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts := snap.UserTypes(); len(ts) != 0 {
+		t.Errorf("the permanent catalog holds %d types, want 0", len(ts))
+	}
+	a.Close()
+	c := open()
+	defer c.Close()
+	missing(c, `SELECT 'ok'::mood`)
+	if got := rowsOf(t, b, `SELECT count(*) FROM pg_type WHERE typname IN ('mood', 'posint', 'pair')`); strings.Join(got, ",") != "1" {
+		t.Errorf("after a's end b lists %v types, want its own 1", got)
+	}
+}
+
+// sessionsOfOneEngine starts an engine over an in-memory Pebble store
+// (closed with the test) and returns it with a function opening sessions
+// of it.
+func sessionsOfOneEngine(t *testing.T) (*session.Engine, func() wire.Session) {
+	ctx := context.Background()
+	st, err := zpebble.Open(t.Name(), zpebble.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	e, err := session.New(ctx, session.Config{Store: st, AllowFullScan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e, func() wire.Session {
+		s, err := e.NewSession(ctx, wire.SessionParams{User: "test", Notice: func(*pgerr.Error) {}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
 	}
 }

@@ -286,6 +286,15 @@ func init() {
 					return textV("UNIQUE" + nulls + " (" + strings.Join(cols, ", ") + ")" + deferralClause(ix.Deferrable, ix.InitiallyDeferred)), nil
 				}
 			}
+			for _, p := range e.partitionFKs(t) {
+				if oid == p.oid {
+					ref := e.objects().tableByKey(p.ref.Name, t.Temp)
+					if ref == nil {
+						return sqltypes.Null, nil
+					}
+					return textV(foreignKeyDef(t, ref.table, p.fk, e.relationName(ref))), nil
+				}
+			}
 			for i := range t.ForeignKeys {
 				if oid != ObjectOID(t.ID, slotForeignKey+uint32(i)) {
 					continue

@@ -339,6 +339,9 @@ func init() {
 					out = append(out, r)
 				}
 			}
+			for _, p := range e.partitionFKs(t) {
+				out = append(out, e.partitionFKRow(p))
+			}
 			out = append(out, triggerConstraintRows(t, o.oid)...)
 		}
 		// A constraint is in its table's schema.
@@ -786,14 +789,21 @@ func (e *Env) foreignKeyRow(t *catalog.Table, i int) *pgConstraintRow {
 		index = ObjectOID(ix.ID, 0)
 	}
 	r := constraintRow(ObjectOID(t.ID, slotForeignKey+uint32(i)), fk.Name, 'f', ObjectOID(t.ID, 0), index, keys, "")
-	r.Confrelid, r.Confkey, r.Connoinherit = oidV(ObjectOID(ref.ID, 0)), int2Array(refKeys), boolV(true)
+	// A partitioned table's key is its partitions' (connoinherit false).
+	r.Confrelid, r.Confkey, r.Connoinherit = oidV(ObjectOID(ref.ID, 0)), int2Array(refKeys), boolV(!t.IsPartitioned())
+	fkRowOptions(r, fk)
+	return r
+}
+
+// fkRowOptions fills a foreign key's actions, match type, deferral and
+// validity into its pg_constraint row.
+func fkRowOptions(r *pgConstraintRow, fk *catalog.ForeignKey) {
 	r.Confupdtype, r.Confdeltype = charV(fkActionLetters[fk.OnUpdate]), charV(fkActionLetters[fk.OnDelete])
 	r.Confmatchtype = charV('s')
 	if fk.MatchFull {
 		r.Confmatchtype = charV('f')
 	}
 	r.Condeferrable, r.Condeferred, r.Convalidated = boolV(fk.Deferrable), boolV(fk.InitiallyDeferred), boolV(!fk.NotValid)
-	return r
 }
 
 // foreignKeyDef is pg_get_constraintdef of a foreign key, as PostgreSQL

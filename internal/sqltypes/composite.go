@@ -58,7 +58,7 @@ func (c *CompositeType) TypeName() string {
 	if !c.Named() {
 		return "record"
 	}
-	return QuoteKey(c.Name)
+	return QuoteTypeKey(c.Name)
 }
 
 // FieldTypes lists the types of the fields.

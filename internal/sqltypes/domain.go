@@ -78,7 +78,7 @@ func DomainOf(d *DomainType) Type {
 
 // TypeName is the domain's name as format_type prints it (qualified
 // outside public: Name is the catalog's key).
-func (d *DomainType) TypeName() string { return QuoteKey(d.Name) }
+func (d *DomainType) TypeName() string { return QuoteTypeKey(d.Name) }
 
 // Parent is the domain d was created over, or nil.
 func (d *DomainType) Parent() *DomainType {

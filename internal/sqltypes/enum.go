@@ -90,7 +90,7 @@ func (e *EnumType) ByOrder(ord float64) (EnumLabel, bool) {
 // TypeName is the type's name as format_type prints it: quoted when it
 // would not read back as the same identifier, qualified by its schema
 // outside public (Name is the catalog's key, "schema.name").
-func (e *EnumType) TypeName() string { return QuoteKey(e.Name) }
+func (e *EnumType) TypeName() string { return QuoteTypeKey(e.Name) }
 
 // parseEnum is an enum's input function.
 func parseEnum(t Type, s string) (Value, error) {

@@ -53,3 +53,13 @@ func QuoteKey(key string) string {
 	}
 	return QuoteIdent(key)
 }
+
+// QuoteTypeKey is QuoteKey for a type's key: a session's temporary type
+// ("pg_temp.mood") is spelled bare, as PostgreSQL's format_type prints it
+// (pg_temp is searched first for types, so the name is visible).
+func QuoteTypeKey(key string) string {
+	if name, ok := strings.CutPrefix(key, "pg_temp."); ok {
+		return QuoteIdent(name)
+	}
+	return QuoteKey(key)
+}

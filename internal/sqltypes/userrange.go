@@ -52,9 +52,9 @@ func MultirangeOfUser(r *RangeType) Type { return Type{ID: UserMultirange, Range
 // format_type prints it.
 func (r *RangeType) TypeName(multi bool) string {
 	if multi {
-		return QuoteKey(r.MultiName)
+		return QuoteTypeKey(r.MultiName)
 	}
-	return QuoteKey(r.Name)
+	return QuoteTypeKey(r.Name)
 }
 
 // oid is the OID of t, which is r's range or multirange type or an array
