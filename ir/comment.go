@@ -20,6 +20,9 @@ type Comment struct {
 	Trigger string
 	// Constraint is CONSTRAINT's constraint, of Table.
 	Constraint string
+	// Extension is EXTENSION's built-in extension, whose comment Text
+	// already is (the binder refuses another).
+	Extension string
 	// Database and Role are DATABASE's and ROLE's names, shared objects
 	// the session finds and checks as it applies the comment.
 	Database, Role string

@@ -32,7 +32,7 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 	}
 	cs := &CommentStatement{Object: r.toks[k].val}
 	switch cs.Object {
-	case "table", "view", "index", "column", "schema", "sequence", "trigger", "database", "role", "constraint":
+	case "table", "view", "index", "column", "schema", "sequence", "trigger", "database", "role", "constraint", "extension":
 	case "large":
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON LARGE OBJECT is not supported").WithPosition(r.pos(k))
 	case "materialized":
@@ -41,7 +41,7 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 		}
 		cs.Object = "materialized view"
 		k++
-	case "foreign", "extension", "operator", "cast", "policy", "rule", "publication", "subscription", "collation", "conversion", "statistics", "tablespace", "event", "language", "transform", "access", "server", "text":
+	case "foreign", "operator", "cast", "policy", "rule", "publication", "subscription", "collation", "conversion", "statistics", "tablespace", "event", "language", "transform", "access", "server", "text":
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON %s is not supported", cs.Object).WithPosition(r.pos(k))
 	default:
 		return nil, r.syntaxErrorAt(k)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
@@ -34,6 +35,24 @@ func bindComment(snap *catalog.Snapshot, cs *parser.CommentStatement) (*ir.Comme
 		return c, nil
 	}
 	switch cs.Object {
+	case "extension":
+		if len(name) != 1 {
+			return nil, pgerr.New(pgerr.SyntaxError, "extension name can not be qualified").WithPosition(cs.Pos)
+		}
+		for _, x := range pgcatalog.Extensions {
+			if x.Name != name[0] {
+				continue
+			}
+			if cs.Text != x.Description {
+				// pg_dump writes the control file's comment back, which
+				// zproxy's built-in extensions already carry.
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "changing the comment of extension %q is not supported", x.Name).
+					WithDetail("zproxy's extensions are built in; each keeps its control file's comment: %s", x.Description)
+			}
+			c.Extension = x.Name
+			return c, nil
+		}
+		return nil, pgerr.New(pgerr.UndefinedObject, "extension %q does not exist", name[0]).WithPosition(cs.Pos)
 	case "database", "role":
 		if len(name) != 1 {
 			return nil, pgerr.New(pgerr.SyntaxError, "%s name can not be qualified", cs.Object).WithPosition(cs.Pos)

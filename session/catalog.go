@@ -386,6 +386,17 @@ func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (
 		}
 	}
 	switch {
+	case c.Extension != "":
+		// The comment is the extension's already (the binder checked);
+		// only its owner, the bootstrap superuser, may give it.
+		snap, err := s.snapshot(ctx)
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		if !s.isSuperuser(snap) {
+			return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of extension %s", c.Extension)
+		}
+		return tagResult("COMMENT"), nil
 	case c.Database != "":
 		return s.commentOnDatabase(ctx, c)
 	case c.Role != "":
