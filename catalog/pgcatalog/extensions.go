@@ -62,6 +62,10 @@ var Extensions = []Extension{
 	{OID: 12960, Name: "postgis", Trusted: false, Relocatable: false, Version: "3.3.2", Namespace: NamespacePublic,
 		Description: "PostGIS geometry and geography spatial types and functions",
 		Relations:   []string{"public.spatial_ref_sys", "public.geometry_columns", "public.geography_columns"}},
+	// PL/pgSQL, which initdb installs in every database (its language
+	// and handler functions are routines.go's).
+	{OID: 13559, Name: "plpgsql", Trusted: true, Relocatable: false, Version: "1.0", Namespace: NamespaceCatalog,
+		Description: "PL/pgSQL procedural language"},
 }
 
 // extensionTypes are the pg_type rows of the built-in extensions' types,
