@@ -30,3 +30,16 @@ CREATE OPERATOR app.~~~ (FUNCTION = app.next_no, RIGHTARG = integer);
 CREATE AGGREGATE app.total(integer) (SFUNC = int4pl, STYPE = integer, INITCOND = '0');
 CREATE FUNCTION app.mood_no(m app.mood) RETURNS integer LANGUAGE sql IMMUTABLE AS $$SELECT CASE m WHEN 'sad' THEN 0 WHEN 'ok' THEN 1 ELSE 2 END$$;
 CREATE CAST (app.mood AS integer) WITH FUNCTION app.mood_no(app.mood);
+-- Comments on each kind of object, which pg_dump writes as COMMENT ON.
+CREATE SEQUENCE app.tickets;
+COMMENT ON SCHEMA app IS 'dump: the schema';
+COMMENT ON TYPE app.mood IS 'dump: an enum';
+COMMENT ON DOMAIN app.pos IS 'dump: a domain';
+COMMENT ON TYPE app.pair IS 'dump: a composite';
+COMMENT ON FUNCTION app.next_no(integer) IS 'dump: a function';
+COMMENT ON AGGREGATE app.total(integer) IS 'dump: an aggregate';
+COMMENT ON TABLE app.entries IS 'dump: a table';
+COMMENT ON COLUMN app.entries.qty IS 'dump: a column';
+COMMENT ON CONSTRAINT entries_pkey ON app.entries IS 'dump: a key';
+COMMENT ON SEQUENCE app.tickets IS 'dump: a sequence';
+COMMENT ON VIEW app.feelings IS 'dump: a view';

@@ -15,3 +15,4 @@ CREATE CONSTRAINT TRIGGER accounts_check AFTER UPDATE ON accounts DEFERRABLE INI
 CREATE TRIGGER balances_ins INSTEAD OF INSERT ON balances FOR EACH ROW EXECUTE FUNCTION bal_ins();
 CREATE TRIGGER accounts_when AFTER DELETE ON accounts FOR EACH ROW WHEN (OLD.cents > 0) EXECUTE FUNCTION note();
 ALTER TABLE accounts DISABLE TRIGGER accounts_when;
+COMMENT ON TRIGGER accounts_touch ON accounts IS 'dump: a trigger';
