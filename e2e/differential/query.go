@@ -158,12 +158,25 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 	if nitems > 1 {
 		g.tag("join.comma")
 	}
+	hmark := len(g.hints)
 	items, rels, out := g.fromList(parent, depth, nitems)
+	hints := slices.Clone(g.hints[hmark:])
+	g.hints = g.hints[:hmark]
 	s.from = items
 	sc := newScope(rels, out, parent)
 	c := ectx{sc: sc, depth: depth}
 	if len(items) > 0 && g.chance(55) {
 		s.where = g.pred(c, 3)
+	}
+	if len(hints) > 0 && g.chance(45) {
+		// A conjunct that implies (or nearly implies) a partial index's
+		// predicate, or compares an indexed expression.
+		p := g.indexPred(pick(g, hints))
+		if s.where == nil {
+			s.where = p
+		} else {
+			s.where = mk(tBool, "($1 AND $2)", p, s.where)
+		}
 	}
 
 	// plain, grouped (GROUP BY) or aggregate (aggregates without GROUP BY:
@@ -406,13 +419,19 @@ func (g *gen) relationItem() (*fromItem, []rel, []fromCol) {
 	}
 	c := pick(g, cands)
 	g.tag("from." + c.kind)
+	if dotted(c.name) {
+		g.tag("from.qualified")
+	}
 	it := &fromItem{kind: fTable, name: c.name}
 	qual := c.name
-	if g.quals[c.name] || g.chance(60) {
+	if g.quals[c.name] || g.chance(60) || dotted(c.name) {
 		it.alias = g.alias("r")
 		qual = it.alias
 	} else {
 		g.quals[c.name] = true
+	}
+	if t := g.sch.table(c.name); c.kind == "table" && t != nil && slices.ContainsFunc(t.indexes, indexHintable) {
+		g.hints = append(g.hints, indexHint{qual: qual, t: t})
 	}
 	return it, []rel{{alias: qual, cols: c.cols}}, fromCols(c.cols)
 }
