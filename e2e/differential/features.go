@@ -171,7 +171,7 @@ func pick2(r *rand.Rand, forms []string, arg string) string {
 func (f features) partitionTable(r *rand.Rand, t *table) {
 	var cands []column
 	for i, c := range t.cols {
-		if c.gen != "" || !(c.typ.isInt() || c.typ.class() == cText || c.typ == tDate) {
+		if c.gen != "" || c.dom != "" || !(c.typ.isInt() || c.typ.class() == cText || c.typ == tDate) {
 			continue
 		}
 		if len(t.pk) > 0 && !slices.Contains(t.pk, i) {
@@ -337,6 +337,9 @@ func (f features) shadow(r *rand.Rand, s *schema, maxRows int) {
 	tt := temps[r.IntN(len(temps))]
 	t := &table{name: f.nsp + "." + tt.name}
 	for _, c := range tt.cols {
+		if c.gen != "" {
+			continue // its column may be left out
+		}
 		if r.IntN(3) != 0 || len(t.cols) == 0 {
 			c.notNull = false
 			t.cols = append(t.cols, c)
@@ -434,4 +437,29 @@ func (g *gen) indexPred(h indexHint) *expr {
 		p = mk(tBool, "($1 AND $2)", p, q)
 	}
 	return p
+}
+
+// tagTable tags the features of a table a statement reads or writes.
+func (g *gen) tagTable(prefix string, t *table) {
+	if t.temp {
+		g.tag(prefix + ".temp")
+	}
+	if t.part != nil {
+		g.tag(prefix + ".partitioned-" + strings.ToLower(t.part.kind))
+	}
+	for _, c := range t.cols {
+		switch {
+		case c.typ == tEnum:
+			g.tag(prefix + ".enum")
+		case c.dom != "":
+			g.tag(prefix + ".domain")
+		case c.gen != "":
+			g.tag(prefix + ".generated")
+		}
+	}
+	for _, ix := range t.indexes {
+		if ix.unique {
+			g.tag(prefix + ".unique-index")
+		}
+	}
 }

@@ -430,8 +430,11 @@ func (g *gen) relationItem() (*fromItem, []rel, []fromCol) {
 	} else {
 		g.quals[c.name] = true
 	}
-	if t := g.sch.table(c.name); c.kind == "table" && t != nil && slices.ContainsFunc(t.indexes, indexHintable) {
-		g.hints = append(g.hints, indexHint{qual: qual, t: t})
+	if t := g.sch.table(c.name); c.kind == "table" && t != nil {
+		g.tagTable("from", t)
+		if slices.ContainsFunc(t.indexes, indexHintable) {
+			g.hints = append(g.hints, indexHint{qual: qual, t: t})
+		}
 	}
 	return it, []rel{{alias: qual, cols: c.cols}}, fromCols(c.cols)
 }

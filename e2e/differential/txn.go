@@ -1,6 +1,7 @@
 package differential
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -80,7 +81,7 @@ func (g *gen) txnTable(n, maxRows int) *table {
 	case g.chance(35):
 		t.temp = true
 		t.onCommit = pick(g, []string{"", "PRESERVE ROWS", "DELETE ROWS", "DELETE ROWS", "DROP"})
-		g.tag("txn.temp-" + strings.ToLower(strings.ReplaceAll(t.onCommit, " ", "-")))
+		g.tag("txn.temp-" + strings.ToLower(strings.ReplaceAll(cmp.Or(t.onCommit, "default"), " ", "-")))
 	case g.sch.feat.qualified:
 		t.name = g.sch.feat.nsp + "." + t.name
 	}

@@ -113,6 +113,7 @@ func (g *gen) write(depth, maxRows int) *stmt {
 	t := pick(g, g.sch.tables)
 	w := &writeStmt{table: t.name}
 	g.quals[t.name] = true
+	g.tagTable("write", t)
 	r := g.n(100)
 	if len(t.rows) > 3*maxRows {
 		r = 70 + g.n(30)
