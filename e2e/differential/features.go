@@ -341,7 +341,9 @@ func (f features) shadow(r *rand.Rand, s *schema, maxRows int) {
 			continue // its column may be left out
 		}
 		if r.IntN(3) != 0 || len(t.cols) == 0 {
-			c.notNull = false
+			if c.dom == "" {
+				c.notNull = false // a domain's NOT NULL stays
+			}
 			t.cols = append(t.cols, c)
 		}
 	}
