@@ -860,6 +860,12 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		for _, t := range tables {
 			linkTypes(t, enums, false)
 		}
+		for _, v := range views {
+			// A view's column types keep only their OIDs when stored.
+			for i := range v.Types {
+				v.Types[i], _ = enums.link(v.Types[i])
+			}
+		}
 		stats, err := c.loadStats(ctx)
 		if err != nil {
 			return nil, err

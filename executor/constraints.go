@@ -132,6 +132,14 @@ func (e *DeferredError) Unwrap() error { return e.Err }
 // it.
 func (ec *execCtx) generate(t *catalog.Table, row []sqltypes.Value) error {
 	tc := ec.cons.For(t.Name)
+	if ps := ec.cons.PartitionsOf(); ps != nil && ps.Root != t && (tc == nil || len(tc.Generated) == 0) {
+		// A partition's columns are its partitioned table's, laid out
+		// alike, but only the partitioned table's say how they are
+		// generated (an upsert's DO UPDATE runs on the partition).
+		if rc := ec.cons.For(ps.Root.Name); rc != nil {
+			tc = rc
+		}
+	}
 	if tc == nil {
 		return nil
 	}

@@ -968,7 +968,7 @@ func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *ir.
 					return ch, pgerr.New(pgerr.InvalidTableDefinition, "cannot change name of view column %q to %q", old.Columns[i], v.Columns[i]).
 						WithHint("Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.")
 				}
-				if old.Types[i] != v.Types[i] {
+				if !old.Types[i].Same(v.Types[i]) {
 					return ch, pgerr.New(pgerr.InvalidTableDefinition, "cannot change data type of view column %q from %s to %s", old.Columns[i], old.Types[i], v.Types[i])
 				}
 			}

@@ -217,7 +217,13 @@ func bindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 		}
 	}
 	var st ir.Statement
-	restore, err := qualifyNames(snap, stmt.AST, stmt.Temp)
+	// UPDATE ... FROM keeps its FROM list apart from the AST (parser's
+	// Statement.From): its names are qualified too.
+	var more []ast.Node
+	if stmt.From != nil {
+		more = append(more, stmt.From)
+	}
+	restore, err := qualifyNames(snap, stmt.AST, stmt.Temp, more...)
 	defer restore()
 	if err != nil {
 		return nil, nil, err

@@ -195,6 +195,9 @@ func (b *Binder) newTable(schema, name string) (*catalog.Table, error) {
 		temp = true // CREATE TABLE pg_temp.t makes a temporary table
 	case temp && schema != "":
 		return nil, pgerr.New(pgerr.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
+	case temp:
+		// Unqualified: pg_temp's, keyed by its bare name, whatever schema
+		// the search path would create a permanent relation in.
 	default:
 		// A relation of a user schema is keyed "schema.name"; an
 		// unqualified one goes to the search path's first schema

@@ -570,6 +570,9 @@ func (b *Binder) bindDelete(n *ast.DeleteStmt) (ir.Statement, error) {
 		if t, alias, err = b.writeTarget(n.Tables.Tables[0]); err != nil {
 			return nil, err
 		}
+		// As targetTable: a user schema's relation is keyed "schema.name",
+		// and its default alias is the name in the schema.
+		_, alias = catalog.SplitName(alias)
 		if b.stmt.TargetAlias != "" {
 			alias = b.stmt.TargetAlias // DELETE FROM t alias USING ...
 		}

@@ -36,13 +36,19 @@ func (b *Binder) likeSources() ([]likeSource, error) {
 	var out []likeSource
 	for _, l := range b.stmt.Like {
 		snap, tempOnly := b.snapFor(l.Schema)
+		key := l.Table
 		if l.Schema != "" && l.Schema != "public" && !tempOnly {
-			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", l.Schema+"."+l.Table).WithPosition(l.Position)
+			// A user schema's relation (PARTITION OF s.p, INHERITS (s.p),
+			// LIKE s.t) is keyed "schema.name" (catalog/schemas.go).
+			if !b.snap.HasSchema(l.Schema) {
+				return nil, errNoSchema(l.Schema, l.Position)
+			}
+			key = catalog.QualifiedKey(l.Schema, l.Table)
 		}
 		ls := likeSource{including: l.Including, before: l.Before, inherit: l.Inherit}
-		if t, err := snap.Table(l.Table); err == nil && (!tempOnly || t.Temp) {
+		if t, err := snap.Table(key); err == nil && (!tempOnly || t.Temp) {
 			ls.src = t
-		} else if v, ok := snap.StoredView(l.Table); ok && !tempOnly {
+		} else if v, ok := snap.StoredView(key); ok && !tempOnly {
 			// A view lends its columns only.
 			ls.src = &catalog.Table{Name: v.Name}
 			for i, c := range v.Columns {

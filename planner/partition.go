@@ -50,6 +50,9 @@ func (b *Binder) resolveTable(schema, name string, pos int) (*catalog.Table, err
 	snap, tempOnly := b.snapFor(schema)
 	key := name
 	if schema != "" && schema != catalog.PublicSchema && !tempOnly {
+		if !b.snap.HasSchema(schema) {
+			return nil, errNoSchema(schema, pos)
+		}
 		key = catalog.QualifiedKey(schema, name)
 	}
 	t, err := snap.Table(key)
@@ -61,6 +64,12 @@ func (b *Binder) resolveTable(schema, name string, pos int) (*catalog.Table, err
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", shown).WithPosition(pos)
 	}
 	return t, nil
+}
+
+// errNoSchema is 3F000 for a relation named in a schema that does not
+// exist, as PostgreSQL reports it.
+func errNoSchema(schema string, pos int) error {
+	return pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema).WithPosition(pos)
 }
 
 // bindPartitioning applies CREATE TABLE's PARTITION BY and PARTITION OF

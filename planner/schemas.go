@@ -27,7 +27,7 @@ import (
 // qualifyNames rewrites node's table names to catalog keys and returns
 // what puts them back. It does nothing until the catalog has a user
 // schema (the snapshot has no search path then).
-func qualifyNames(snap *catalog.Snapshot, node ast.Node, temp bool) (restore func(), err error) {
+func qualifyNames(snap *catalog.Snapshot, node ast.Node, temp bool, more ...ast.Node) (restore func(), err error) {
 	if node == nil {
 		return func() {}, nil
 	}
@@ -39,6 +39,9 @@ func qualifyNames(snap *catalog.Snapshot, node ast.Node, temp bool) (restore fun
 		// keys (pg_temp.f is found qualified alone).
 		q := &qualifier{snap: snap, callsOnly: true}
 		node.Accept(q)
+		for _, m := range more {
+			m.Accept(q)
+		}
 		return q.restore, q.err
 	}
 	q := &qualifier{snap: snap, ctes: map[string]bool{}, creates: map[*ast.TableName]bool{}}
@@ -55,6 +58,9 @@ func qualifyNames(snap *catalog.Snapshot, node ast.Node, temp bool) (restore fun
 		}
 	}
 	node.Accept(q)
+	for _, m := range more {
+		m.Accept(q) // after node, whose WITH names the CTEs they may read
+	}
 	return q.restore, q.err
 }
 

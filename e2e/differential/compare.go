@@ -186,7 +186,7 @@ func isFloatOID(oid uint32) bool { return oid == 700 || oid == 701 || oid == 170
 
 var oidNames = map[uint32]string{16: "boolean", 20: "bigint", 21: "smallint", 23: "integer", 25: "text",
 	700: "real", 701: "double precision", 1043: "varchar", 1082: "date", 1114: "timestamp",
-	1184: "timestamptz", 1700: "numeric", 705: "unknown", 1042: "char", 19: "name", 26: "oid"}
+	1184: "timestamptz", 1700: "numeric", 705: "unknown", 1042: "char", 19: "name", 26: "oid", enumOIDMark: enumName}
 
 func typeNames(oids []uint32) []string {
 	var out []string

@@ -94,7 +94,7 @@ func (e errString) Error() string { return string(e) }
 func TestGeneratorDeterministic(t *testing.T) {
 	draw := func() []string {
 		rng := rand.New(rand.NewPCG(7, 7))
-		sch := genSchema(rng, 8)
+		sch := genSchema(rng, rand.New(rand.NewPCG(7, 8)), 8)
 		g := &gen{rng: rng, sch: sch}
 		next := 0
 		var out []string
@@ -125,7 +125,7 @@ func TestGeneratorDeterministic(t *testing.T) {
 // started from.
 func TestMutatorRestores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
-	g := &gen{rng: rng, sch: genSchema(rng, 8)}
+	g := &gen{rng: rng, sch: genSchema(rng, rand.New(rand.NewPCG(7, 8)), 8)}
 	for n := 0; n < 30; n++ {
 		g.reset()
 		st := &stmt{kind: kQuery, q: g.query(nil, 2, shape{top: true})}

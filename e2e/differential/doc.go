@@ -13,12 +13,42 @@
 // (DESC in a key, WITH (shards = N, shard_columns = (...)), USING zorder)
 // go to zproxy only;
 // PostgreSQL gets a btree index or none in place of a Z-order index.
-// Then it draws statements from a grammar (query.go, window.go, write.go):
+//
+// The rest of the schema language comes from a generator of its own per
+// round (features.go), on both servers alike: the round's tables in a
+// schema of their own (dfs), named qualified or found through
+// search_path = dfs, public, with now and then a permanent dfs.tN beside
+// a temporary tN that the bare name finds; temporary tables (ON COMMIT
+// PRESERVE ROWS); an enum type (df_mood, labels declared out of
+// alphabetical order, so comparisons, min/max and ORDER BY show the
+// declaration order) as a column type; domains over integer (CHECK
+// (VALUE >= 0)) and text (NOT NULL, CHECK) as column types, the rows kept
+// within them and the writes free to break them (23514, 23502 on both);
+// GENERATED ALWAYS AS (...) STORED columns, which writes leave out;
+// indexes with expression keys (lower(c), c + 1) and predicates, unique
+// ones too (the rows kept unique; an UPDATE leaves their columns alone and
+// an upsert into their table is DO UPDATE, so that no answer depends on
+// the order rows are visited in); partitioned tables by RANGE, LIST (with a
+// DEFAULT partition) and HASH, whose keys UPDATE changes, moving rows
+// between partitions. Queries over a table with a partial or expression
+// index get a conjunct that implies its predicate, nearly does, or compares
+// its expression, so the optimizer's implication test and expression
+// matching are checked. Where zproxy differs on purpose (README), the
+// generator stays clear: no Z-order index or shards on a partitioned
+// table, no DDL other than CREATE on a temporary table inside a block, no
+// DROP TYPE ... CASCADE (reset drops the tables first).
+//
+// Then it draws statements from a grammar (query.go, window.go, write.go,
+// txn.go):
 // joins of every kind, derived tables, LATERAL, scalar / IN / EXISTS /
 // ANY / ALL subqueries, correlated at any depth, WITH and WITH RECURSIVE,
 // set operations, window functions with frames and named windows, VALUES,
 // generate_series, views, and INSERT ... SELECT, UPDATE ... FROM, DELETE
-// ... USING, with subqueries and RETURNING. Every statement is
+// ... USING, with subqueries and RETURNING; and transaction blocks: BEGIN,
+// CREATE TABLE (permanent, or temporary with ON COMMIT PRESERVE ROWS,
+// DELETE ROWS or DROP), its rows, writes to the round's tables, ALTER
+// TABLE, DROP TABLE, TRUNCATE, CREATE INDEX, CREATE SCHEMA, then ROLLBACK,
+// a failing statement and COMMIT, or COMMIT. Every statement is
 // deterministic, so PostgreSQL's answer is the only right one.
 //
 // Each statement runs on both servers over the simple query protocol and
@@ -28,6 +58,11 @@
 // as multisets unless the ORDER BY is positional: then as the sequence of
 // runs of equal keys (all columns as keys make it a plain sequence). A
 // write also compares its command tag and the target table afterwards.
+// A block compares each of its statements (COMMIT's tag too), then what
+// the catalog shows of the round's schemas (information_schema.tables and
+// .columns, the session's temporary tables in pg_class) and the contents of
+// every table: a block that did not commit leaves no trace. The round's
+// enum type has an OID of its own on each server; results report it alike.
 //
 // Statements PostgreSQL estimates to be costly (EXPLAIN's total cost
 // above -max-cost) are skipped, as are those it gives up on: random

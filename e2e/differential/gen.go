@@ -22,12 +22,14 @@ type gen struct {
 	quals  map[string]bool // qualifiers (aliases, bare table names) in use
 	ctes   []*cte          // WITH items visible here
 	tags   map[string]bool // the constructs the statement uses
+	hints  []indexHint     // tables with partial or expression indexes in the FROM being drawn
 }
 
 func (g *gen) reset() {
 	g.aliasN = 0
 	g.quals = map[string]bool{}
 	g.ctes = nil
+	g.hints = nil
 	g.tags = map[string]bool{}
 }
 
@@ -80,6 +82,8 @@ func (g *gen) literalNotNull(t typ) *expr {
 		return leaf(tDate, "DATE '"+v+"'")
 	case cTimestamp:
 		return leaf(tTimestamp, "TIMESTAMP '"+v+"'")
+	case cEnum:
+		return leaf(tEnum, "CAST('"+v+"' AS "+enumName+")")
 	}
 	return leaf(tNull, "NULL")
 }
@@ -233,6 +237,8 @@ func repType(k class) typ {
 		return tDate
 	case cTimestamp:
 		return tTimestamp
+	case cEnum:
+		return tEnum
 	}
 	return tNull
 }
@@ -258,7 +264,7 @@ func (g *gen) intExpr(c ectx, depth int) *expr {
 	case 7:
 		if g.chance(40) {
 			g.tag("expr.function")
-			if g.chance(50) {
+			if g.chance(50) && !(g.opts.Gaps.SkippedEvaluation && a.t == tInt8) {
 				return mk(tInt4, "df_inc(CAST($1 AS integer))", a)
 			}
 			return mk(tInt8, "df_clamp(CAST($1 AS bigint), -5, 5)", a)
@@ -314,6 +320,10 @@ func (g *gen) textExpr(c ectx, depth int) *expr {
 		}
 		return mk(tText, "upper($1)", g.expr(c, cText, depth-1))
 	case 2:
+		if e := g.col(c, cEnum); e != nil && g.chance(50) {
+			g.tag("expr.enum-text")
+			return mk(tText, g.castSpelling("text", "text"), e)
+		}
 		return mk(tText, g.castSpelling("text", "text"), g.expr(c, cInt, depth-1))
 	default:
 		return mk(tText, "($1 || $2)", g.expr(c, cText, depth-1), g.expr(c, cText, depth-1))

@@ -91,7 +91,7 @@ func (m *minimizer) check(ctx context.Context) (string, outcome) {
 	m.checks++
 	state := m.sch
 	switch {
-	case len(m.prefix) > 0 || m.st.kind == kDDL:
+	case len(m.prefix) > 0 || m.st.kind == kDDL || m.st.kind == kTxn:
 		s, err := m.loadAll(ctx)
 		if err != nil {
 			return "load failed", outcome{}

@@ -158,12 +158,25 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 	if nitems > 1 {
 		g.tag("join.comma")
 	}
+	hmark := len(g.hints)
 	items, rels, out := g.fromList(parent, depth, nitems)
+	hints := slices.Clone(g.hints[hmark:])
+	g.hints = g.hints[:hmark]
 	s.from = items
 	sc := newScope(rels, out, parent)
 	c := ectx{sc: sc, depth: depth}
 	if len(items) > 0 && g.chance(55) {
 		s.where = g.pred(c, 3)
+	}
+	if len(hints) > 0 && g.chance(45) {
+		// A conjunct that implies (or nearly implies) a partial index's
+		// predicate, or compares an indexed expression.
+		p := g.indexPred(pick(g, hints))
+		if s.where == nil {
+			s.where = p
+		} else {
+			s.where = mk(tBool, "($1 AND $2)", p, s.where)
+		}
 	}
 
 	// plain, grouped (GROUP BY) or aggregate (aggregates without GROUP BY:
@@ -192,7 +205,7 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 		c.aggOK = true
 		if g.chance(30) {
 			g.tag("having")
-			s.having = g.pred(c, 2)
+			s.having = g.havingPred(c, parent)
 		}
 	case "aggregate":
 		// Aggregates over the whole input: one row, and, as in a grouped
@@ -201,7 +214,7 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 		c.aggOK = true
 		if g.chance(15) {
 			g.tag("having")
-			s.having = g.pred(c, 2)
+			s.having = g.havingPred(c, parent)
 		}
 	}
 	if mode == "plain" && len(items) > 0 && !sh.oneRow && !sh.exists && g.chance(map[bool]int{true: 30, false: 10}[sh.top]) {
@@ -228,6 +241,17 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 		s.orderBy, s.limit = nil, -1
 	}
 	return s
+}
+
+// havingPred draws a HAVING condition. Under the HavingOuterGate gap a
+// subquery's HAVING is one clause with an aggregate, which PostgreSQL
+// keeps in HAVING (it copies the conjuncts without one into WHERE).
+func (g *gen) havingPred(c ectx, parent *scope) *expr {
+	p := g.pred(c, 2)
+	if g.opts.Gaps.HavingOuterGate && parent != nil {
+		return mk(tBool, "CASE WHEN count(*) >= 0 THEN $1 END", p)
+	}
+	return p
 }
 
 // selectList fills s.items and s.out.
@@ -406,13 +430,22 @@ func (g *gen) relationItem() (*fromItem, []rel, []fromCol) {
 	}
 	c := pick(g, cands)
 	g.tag("from." + c.kind)
+	if dotted(c.name) {
+		g.tag("from.qualified")
+	}
 	it := &fromItem{kind: fTable, name: c.name}
 	qual := c.name
-	if g.quals[c.name] || g.chance(60) {
+	if g.quals[c.name] || g.chance(60) || dotted(c.name) {
 		it.alias = g.alias("r")
 		qual = it.alias
 	} else {
 		g.quals[c.name] = true
+	}
+	if t := g.sch.table(c.name); c.kind == "table" && t != nil {
+		g.tagTable("from", t)
+		if slices.ContainsFunc(t.indexes, indexHintable) {
+			g.hints = append(g.hints, indexHint{qual: qual, t: t})
+		}
 	}
 	return it, []rel{{alias: qual, cols: c.cols}}, fromCols(c.cols)
 }

@@ -25,6 +25,7 @@ const (
 	tDate
 	tTimestamp
 	tNumeric // only ever produced by an aggregate, and cast away at once
+	tEnum    // the round's enum type, df_mood (features.go)
 )
 
 // class groups the types that compare with each other.
@@ -38,6 +39,7 @@ const (
 	cBool
 	cDate
 	cTimestamp
+	cEnum
 )
 
 func (t typ) class() class {
@@ -54,6 +56,8 @@ func (t typ) class() class {
 		return cDate
 	case tTimestamp:
 		return cTimestamp
+	case tEnum:
+		return cEnum
 	}
 	return cNull
 }
@@ -82,6 +86,8 @@ func (t typ) sql() string {
 		return "timestamp"
 	case tNumeric:
 		return "numeric"
+	case tEnum:
+		return enumName
 	}
 	return "text"
 }
@@ -138,9 +144,19 @@ type column struct {
 	typ     typ
 	vlen    int // varchar(vlen)
 	notNull bool
+	// dom is the domain the column is declared with (its values are
+	// typ's); notNull then says the domain's NOT NULL, the column has none
+	// of its own.
+	dom string
+	// gen is the expression of a GENERATED ALWAYS AS (gen) STORED column,
+	// which writes never name.
+	gen string
 }
 
 func (c column) ddlType() string {
+	if c.dom != "" {
+		return c.dom
+	}
 	if c.typ == tVarchar {
 		return fmt.Sprintf("varchar(%d)", c.vlen)
 	}
@@ -162,6 +178,13 @@ type index struct {
 	// expressions (lower(c), (c + 1)); where makes the index partial.
 	keys  []string
 	where string
+	// unique makes it a unique index (features.go); the rows are made to
+	// keep it. predCol and predGT describe where: predCol IS NOT NULL, or
+	// predCol > predGT when predInt.
+	unique  bool
+	predCol string
+	predInt bool
+	predGT  int
 }
 
 // keyList is the index's key parts as CREATE INDEX writes them.
@@ -214,8 +237,10 @@ func exprAndPartial(own *rand.Rand, t *table, ix *index) {
 	if own.IntN(4) == 0 {
 		c := t.cols[own.IntN(len(t.cols))]
 		ix.where = c.name + " IS NOT NULL"
+		ix.predCol = c.name
 		if c.typ.class() == cInt {
-			ix.where = fmt.Sprintf("%s > %d", c.name, own.IntN(5)-2)
+			ix.predInt, ix.predGT = true, own.IntN(5)-2
+			ix.where = fmt.Sprintf("%s > %d", c.name, ix.predGT)
 		}
 	}
 }
@@ -236,8 +261,11 @@ type table struct {
 	shardCols int
 	// temp makes it a temporary table (CREATE TEMP TABLE) on both
 	// servers: the campaign keeps one connection to each, so it lives as
-	// long as the schema.
-	temp bool
+	// long as the schema. onCommit is its ON COMMIT clause ("": none).
+	temp     bool
+	onCommit string
+	// part, when set, partitions the table (features.go).
+	part *partitioning
 }
 
 func (t *table) colIndex(name string) int {
@@ -247,9 +275,10 @@ func (t *table) colIndex(name string) int {
 // createSQL is the CREATE TABLE statement for zproxy (zp) or PostgreSQL.
 func (t *table) createSQL(zp bool) string {
 	var b strings.Builder
-	if t.temp {
+	switch {
+	case t.temp:
 		fmt.Fprintf(&b, "CREATE TEMP TABLE %s (", t.name)
-	} else {
+	default:
 		fmt.Fprintf(&b, "CREATE TABLE %s (", t.name)
 	}
 	for i, c := range t.cols {
@@ -257,8 +286,11 @@ func (t *table) createSQL(zp bool) string {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "%s %s", c.name, c.ddlType())
-		if c.notNull {
+		if c.notNull && c.dom == "" {
 			b.WriteString(" NOT NULL")
+		}
+		if c.gen != "" {
+			fmt.Fprintf(&b, " GENERATED ALWAYS AS (%s) STORED", c.gen)
 		}
 	}
 	if len(t.pk) > 0 {
@@ -275,7 +307,11 @@ func (t *table) createSQL(zp bool) string {
 		b.WriteString(")")
 	}
 	b.WriteString(")")
+	if t.part != nil {
+		fmt.Fprintf(&b, " PARTITION BY %s (%s)", t.part.kind, t.part.col)
+	}
 	switch {
+	case t.part != nil:
 	case zp && t.shards > 1 && t.shardCols > 0:
 		var cols []string
 		for _, p := range t.pk[:t.shardCols] {
@@ -284,6 +320,9 @@ func (t *table) createSQL(zp bool) string {
 		fmt.Fprintf(&b, " WITH (shards = %d, shard_columns = (%s))", t.shards, strings.Join(cols, ", "))
 	case zp && t.shards > 0:
 		fmt.Fprintf(&b, " WITH (shards = %d)", t.shards)
+	}
+	if t.onCommit != "" {
+		b.WriteString(" ON COMMIT " + t.onCommit)
 	}
 	return b.String()
 }
@@ -331,6 +370,8 @@ func (t *table) indexSQL(zp bool) []string {
 			}
 			out = append(out, ix.withWhere(sql))
 		case ix.zorder && !ix.pgBtree:
+		case ix.unique:
+			out = append(out, ix.withWhere(fmt.Sprintf("CREATE UNIQUE INDEX %s ON %s (%s)", ix.name, t.name, ix.keyList())))
 		default:
 			out = append(out, ix.withWhere(fmt.Sprintf("CREATE INDEX %s ON %s (%s)", ix.name, t.name, ix.keyList())))
 		}
@@ -338,14 +379,29 @@ func (t *table) indexSQL(zp bool) []string {
 	return out
 }
 
-// insertSQL is the INSERT statements loading rows (in batches).
-func insertSQL(name string, rows [][]*string) []string {
+// insertSQL is the INSERT statements loading rows (in batches), which
+// leave the generated columns to their expressions.
+func (t *table) insertSQL(rows [][]*string) []string {
 	var out []string
+	into := "INSERT INTO " + t.name + " VALUES "
+	var keep []int
+	for i, c := range t.cols {
+		if c.gen == "" {
+			keep = append(keep, i)
+		}
+	}
+	if len(keep) < len(t.cols) {
+		var names []string
+		for _, i := range keep {
+			names = append(names, t.cols[i].name)
+		}
+		into = "INSERT INTO " + t.name + " (" + strings.Join(names, ", ") + ") VALUES "
+	}
 	for start := 0; start < len(rows); start += 50 {
 		end := min(start+50, len(rows))
 		var b strings.Builder
-		renderList(&b, "INSERT INTO "+name+" VALUES ", rows[start:end], func(r []*string) {
-			renderList(&b, "(", r, func(v *string) { b.WriteString(textLiteral(v)) })
+		renderList(&b, into, rows[start:end], func(r []*string) {
+			renderList(&b, "(", keep, func(i int) { b.WriteString(textLiteral(r[i])) })
 			b.WriteString(")")
 		})
 		out = append(out, b.String())
@@ -372,6 +428,7 @@ type view struct {
 type schema struct {
 	tables []*table
 	views  []*view
+	feat   features // the round's schema-language features (features.go)
 }
 
 func (s *schema) table(name string) *table {
@@ -384,7 +441,7 @@ func (s *schema) table(name string) *table {
 }
 
 func (s *schema) clone() *schema {
-	c := &schema{}
+	c := &schema{feat: s.feat}
 	for _, t := range s.tables {
 		nt := *t
 		nt.cols = slices.Clone(t.cols)
@@ -431,6 +488,8 @@ func domain(t typ) []string {
 		return dateDomain
 	case tTimestamp:
 		return tsDomain
+	case tEnum:
+		return enumLabels
 	}
 	return []string{"0"}
 }
@@ -442,13 +501,20 @@ var columnTypes = []typ{tInt4, tInt4, tInt4, tInt2, tInt8, tFloat8, tText, tText
 // genSchema draws 2-5 tables. Column names come from one pool with one
 // type class per name, so tables share names (NATURAL and USING joins have
 // something to match) and same-named columns are always comparable.
-func genSchema(rng *rand.Rand, maxRows int) *schema {
+//
+// feat draws the round's schema-language features (features.go): a schema
+// of its own, enum and domain columns, generated columns, unique and
+// partial indexes, partitioned tables.
+func genSchema(rng, feat *rand.Rand, maxRows int) *schema {
 	pool := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
 	poolType := map[string]typ{}
 	for _, n := range pool {
 		poolType[n] = columnTypes[rng.IntN(len(columnTypes))]
 	}
-	s := &schema{}
+	s := &schema{feat: drawFeatures(feat)}
+	if s.feat.enum {
+		poolType[pool[feat.IntN(len(pool))]] = tEnum
+	}
 	ntables := 2 + rng.IntN(4)
 	for ti := 0; ti < ntables; ti++ {
 		t := &table{name: fmt.Sprintf("t%d", ti)}
@@ -469,6 +535,7 @@ func genSchema(rng *rand.Rand, maxRows int) *schema {
 			if ty == tVarchar {
 				c.vlen = 3 + rng.IntN(6)
 			}
+			s.feat.domainColumn(feat, &c)
 			t.cols = append(t.cols, c)
 		}
 		// Most tables have a primary key of one or two columns, in any
@@ -498,7 +565,7 @@ func genSchema(rng *rand.Rand, maxRows int) *schema {
 				cols = append(cols, t.cols[p].name)
 			}
 			ix := index{name: fmt.Sprintf("%s_i%d", t.name, k), cols: cols}
-			if rng.IntN(3) == 0 {
+			if rng.IntN(3) == 0 && !slices.ContainsFunc(cols, func(n string) bool { return t.column(n).typ == tEnum }) {
 				ix.zorder = true
 				ix.pgBtree = rng.IntN(2) == 0
 				// Leads from a generator of their own, so that the
@@ -514,7 +581,9 @@ func genSchema(rng *rand.Rand, maxRows int) *schema {
 			exprAndPartial(rand.New(rand.NewPCG(uint64(ti)<<8|uint64(k), 0x1d3)), t, &ix)
 			t.indexes = append(t.indexes, ix)
 		}
+		s.feat.tableFeatures(feat, t)
 		t.rows = genRows(rng, t, rng.IntN(maxRows+1))
+		keepUnique(t)
 		if t.shards > 1 && len(t.pk) > 0 {
 			// Shard columns from a generator of their own, so that the
 			// schemas, rows and statements of every seed stay as they were.
@@ -524,8 +593,10 @@ func genSchema(rng *rand.Rand, maxRows int) *schema {
 		// A temporary table now and then, from a generator of its own for
 		// the same reason.
 		t.temp = rand.New(rand.NewPCG(uint64(ti)+7, uint64(len(t.rows)))).IntN(4) == 0
+		s.feat.placeTable(feat, t)
 		s.tables = append(s.tables, t)
 	}
+	s.feat.shadow(feat, s, maxRows)
 	return s
 }
 
@@ -544,6 +615,10 @@ func genRows(rng *rand.Rand, t *table, n int) [][]*string {
 		k := 2 + rng.IntN(len(d)-1)
 		if c.typ == tVarchar {
 			d = slices.DeleteFunc(d, func(v string) bool { return len(v) > c.vlen })
+			k = min(k, len(d))
+		}
+		if c.dom != "" {
+			d = slices.DeleteFunc(d, func(v string) bool { return !domainAllows(c.dom, v) })
 			k = min(k, len(d))
 		}
 		g := colGen{vals: d[:k]}

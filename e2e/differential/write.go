@@ -13,6 +13,7 @@ const (
 	kQuery stmtKind = iota
 	kWrite          // INSERT / UPDATE / DELETE: result, tag, then the target table
 	kDDL            // CREATE [OR REPLACE] VIEW / DROP VIEW: outcome only
+	kTxn            // a transaction block (txn.go): each statement, the catalog, the tables
 )
 
 // stmt is a generated statement.
@@ -25,6 +26,7 @@ type stmt struct {
 	tags   []string
 	view   *view // kDDL: the view created or replaced
 	drop   string
+	txn    *txnBlock // kTxn
 }
 
 func (s *stmt) sql() string {
@@ -33,6 +35,8 @@ func (s *stmt) sql() string {
 		return queryString(s.q)
 	case kWrite:
 		return s.w.String()
+	case kTxn:
+		return strings.Join(s.txn.steps, ";\n")
 	}
 	return s.ddl
 }
@@ -109,6 +113,7 @@ func (g *gen) write(depth, maxRows int) *stmt {
 	t := pick(g, g.sch.tables)
 	w := &writeStmt{table: t.name}
 	g.quals[t.name] = true
+	g.tagTable("write", t)
 	r := g.n(100)
 	if len(t.rows) > 3*maxRows {
 		r = 70 + g.n(30)
@@ -127,7 +132,7 @@ func (g *gen) write(depth, maxRows int) *stmt {
 // target makes the write's own table the scope of its expressions.
 func (g *gen) target(t *table, w *writeStmt) (rel, string) {
 	qual := t.name
-	if g.chance(50) {
+	if g.chance(50) || dotted(t.name) {
 		w.alias = g.alias("r")
 		qual = w.alias
 	}
@@ -139,12 +144,17 @@ func (g *gen) insert(t *table, w *writeStmt, depth int) {
 	w.verb = "INSERT"
 	g.tag("write.insert-select")
 	cols := t.cols
-	if g.chance(40) {
+	hasGen := slices.ContainsFunc(t.cols, func(c column) bool { return c.gen != "" })
+	if g.chance(40) || hasGen {
 		// A column list in another order, leaving some columns to their
 		// default (NULL), unless they are NOT NULL.
 		perm := g.rng.Perm(len(t.cols))
 		cols = nil
 		for _, p := range perm {
+			if t.cols[p].gen != "" {
+				g.tag("write.generated-column")
+				continue
+			}
 			if t.cols[p].notNull || g.chance(70) {
 				cols = append(cols, t.cols[p])
 			}
@@ -156,6 +166,11 @@ func (g *gen) insert(t *table, w *writeStmt, depth int) {
 			cols = t.cols[:1]
 			w.cols = []string{cols[0].name}
 		}
+	}
+	qual := t.name
+	if dotted(t.name) {
+		w.alias = g.alias("r")
+		qual = w.alias
 	}
 	var want []class
 	for _, c := range cols {
@@ -181,7 +196,10 @@ func (g *gen) insert(t *table, w *writeStmt, depth int) {
 	w.src = q
 	if len(t.pk) > 0 {
 		switch r := g.n(100); {
-		case r < 45:
+		case r < 45 && len(t.uniqueCols()) == 0:
+			// Not with a unique index besides the key: which of two
+			// source rows that share its value is kept would depend on
+			// the order PostgreSQL inserts them in.
 			w.conflict = "ON CONFLICT DO NOTHING"
 			g.tag("write.on-conflict")
 		case r < 60:
@@ -190,7 +208,7 @@ func (g *gen) insert(t *table, w *writeStmt, depth int) {
 				keys = append(keys, t.cols[p].name)
 			}
 			for _, c := range t.cols {
-				if !slices.Contains(keys, c.name) {
+				if !slices.Contains(keys, c.name) && c.gen == "" {
 					sets = append(sets, fmt.Sprintf("%s = EXCLUDED.%s", c.name, c.name))
 				}
 			}
@@ -203,7 +221,7 @@ func (g *gen) insert(t *table, w *writeStmt, depth int) {
 			w.src = g.uniqueByKey(q, cols, t)
 		}
 	}
-	g.returning(w, tableRel(t, t.name), false)
+	g.returning(w, tableRel(t, qual), false)
 }
 
 // uniqueByKey wraps an INSERT's source so that it has one row per primary
@@ -260,9 +278,16 @@ func (g *gen) update(t *table, w *writeStmt, depth int) {
 	}
 	sc := newScope(rels, nil, nil)
 	c := ectx{sc: sc, depth: depth}
+	uniq := t.uniqueCols()
 	for _, col := range t.cols {
 		if slices.ContainsFunc(t.pk, func(p int) bool { return t.cols[p].name == col.name }) {
 			continue // a key update can collide half way through, which PostgreSQL checks per row
+		}
+		if uniq[col.name] || col.gen != "" {
+			continue // the same for a unique index; a generated column is never set
+		}
+		if t.part != nil && col.name == t.part.col {
+			g.tag("write.partition-key")
 		}
 		if len(w.cols) == 0 || g.chance(30) {
 			e := g.expr(c, col.typ.class(), 2)
