@@ -14,16 +14,6 @@ import (
 // CREATE and DROP OPERATOR and CAST, computed on the schema as the change
 // commits.
 
-// operatorSignature is name(left,right) as PostgreSQL's dependency
-// messages print an operator (NONE for a prefix operator's left).
-func operatorSignature(o *catalog.Operator) string {
-	left := "NONE"
-	if o.Kind == 'b' {
-		left = o.Left.String()
-	}
-	return o.Name + "(" + left + "," + o.Right.String() + ")"
-}
-
 // findOperator is the operator of that name and operand types.
 func findOperator(s *catalog.Snapshot, name string, kind byte, left, right sqltypes.Type) *catalog.Operator {
 	for _, o := range s.Operators(name) {
@@ -37,7 +27,7 @@ func findOperator(s *catalog.Snapshot, name string, kind byte, left, right sqlty
 // operatorChange computes CREATE or DROP OPERATOR of x on s.
 func operatorChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who RoutineActor) (catalog.Change, []*pgerr.Error, error) {
 	var ch catalog.Change
-	if x.Action == parser.RoutineOwner || x.Action == parser.RoutineRename {
+	if x.Action == parser.RoutineOwner || x.Action == parser.RoutineRename || x.Action == parser.RoutineComment {
 		sig := x.DropOps[0]
 		o := findOperator(s, sig.Name, sig.Kind, sig.Left, sig.Right)
 		if o == nil {
@@ -54,8 +44,13 @@ func operatorChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, wh
 				return ch, nil, errSkip
 			}
 			if findOperator(s, c.Name, o.Kind, o.Left, o.Right) != nil {
-				return ch, nil, pgerr.New(pgerr.DuplicateObject, "operator %s already exists in schema \"%s\"", operatorSignature(o), x.NewName)
+				return ch, nil, pgerr.New(pgerr.DuplicateObject, "operator %s already exists in schema \"%s\"", o.Description(), x.NewName)
 			}
+			return catalog.Change{PutOperators: []*catalog.Operator{&c}}, nil, nil
+		}
+		if x.Action == parser.RoutineComment {
+			c := *o
+			c.Comment = x.Comment
 			return catalog.Change{PutOperators: []*catalog.Operator{&c}}, nil, nil
 		}
 		if !s.RoleExists(x.NewName) {
@@ -172,6 +167,14 @@ func operatorChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, wh
 func castChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange) (catalog.Change, []*pgerr.Error, error) {
 	c := *x.CastDef
 	old, exists := s.CastBetween(c.Source, c.Target)
+	if x.Action == parser.RoutineComment {
+		if !exists {
+			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "cast from type %s to type %s does not exist", c.Source, c.Target)
+		}
+		commented := *old
+		commented.Comment = x.Comment
+		return catalog.Change{PutCasts: []*catalog.Cast{&commented}}, nil, nil
+	}
 	if x.Action == parser.RoutineDrop {
 		if !exists {
 			if x.MissingOK {
@@ -203,7 +206,7 @@ func dependentsOfFunction(s *catalog.Snapshot, fn *catalog.Function, cascade boo
 	}
 	for _, o := range s.AllOperators() {
 		if o.Func.OID == fn.OID && fn.OID != 0 {
-			deps = append(deps, "operator "+operatorSignature(o))
+			deps = append(deps, "operator "+o.Description())
 			if cascade {
 				ch.DeleteOperators = append(ch.DeleteOperators, o.OID)
 			}
@@ -260,7 +263,7 @@ func typeObjectDependents(s *catalog.Snapshot, u *catalog.UserType) []string {
 	}
 	for _, o := range s.AllOperators() {
 		if o.Kind == 'b' && o.Left.OID() == u.OID || o.Right.OID() == u.OID || o.Result.OID() == u.OID && !o.Shell() {
-			lines = append(lines, "operator "+operatorSignature(o)+on)
+			lines = append(lines, "operator "+o.Description()+on)
 		}
 	}
 	return lines

@@ -54,7 +54,7 @@ func (e *Executor) DropSchemaRoutinesAndTypes(ctx context.Context, cat *catalog.
 
 // OperatorObjectName is an operator's name as PostgreSQL's dependency
 // messages print it: "operator s.op(integer,integer)".
-func OperatorObjectName(o *catalog.Operator) string { return "operator " + operatorSignature(o) }
+func OperatorObjectName(o *catalog.Operator) string { return "operator " + o.Description() }
 
 // FunctionDependents are the operators of other schemas than the
 // function's and the casts that call fn, as "operator ..." and "cast

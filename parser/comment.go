@@ -41,7 +41,7 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 		}
 		cs.Object = "materialized view"
 		k++
-	case "foreign", "operator", "cast", "policy", "rule", "publication", "subscription", "collation", "conversion", "statistics", "tablespace", "event", "language", "transform", "access", "server", "text":
+	case "foreign", "policy", "rule", "publication", "subscription", "collation", "conversion", "statistics", "tablespace", "event", "language", "transform", "access", "server", "text":
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON %s is not supported", cs.Object).WithPosition(r.pos(k))
 	default:
 		return nil, r.syntaxErrorAt(k)
@@ -107,7 +107,8 @@ func (r *rewriter) commentText(k int) (text string, null bool, err error) {
 }
 
 // commentObjectStmt reads COMMENT ON FUNCTION | PROCEDURE | ROUTINE |
-// AGGREGATE | TYPE | DOMAIN, or returns nils for another statement. The
+// AGGREGATE | OPERATOR | CAST | TYPE | DOMAIN, or returns nils for another
+// statement. The
 // comment is a change of the routine's or type's descriptor, so it is
 // that object's statement (RoutineComment, TypeComment), found and
 // checked as ALTER finds and checks it.
@@ -133,6 +134,22 @@ func (r *rewriter) commentObjectStmt() (*RoutineStatement, *TypeStatement, error
 			return nil, nil, err
 		}
 		rs.Refs = []RoutineRef{ref}
+		rs.Comment, _, err = r.commentText(next)
+		return rs, nil, err
+	case r.peek(k, "operator") && !r.peekAny(k+1, "class", "family"):
+		sig, next, err := r.operatorSig(k + 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		rs := &RoutineStatement{Action: RoutineComment, Operator: &OperatorSpec{Drop: []OperatorSig{sig}}}
+		rs.Comment, _, err = r.commentText(next)
+		return rs, nil, err
+	case r.peek(k, "cast"):
+		rs := &RoutineStatement{Action: RoutineComment, Cast: &CastSpec{}}
+		next, err := r.castTypes(rs.Cast, k+1)
+		if err != nil {
+			return nil, nil, err
+		}
 		rs.Comment, _, err = r.commentText(next)
 		return rs, nil, err
 	case r.peekAny(k, "type", "domain"):

@@ -79,23 +79,10 @@ func (r *rewriter) operatorStmt(create, cast bool, k int) (*RoutineStatement, er
 	}
 	rs.Cast = &CastSpec{Method: 'f', Context: 'e'}
 	c := rs.Cast
-	if !r.peek(k, "(") {
-		return nil, r.syntaxErrorAt(k)
-	}
 	var err error
-	if c.Source, k, err = r.typeParam(k + 1); err != nil {
+	if k, err = r.castTypes(c, k); err != nil {
 		return nil, err
 	}
-	if !r.peek(k, "as") {
-		return nil, r.syntaxErrorAt(k)
-	}
-	if c.Target, k, err = r.typeParam(k + 1); err != nil {
-		return nil, err
-	}
-	if !r.peek(k, ")") {
-		return nil, r.syntaxErrorAt(k)
-	}
-	k++
 	if !create {
 		return rs, r.dropBehavior(rs, k)
 	}
@@ -153,6 +140,28 @@ func (r *rewriter) qualifiedOperator(k int) (string, int, error) {
 		return "", k, r.syntaxErrorAt(k)
 	}
 	return schema + r.toks[k].val, k + 1, nil
+}
+
+// castTypes reads a cast's (source AS target) at k into c, returning the
+// index after it.
+func (r *rewriter) castTypes(c *CastSpec, k int) (int, error) {
+	if !r.peek(k, "(") {
+		return k, r.syntaxErrorAt(k)
+	}
+	var err error
+	if c.Source, k, err = r.typeParam(k + 1); err != nil {
+		return k, err
+	}
+	if !r.peek(k, "as") {
+		return k, r.syntaxErrorAt(k)
+	}
+	if c.Target, k, err = r.typeParam(k + 1); err != nil {
+		return k, err
+	}
+	if !r.peek(k, ")") {
+		return k, r.syntaxErrorAt(k)
+	}
+	return k + 1, nil
 }
 
 // operatorSig reads DROP OPERATOR's name ({left | NONE}, right) at k.

@@ -402,7 +402,7 @@ func bindCastStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement) (ir.
 	}
 	c := &catalog.Cast{Source: source, Target: target, Method: spec.Method, Context: spec.Context}
 	x.CastDef = c
-	if rs.Action == parser.RoutineDrop {
+	if rs.Action == parser.RoutineDrop || rs.Action == parser.RoutineComment {
 		return x, nil
 	}
 	bad := func(format string, args ...any) *pgerr.Error {

@@ -1060,6 +1060,16 @@ func (e *Env) buildDescriptions() []descriptionEntry {
 				out = append(out, descriptionEntry{objoid: u.OID, classoid: pgTypeOID, text: u.Comment})
 			}
 		}
+		for _, o := range e.Snap.AllOperators() {
+			if o.Comment != "" {
+				out = append(out, descriptionEntry{objoid: o.OID, classoid: pgOperatorClassOID, text: o.Comment})
+			}
+		}
+		for _, c := range e.Snap.Casts() {
+			if c.Comment != "" {
+				out = append(out, descriptionEntry{objoid: c.OID, classoid: pgCastClassOID, text: c.Comment})
+			}
+		}
 		triggers := func(tgs []*catalog.Trigger) {
 			for _, tg := range tgs {
 				if tg.Comment != "" {
