@@ -1128,6 +1128,11 @@ func (b *Binder) qualifiedCallMissing(sc *scope, n *ast.FuncCallExpr, agg *aggBi
 	if b.snap != nil && len(b.snap.FunctionsByKey(key)) > 0 {
 		return nil
 	}
+	if b.snap != nil {
+		if u, ok := b.snap.UserTypeByKey(catalog.QualifiedKey(schema, n.FnName.L)); ok && u.Range != nil {
+			return nil // a range or multirange type's constructor, in the type's schema
+		}
+	}
 	if schema == catalog.PublicSchema && !pgcatalog.CoreFunction(n.FnName.L) && (builtins.Exists(n.FnName.L) || builtins.IsAggregate(n.FnName.L)) {
 		return nil // an extension's function, in public as CREATE EXTENSION puts it
 	}
