@@ -37,6 +37,8 @@ const MaxLargeObjectSize = int64(LOBlockSize) * (1<<31 - 1)
 const (
 	loOwnerAttr = ReservedPrefix + "owner"
 	loACLAttr   = ReservedPrefix + "acl"
+	// loCommentAttr is COMMENT ON LARGE OBJECT's text.
+	loCommentAttr = ReservedPrefix + "comment"
 	loDataAttr  = ReservedPrefix + "data"
 )
 
@@ -48,6 +50,8 @@ type LargeObject struct {
 	// first; nil when nothing was ever granted (lomacl NULL: the owner's
 	// default).
 	Grants []LargeObjectGrant
+	// Comment is COMMENT ON LARGE OBJECT's text (pg_description).
+	Comment string
 }
 
 // LargeObjectGrant is one entry of a large object's ACL: what Role
@@ -148,7 +152,8 @@ func LargeObjectMeta(ctx context.Context, rw kv.ReadWriter, oid uint32) (lo Larg
 // decodeLargeObject decodes a metadata item. Its strings are copied: a
 // scan's item is valid only until the iterator moves (kv.Iterator).
 func decodeLargeObject(it kv.Item) LargeObject {
-	lo := LargeObject{OID: binary.BigEndian.Uint32(it.Key.Sort), Owner: strings.Clone(kv.Lookup(it.Attrs, loOwnerAttr).S)}
+	lo := LargeObject{OID: binary.BigEndian.Uint32(it.Key.Sort), Owner: strings.Clone(kv.Lookup(it.Attrs, loOwnerAttr).S),
+		Comment: strings.Clone(kv.Lookup(it.Attrs, loCommentAttr).S)}
 	a := kv.Lookup(it.Attrs, loACLAttr)
 	if a.Kind != kv.AttrString {
 		return lo
@@ -169,6 +174,9 @@ func decodeLargeObject(it kv.Item) LargeObject {
 // is one, as lines of role TAB privilege bits.
 func largeObjectItem(lo LargeObject) []kv.Attr {
 	attrs := []kv.Attr{{Name: loOwnerAttr, Kind: kv.AttrString, S: lo.Owner}}
+	if lo.Comment != "" {
+		attrs = append(attrs, kv.Attr{Name: loCommentAttr, Kind: kv.AttrString, S: lo.Comment})
+	}
 	if lo.Grants != nil {
 		var b strings.Builder
 		for i, g := range lo.Grants {

@@ -20,6 +20,9 @@ type Comment struct {
 	Trigger string
 	// Constraint is CONSTRAINT's constraint, of Table.
 	Constraint string
+	// LargeObject is LARGE OBJECT's OID: data, not the catalog, so the
+	// session checks the object and its owner as it writes the comment.
+	LargeObject uint32
 	// Extension is EXTENSION's built-in extension, whose comment Text
 	// already is (the binder refuses another).
 	Extension string

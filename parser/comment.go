@@ -7,7 +7,8 @@ import "github.com/zproxy/zproxy/internal/pgerr"
 // Statement.Comment holds it.
 type CommentStatement struct {
 	// Object is "table", "view", "materialized view", "index", "column",
-	// "schema", "sequence", "trigger", "constraint", "database" or "role".
+	// "schema", "sequence", "trigger", "constraint", "database", "role",
+	// "extension" or "large object".
 	Object string
 	// Name is the object's name, split at dots: [schema.]relation, and
 	// for a column [schema.]relation.column.
@@ -34,7 +35,20 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 	switch cs.Object {
 	case "table", "view", "index", "column", "schema", "sequence", "trigger", "database", "role", "constraint", "extension":
 	case "large":
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON LARGE OBJECT is not supported").WithPosition(r.pos(k))
+		// LARGE OBJECT oid: Name is the OID as written.
+		if !r.peek(k+1, "object") {
+			return nil, r.syntaxErrorAt(k + 1)
+		}
+		if k+2 >= len(r.toks) || r.toks[k+2].kind != tkNumber {
+			return nil, r.syntaxErrorAt(k + 2)
+		}
+		cs.Object, cs.Name, cs.Pos = "large object", []string{r.toks[k+2].val}, r.pos(k+2)
+		var err error
+		cs.Text, cs.Null, err = r.commentText(k + 3)
+		if err != nil {
+			return nil, err
+		}
+		return cs, nil
 	case "materialized":
 		if !r.peek(k+1, "view") {
 			return nil, r.syntaxErrorAt(k + 1)

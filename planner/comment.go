@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -35,6 +36,13 @@ func bindComment(snap *catalog.Snapshot, cs *parser.CommentStatement) (*ir.Comme
 		return c, nil
 	}
 	switch cs.Object {
+	case "large object":
+		oid, err := strconv.ParseUint(name[0], 10, 32)
+		if err != nil || oid == 0 {
+			return nil, pgerr.New(pgerr.UndefinedObject, "large object %s does not exist", name[0]).WithPosition(cs.Pos)
+		}
+		c.LargeObject = uint32(oid)
+		return c, nil
 	case "extension":
 		if len(name) != 1 {
 			return nil, pgerr.New(pgerr.SyntaxError, "extension name can not be qualified").WithPosition(cs.Pos)

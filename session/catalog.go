@@ -323,6 +323,29 @@ func commentTrigger(triggers []*catalog.Trigger, name, text string) []*catalog.T
 	return out
 }
 
+// commentOnLargeObject is COMMENT ON LARGE OBJECT: its owner (or a
+// superuser) rewrites the object's metadata in the statement's
+// transaction.
+func (s *Session) commentOnLargeObject(ctx context.Context, c *ir.Comment) (wire.Result, error) {
+	l := &sessionLargeObjects{s: s, ctx: ctx}
+	rw, lo, err := l.object(c.LargeObject)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := s.snapshot(ctx)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	if !s.isSuperuser(snap) && lo.Owner != s.currentUser() && !snap.IsMemberOf(s.currentUser(), lo.Owner) {
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of large object %d", lo.OID)
+	}
+	lo.Comment = c.Text
+	if err := catalog.SetLargeObjectMeta(ctx, rw, lo); err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("COMMENT"), nil
+}
+
 // commentOnDatabase is COMMENT ON DATABASE: the owner (or a superuser)
 // comments; a database that does not exist is a warning, as PostgreSQL
 // gives for a comment on one (pg_dump names the database it came from).
@@ -386,6 +409,8 @@ func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (
 		}
 	}
 	switch {
+	case c.LargeObject != 0:
+		return s.commentOnLargeObject(ctx, c)
 	case c.Extension != "":
 		// The comment is the extension's already (the binder checked);
 		// only its owner, the bootstrap superuser, may give it.

@@ -564,6 +564,9 @@ func needsTransaction(b ir.Statement) bool {
 	if a, ok := b.(*ir.AlterOwner); ok && a.LargeObject != 0 {
 		return true // so is the object's owner
 	}
+	if c, ok := b.(*ir.Comment); ok && c.LargeObject != 0 {
+		return true // and its comment
+	}
 	if ir.CallsStoreFunctions(b) {
 		return true // large objects are written in the statement's transaction
 	}

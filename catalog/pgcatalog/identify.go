@@ -21,6 +21,9 @@ const (
 	pgDatabaseOID   = 1262
 	pgConstraintOID = 2606
 	pgTriggerOID    = 2620
+	// pgLargeObjectOID is pg_largeobject's OID, the classoid of large
+	// objects' comments (as PostgreSQL records them).
+	pgLargeObjectOID = 2613
 )
 
 // objectIdentity is one object as pg_identify_object and

@@ -162,12 +162,19 @@ func init() {
 		}
 		return out
 	})
-	generate("pg_catalog.pg_description", func(e *Env) []row {
+	generateChecked("pg_catalog.pg_description", func(e *Env) ([]row, error) {
 		var out []row
 		for _, d := range e.descriptions() {
 			out = append(out, &pgDescriptionRow{Objoid: oidV(d.objoid), Classoid: oidV(d.classoid), Objsubid: intV(d.subid), Description: textV(d.text)})
 		}
-		return out
+		// Large objects are data, not the snapshot's: read each time.
+		_, los, err := e.largeObjects()
+		for _, lo := range los {
+			if lo.Comment != "" {
+				out = append(out, &pgDescriptionRow{Objoid: oidV(lo.OID), Classoid: oidV(pgLargeObjectOID), Objsubid: intV(0), Description: textV(lo.Comment)})
+			}
+		}
+		return out, err
 	})
 	generate("pg_catalog.pg_operator", func(e *Env) []row {
 		var out []row
@@ -979,6 +986,15 @@ const pgClassOID = 1259
 // description is obj_description / col_description: the comment of the
 // relation with OID oid (sub 0) or of its column number sub.
 func (e *Env) description(oid, classoid uint32, sub int64) (string, bool) {
+	if (classoid == pgLargeObjectOID || classoid == 0) && sub == 0 {
+		if _, los, err := e.largeObjects(); err == nil {
+			for _, lo := range los {
+				if lo.OID == oid && lo.Comment != "" {
+					return lo.Comment, true
+				}
+			}
+		}
+	}
 	if classoid != 0 {
 		e.descriptions()
 		d, ok := e.objects().descIndex[descriptionKey{oid, classoid, sub}]
