@@ -39,7 +39,7 @@ const (
 	loACLAttr   = ReservedPrefix + "acl"
 	// loCommentAttr is COMMENT ON LARGE OBJECT's text.
 	loCommentAttr = ReservedPrefix + "comment"
-	loDataAttr  = ReservedPrefix + "data"
+	loDataAttr    = ReservedPrefix + "data"
 )
 
 // LargeObject is a large object's metadata (pg_largeobject_metadata).

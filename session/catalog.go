@@ -327,17 +327,9 @@ func commentTrigger(triggers []*catalog.Trigger, name, text string) []*catalog.T
 // superuser) rewrites the object's metadata in the statement's
 // transaction.
 func (s *Session) commentOnLargeObject(ctx context.Context, c *ir.Comment) (wire.Result, error) {
-	l := &sessionLargeObjects{s: s, ctx: ctx}
-	rw, lo, err := l.object(c.LargeObject)
+	rw, lo, _, err := s.ownedLargeObject(ctx, c.LargeObject)
 	if err != nil {
 		return nil, err
-	}
-	snap, err := s.snapshot(ctx)
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	if !s.isSuperuser(snap) && lo.Owner != s.currentUser() && !snap.IsMemberOf(s.currentUser(), lo.Owner) {
-		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of large object %d", lo.OID)
 	}
 	lo.Comment = c.Text
 	if err := catalog.SetLargeObjectMeta(ctx, rw, lo); err != nil {

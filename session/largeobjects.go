@@ -455,3 +455,23 @@ func (s *Session) grantLargeObjects(ctx context.Context, x *ir.Grant) error {
 	}
 	return nil
 }
+
+// ownedLargeObject reads oid's metadata through the statement's
+// transaction for a change only its owner (a member of the owner, or a
+// superuser) may make: 42704 when it does not exist, 42501 for another
+// role.
+func (s *Session) ownedLargeObject(ctx context.Context, oid uint32) (kv.ReadWriter, catalog.LargeObject, *catalog.Snapshot, error) {
+	l := &sessionLargeObjects{s: s, ctx: ctx}
+	rw, lo, err := l.object(oid)
+	if err != nil {
+		return nil, lo, nil, err
+	}
+	snap, err := s.snapshot(ctx)
+	if err != nil {
+		return nil, lo, nil, storeErr(err)
+	}
+	if !s.isSuperuser(snap) && lo.Owner != s.currentUser() && !snap.IsMemberOf(s.currentUser(), lo.Owner) {
+		return nil, lo, nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of large object %d", lo.OID)
+	}
+	return rw, lo, snap, nil
+}

@@ -105,17 +105,9 @@ func (st *statement) runAlterOwner(ctx context.Context, x *ir.AlterOwner, env *r
 // the old owner's ACL entry becomes the new owner's, as PostgreSQL's
 // aclnewowner moves it.
 func (s *Session) alterLargeObjectOwner(ctx context.Context, x *ir.AlterOwner, role string) (wire.Result, error) {
-	l := &sessionLargeObjects{s: s, ctx: ctx}
-	rw, lo, err := l.object(x.LargeObject)
+	rw, lo, snap, err := s.ownedLargeObject(ctx, x.LargeObject)
 	if err != nil {
 		return nil, err
-	}
-	snap, err := s.snapshot(ctx)
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	if !s.isSuperuser(snap) && lo.Owner != s.currentUser() && !snap.IsMemberOf(s.currentUser(), lo.Owner) {
-		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of large object %d", lo.OID)
 	}
 	if err := s.checkNewOwner(snap, role); err != nil {
 		return nil, err
