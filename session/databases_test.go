@@ -36,15 +36,7 @@ func TestDatabases(t *testing.T) {
 }
 
 func testDatabases(t *testing.T, store kv.Store) {
-	ctx := context.Background()
-	eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	if _, err := eng.BootstrapUsers(ctx, map[string]string{"admin": "secret"}); err != nil {
-		t.Fatal(err)
-	}
+	eng := adminEngineOn(t, store, true)
 	first, err := connectTo(t, eng, "")
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	"github.com/zproxy/zproxy/kv"
 	zdynamo "github.com/zproxy/zproxy/kv/dynamodb"
 	zpebble "github.com/zproxy/zproxy/kv/pebble"
-	"github.com/zproxy/zproxy/session"
 )
 
 // TestDatabaseTemplate: CREATE DATABASE ... TEMPLATE of a user database
@@ -42,15 +41,7 @@ func TestDatabaseTemplateDynamoDB(t *testing.T) {
 }
 
 func testDatabaseTemplate(t *testing.T, store kv.Store) {
-	ctx := context.Background()
-	eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	if _, err := eng.BootstrapUsers(ctx, map[string]string{"admin": "secret"}); err != nil {
-		t.Fatal(err)
-	}
+	eng := adminEngineOn(t, store, true)
 	first, err := connectTo(t, eng, "")
 	if err != nil {
 		t.Fatal(err)
@@ -145,14 +136,7 @@ func (g *gatedLister) PartitionsWithPrefix(ctx context.Context, prefix []byte) (
 func TestDatabaseTemplateHoldsSessions(t *testing.T) {
 	ctx := context.Background()
 	store := &gatedLister{Store: memStore(t).(*zpebble.Store), started: make(chan struct{}), release: make(chan struct{})}
-	eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	if _, err := eng.BootstrapUsers(ctx, map[string]string{"admin": "secret"}); err != nil {
-		t.Fatal(err)
-	}
+	eng := adminEngineOn(t, store, true)
 	first, err := connectTo(t, eng, "")
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/zproxy/zproxy/internal/auth"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/session"
 	"github.com/zproxy/zproxy/wire"
 )
@@ -28,7 +29,15 @@ func connectAs(t *testing.T, eng *session.Engine, user string, startup map[strin
 // the test ends.
 func adminEngine(t *testing.T, allowFullScan bool) (*session.Engine, wire.Session) {
 	t.Helper()
-	eng, err := session.New(context.Background(), session.Config{Store: memStore(t), AllowFullScan: allowFullScan})
+	eng := adminEngineOn(t, memStore(t), allowFullScan)
+	return eng, login(t, eng, "admin")
+}
+
+// adminEngineOn starts an engine over store with the bootstrap superuser
+// admin; it closes when the test ends.
+func adminEngineOn(t *testing.T, store kv.Store, allowFullScan bool) *session.Engine {
+	t.Helper()
+	eng, err := session.New(context.Background(), session.Config{Store: store, AllowFullScan: allowFullScan})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +45,7 @@ func adminEngine(t *testing.T, allowFullScan bool) (*session.Engine, wire.Sessio
 	if _, err := eng.BootstrapUsers(context.Background(), map[string]string{"admin": "secret"}); err != nil {
 		t.Fatal(err)
 	}
-	return eng, login(t, eng, "admin")
+	return eng
 }
 
 // login opens a session of user (connectAs), closed when the test ends.
