@@ -475,6 +475,10 @@ type Snapshot struct {
 	// numbers the session's temporary schema (TempSchema).
 	perm    *Snapshot
 	tempNum uint64
+	// tempMultiranges are the keys of the session's temporary range
+	// types' multirange types (WithTemp), which ResolveType finds through
+	// pg_temp without a search of every type.
+	tempMultiranges map[string]bool
 	// path is the search_path's existing schemas (WithPath, schemas.go),
 	// set when pathSet.
 	path    []string

@@ -259,11 +259,8 @@ func (s *Snapshot) ResolveType(name string) string {
 	if strings.IndexByte(name, '.') >= 0 {
 		return name
 	}
-	if s.tempNum != 0 {
-		k := QualifiedKey(TempTypeSchema, name)
-		if _, ok := s.UserTypeByKey(k); ok {
-			return k // pg_temp is searched first for types (a range type's multirange too)
-		}
+	if k := QualifiedKey(TempTypeSchema, name); s.tempNum != 0 && (s.types[k] != nil || s.tempMultiranges[k]) {
+		return k // pg_temp is searched first for types (a range type's multirange too)
 	}
 	if !s.pathSet {
 		return name

@@ -151,6 +151,12 @@ func (s *Snapshot) WithTemp(t *Snapshot) *Snapshot {
 		for k, v := range t.types {
 			c := v.Clone()
 			o.types[k], mine[k] = c, c
+			if c.Range != nil {
+				if o.tempMultiranges == nil {
+					o.tempMultiranges = map[string]bool{}
+				}
+				o.tempMultiranges[c.Range.MultiName] = true
+			}
 		}
 		linkTypesOf(mine, o.types)
 	}
