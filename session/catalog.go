@@ -393,13 +393,8 @@ func (s *Session) commentOnRole(ctx context.Context, c *ir.Comment) (wire.Result
 // descriptor. Only the owner of the object (or a superuser) may comment.
 func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (wire.Result, error) {
 	s := st.sess
-	cat := s.temp.cat
-	if c.Table == nil || !c.Table.Temp {
-		var err error
-		if cat, err = s.permCatalog(ctx); err != nil {
-			return nil, err
-		}
-	}
+	// Large objects, extensions, databases and roles are not the
+	// database's schema: their comments never open the block's catalog.
 	switch {
 	case c.LargeObject != 0:
 		return s.commentOnLargeObject(ctx, c)
@@ -418,6 +413,13 @@ func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (
 		return s.commentOnDatabase(ctx, c)
 	case c.Role != "":
 		return s.commentOnRole(ctx, c)
+	}
+	cat := s.temp.cat
+	if c.Table == nil || !c.Table.Temp {
+		var err error
+		if cat, err = s.permCatalog(ctx); err != nil {
+			return nil, err
+		}
 	}
 	_, err := cat.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		if c.Sequence != nil {
