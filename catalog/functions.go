@@ -201,8 +201,10 @@ func (s *Snapshot) Functions(name string) []*Function {
 }
 
 // FunctionsByKey returns the functions and procedures stored under key
-// exactly, in OID order.
+// exactly, in OID order; "public.f" is public's key "f" (a call
+// qualified by public, whatever the search path).
 func (s *Snapshot) FunctionsByKey(key string) []*Function {
+	key = strings.TrimPrefix(key, PublicSchema+".")
 	if s.perm != nil && s.funcs == nil {
 		return s.perm.FunctionsByKey(key)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -23,13 +24,98 @@ func Deparse(e Expr) (s string, ok bool) { return DeparseMode(e, false) }
 // rel, true), pg_get_constraintdef(oid, true)): parentheses only where
 // ruleutils' isSimpleNode finds the operand not simple in its parent.
 func DeparseMode(e Expr, pretty bool) (s string, ok bool) {
-	d := deparser{pretty: pretty}
+	return DeparseNamed(e, pretty, nil)
+}
+
+// DeparseNamed is DeparseMode with the names of relations, routines and
+// user-defined types printed as names sees them (nil: by their keys,
+// bare in public).
+func DeparseNamed(e Expr, pretty bool, names Namer) (s string, ok bool) {
+	d := deparser{pretty: pretty, names: names}
 	d.expr(e)
 	return d.b.String(), !d.failed
 }
 
+// Namer prints the names of schema objects in deparsed text as the
+// deparsing session's search path sees them, bare when the bare name
+// finds the object and qualified otherwise, as ruleutils'
+// generate_relation_name, generate_function_name and format_type do, so
+// that the text binds back to the same objects under that path (pg_dump
+// deparses with an empty one). Keys are the catalog's ("s.t"; bare in
+// public). catalog.Names is the implementation.
+type Namer interface {
+	// Relation names a table, view, sequence or materialized view
+	// (temp: one of the session's temporary relations).
+	Relation(key string, temp bool) string
+	// Routine names a function, procedure or aggregate; a name no user
+	// routine has is a built-in's, printed as it is.
+	Routine(key string) string
+	// Type names a user-defined type.
+	Type(key string) string
+}
+
+// RegNamer is a Namer that also names the object an OID of a reg* type
+// denotes ('t'::regclass), as that type's output prints it for the
+// deparsing session ("" when there is none).
+type RegNamer interface {
+	Namer
+	RegName(t sqltypes.Type, oid uint32) string
+}
+
+// relationName prints a relation stored under key.
+func (d *deparser) relationName(key string, temp bool) string {
+	if d.names == nil {
+		return catalog.QuoteKey(key)
+	}
+	return d.names.Relation(key, temp)
+}
+
+// routineName prints a call's function or aggregate name.
+func (d *deparser) routineName(key string) string {
+	if d.names == nil {
+		return sqltypes.QuoteKey(key) // a user schema's routine is keyed s.f
+	}
+	return d.names.Routine(key)
+}
+
+// typeName prints a type, a user-defined type (or an array of one) as
+// d's Namer sees it.
+func (d *deparser) typeName(t sqltypes.Type) string {
+	if d.names == nil {
+		return t.String()
+	}
+	if key, ok := userTypeKey(t); ok {
+		return d.names.Type(key)
+	}
+	if t.ID == sqltypes.Array {
+		if _, ok := userTypeKey(t.ElemType()); ok {
+			return d.typeName(t.ElemType()) + "[]"
+		}
+	}
+	return t.String()
+}
+
+// userTypeKey is the catalog key of the user-defined type t is.
+func userTypeKey(t sqltypes.Type) (string, bool) {
+	switch {
+	case t.IsDomain():
+		return t.Domain.Name, true
+	case t.ID == sqltypes.Enum && t.Enum != nil:
+		return t.Enum.Name, true
+	case t.ID == sqltypes.Record && t.Composite.Named():
+		return t.Composite.Name, true
+	case t.ID == sqltypes.UserRange && t.Range != nil:
+		return t.Range.Name, true
+	case t.ID == sqltypes.UserMultirange && t.Range != nil:
+		return t.Range.MultiName, true
+	}
+	return "", false
+}
+
 type deparser struct {
-	b      strings.Builder
+	b strings.Builder
+	// names prints the names of schema objects (nil: by their keys).
+	names  Namer
 	failed bool
 	pretty bool
 	// indent is ruleutils' indentLevel: CASE moves its WHEN and ELSE
@@ -370,7 +456,7 @@ func (d *deparser) expr(e Expr) {
 			d.expr(x.From)
 			return
 		}
-		d.w(deparseConst(x.V, x.Typ))
+		d.w(d.constant(x.V, x.Typ))
 	case *Binary:
 		switch x.Op {
 		case OpAnd, OpOr:
@@ -451,7 +537,7 @@ func (d *deparser) expr(e Expr) {
 			// A quoted literal cast is a constant of the type.
 			v, err := CastValue(c.V, c.Typ, x.To, true, time.UTC)
 			if err == nil {
-				d.w(deparseConst(v, x.To))
+				d.w(d.constant(v, x.To))
 				return
 			}
 		}
@@ -498,13 +584,13 @@ func (d *deparser) cast(arg Expr, to sqltypes.Type, self Expr) {
 		c.Typ.Width == 0 && c.Typ.Scale == 0 && c.Typ.Domain == nil && c.From == nil {
 		// A constant of the type itself, cast to a typmod (1.5::numeric(5,2)):
 		// get_coercion_expr prints it bare, with no label of its own.
-		d.w(bareConst(c.V, c.Typ) + "::" + to.String())
+		d.w(bareConst(c.V, c.Typ) + "::" + d.typeName(to))
 		return
 	}
 	d.open()
 	d.paren(arg, self)
 	d.close()
-	d.w("::" + to.String())
+	d.w("::" + d.typeName(to))
 }
 
 func likeOp(x *Like) string {
@@ -604,7 +690,7 @@ func promotion(t, other sqltypes.Type) (sqltypes.Type, bool) {
 func (d *deparser) textOperand(e, parent Expr) {
 	if c, ok := e.(*Const); ok && c.From == nil && c.Typ.ID == sqltypes.Unknown && !c.V.IsNull() {
 		// An untyped literal beside a text operand is text.
-		d.w(deparseConst(c.V, sqltypes.TypeText))
+		d.w(d.constant(c.V, sqltypes.TypeText))
 		return
 	}
 	if d.relabel(e, parent) || d.regOperand(e, parent) {
@@ -617,7 +703,7 @@ func (d *deparser) textOperand(e, parent Expr) {
 	if c, ok := e.(*Const); ok && c.From == nil && c.Typ.Width == 0 {
 		// (A varchar(n) constant was cast so: ('x'::character
 		// varying(5))::text.)
-		d.w(deparseConst(c.V, sqltypes.TypeText))
+		d.w(d.constant(c.V, sqltypes.TypeText))
 		return
 	}
 	d.implicitCast(e, sqltypes.TypeText, parent)
@@ -644,7 +730,7 @@ func (d *deparser) inList(x *InList) {
 			d.w(", ")
 		}
 		if c, ok := it.(*Const); ok && varchar && c.From == nil && !c.V.IsNull() {
-			d.w(deparseConst(c.V, sqltypes.Type{ID: sqltypes.Varchar}))
+			d.w(d.constant(c.V, sqltypes.Type{ID: sqltypes.Varchar}))
 			continue
 		}
 		if d.regOperand(it, x) {
@@ -857,7 +943,7 @@ func (d *deparser) fn(x *Func) {
 	case "coalesce", "nullif", "greatest", "least":
 		name = strings.ToUpper(name)
 	default:
-		name = sqltypes.QuoteKey(name) // a user schema's routine is keyed s.f
+		name = d.routineName(name)
 	}
 	d.w(name + "(")
 	for i, a := range d.notes.writtenArgs(x) {
@@ -867,7 +953,7 @@ func (d *deparser) fn(x *Func) {
 		if c, ok := a.(*Const); ok && c.From == nil && !c.V.IsNull() && (c.Typ.ID == sqltypes.Unknown || c.Typ.ID == sqltypes.Text) && anyArgs(x.Name, i) {
 			// A literal for a parameter of type "any" stays unknown (the
 			// binder reads it as text, as a literal cast to text would be).
-			d.w(deparseConst(c.V, sqltypes.TypeUnknown))
+			d.w(d.constant(c.V, sqltypes.TypeUnknown))
 			continue
 		}
 		if c, ok := a.(*Const); ok && c.From == nil && !c.V.IsNull() && (c.Typ.ID == sqltypes.Unknown || c.Typ.ID == sqltypes.Text) {
@@ -878,7 +964,7 @@ func (d *deparser) fn(x *Func) {
 			if i == 0 && (x.Name == "nextval" || x.Name == "currval" || x.Name == "setval") {
 				t = "regclass"
 			}
-			d.w(deparseConst(c.V, sqltypes.TypeUnknown) + "::" + t)
+			d.w(d.constant(c.V, sqltypes.TypeUnknown) + "::" + t)
 			continue
 		}
 		d.expr(a)
@@ -959,15 +1045,21 @@ func textOperator(x *Func) bool {
 	return true
 }
 
-// deparseConst prints a constant as ruleutils' get_const_expr does:
+// constant prints a constant as ruleutils' get_const_expr does:
 // non-negative integers that fit int4 and decimal numerics bare, booleans
 // as true/false, anything else as a quoted literal with its type.
-func deparseConst(v sqltypes.Value, t sqltypes.Type) string {
+func (d *deparser) constant(v sqltypes.Value, t sqltypes.Type) string {
 	if v.IsNull() {
 		if t.ID == sqltypes.Unknown {
 			return "NULL"
 		}
-		return "NULL::" + t.String()
+		return "NULL::" + d.typeName(t)
+	}
+	if rn, ok := d.names.(RegNamer); ok && t.IsReg() && v.K == sqltypes.KindInt {
+		// 'r'::regclass names its object as the reader's path sees it.
+		if name := rn.RegName(t, uint32(v.I)); name != "" {
+			v = sqltypes.NewReg(uint32(v.I), name)
+		}
 	}
 	text := sqltypes.FormatText(v)
 	quoted := "'" + strings.ReplaceAll(text, "'", "''") + "'"
@@ -985,13 +1077,13 @@ func deparseConst(v sqltypes.Value, t sqltypes.Type) string {
 	case sqltypes.KindFloat:
 		// Digits print bare; NaN and Infinity are quoted (get_const_expr).
 		if strings.Trim(text, "0123456789+-eE.") == "" && !strings.HasPrefix(text, "-") {
-			return "(" + text + ")::" + t.String()
+			return "(" + text + ")::" + d.typeName(t)
 		}
 	}
 	if t.ID == sqltypes.Unknown {
 		return quoted
 	}
-	return quoted + "::" + t.String()
+	return quoted + "::" + d.typeName(t)
 }
 
 // bareConst prints a constant as get_const_expr does with no type label
@@ -1104,7 +1196,7 @@ func (d *deparser) sqlSyntaxArg(e Expr) {
 		e = c.E // varchar relabeled to text, a cast get_rule_expr hides
 	}
 	if c, ok := e.(*Const); ok && c.From == nil && !c.V.IsNull() && (c.Typ.ID == sqltypes.Unknown || c.Typ.ID == sqltypes.Text) {
-		d.w(deparseConst(c.V, sqltypes.TypeText))
+		d.w(d.constant(c.V, sqltypes.TypeText))
 		return
 	}
 	d.expr(e)

@@ -25,6 +25,9 @@ func DeparseQuery(rel Rel, names []string, pretty bool, notes *QueryNotes) (stri
 		return "", false
 	}
 	top := &deparser{pretty: pretty, notes: notes}
+	if notes != nil {
+		top.names = notes.Names
+	}
 	if v, ok := rel.(*Values); ok && !noFrom(v) {
 		if sameNames(v.Cols, names) {
 			text, ok := top.subquery(v, nil)
@@ -49,8 +52,10 @@ func DeparseQuery(rel Rel, names []string, pretty bool, notes *QueryNotes) (stri
 // windows, grouping sets as written, JOIN USING. The binder fills them
 // only when it binds for the deparser.
 type QueryNotes struct {
-	from map[Rel]fromNote
-	with map[Rel]withNote
+	// Names prints the names of schema objects (nil: by their keys).
+	Names Namer
+	from  map[Rel]fromNote
+	with  map[Rel]withNote
 	// alias is the alias of a recursive WITH query's reference to itself
 	// (a WorkTable keeps none).
 	alias map[Rel]string
@@ -350,7 +355,7 @@ func (d *deparser) fromNote(rel Rel) (fromNote, bool) {
 // nested is a deparser for a query inside the one d prints (a subquery
 // in an expression or in FROM), whose outer references read outer.
 func (d *deparser) nested(outer []func(int) (string, bool)) *deparser {
-	return &deparser{pretty: d.pretty, notes: d.notes, outer: outer, hideUnnamed: d.hideUnnamed,
+	return &deparser{pretty: d.pretty, names: d.names, notes: d.notes, outer: outer, hideUnnamed: d.hideUnnamed,
 		used: d.used[:len(d.used):len(d.used)]}
 }
 
@@ -1058,7 +1063,7 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 		if sc, name := catalog.SplitName(n.relation); sc == "pg_catalog" {
 			d.w(sqltypes.QuoteIdent(name))
 		} else {
-			d.w(catalog.QuoteKey(n.relation))
+			d.w(d.relationName(n.relation, false))
 		}
 		if _, bare := catalog.SplitName(n.relation); d.refs[rel] != bare || n.aliasCols {
 			d.w(" " + sqltypes.QuoteIdent(d.refs[rel]))
@@ -1070,8 +1075,7 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 	}
 	switch x := rel.(type) {
 	case *Scan:
-		// Qualified outside public (the catalog's key is schema.name).
-		d.w(catalog.QuoteKey(x.Table.Name))
+		d.w(d.relationName(x.Table.Name, x.Table.Temp))
 		if ref := d.refs[x]; ref != x.Table.BareName() {
 			d.w(" " + sqltypes.QuoteIdent(ref))
 		}
@@ -1304,7 +1308,7 @@ func (d *deparser) aggText(a *AggCall, cols []string) (string, bool) {
 		if a.Distinct {
 			distinct = "DISTINCT "
 		}
-		text = sqltypes.QuoteKey(string(a.Func)) + "(" + distinct + strings.Join(parts, ", ")
+		text = d.routineName(string(a.Func)) + "(" + distinct + strings.Join(parts, ", ")
 		if len(a.OrderBy) > 0 {
 			sub := d.nested(d.outer)
 			sub.cols = rowOf(cols)

@@ -13,8 +13,8 @@ func TestAggregateOperatorCastStatements(t *testing.T) {
 		{`CREATE AGGREGATE public.sumsq(integer) (SFUNC = public.addsq, STYPE = bigint, INITCOND = '0', FINALFUNC = public.fin, FINALFUNC_EXTRA, SORTOP = OPERATOR(pg_catalog.>), PARALLEL = safe)`,
 			func(rs *RoutineStatement) bool {
 				a := rs.Aggregate
-				return rs.Action == RoutineCreate && rs.Routine().Name == "sumsq" && len(rs.Params) == 1 && a.SFunc == "addsq" &&
-					a.SType.Type.ID == sqltypes.Int8 && *a.InitCond == "0" && a.FinalFunc == "fin" && a.FinalExtra && a.SortOp == ">" && a.Parallel == 's'
+				return rs.Action == RoutineCreate && rs.Routine().Name == "public.sumsq" && len(rs.Params) == 1 && a.SFunc == "public.addsq" &&
+					a.SType.Type.ID == sqltypes.Int8 && *a.InitCond == "0" && a.FinalFunc == "public.fin" && a.FinalExtra && a.SortOp == ">" && a.Parallel == 's'
 			}},
 		{`CREATE OR REPLACE AGGREGATE cnt(*) (SFUNC = inc, STYPE = int8, INITCOND = 0)`, func(rs *RoutineStatement) bool {
 			return rs.Replace && len(rs.Params) == 0 && *rs.Aggregate.InitCond == "0"
@@ -53,7 +53,7 @@ func TestAggregateOperatorCastStatements(t *testing.T) {
 		}},
 		{`CREATE CAST (public.mood AS integer) WITH FUNCTION public.score(public.mood) AS ASSIGNMENT`, func(rs *RoutineStatement) bool {
 			c := rs.Cast
-			return c.Source.TypeName == "mood" && c.Target.Type.ID == sqltypes.Int4 && c.Func == "score" && c.HasFuncArgs && c.Method == 'f' && c.Context == 'a'
+			return c.Source.TypeName == "mood" && c.Target.Type.ID == sqltypes.Int4 && c.Func == "public.score" && c.HasFuncArgs && c.Method == 'f' && c.Context == 'a'
 		}},
 		{`CREATE CAST (text AS mood) WITH INOUT AS IMPLICIT`, func(rs *RoutineStatement) bool { return rs.Cast.Method == 'i' && rs.Cast.Context == 'i' }},
 		{`CREATE CAST (int4 AS int8) WITHOUT FUNCTION`, func(rs *RoutineStatement) bool { return rs.Cast.Method == 'b' && rs.Cast.Context == 'e' }},

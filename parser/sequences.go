@@ -158,6 +158,19 @@ func (r *rewriter) relationName(k int) (string, int, error) {
 	return name, k, nil
 }
 
+// routineName reads a routine's possibly qualified name at k as
+// relationName does, except that public is kept ("public.f"): the binder
+// finds public's routine by that name whatever the search path
+// (planner.qualifySpecial), where a bare name goes through the path, as
+// pg_dump's CREATE FUNCTION public.f under its empty path needs.
+func (r *rewriter) routineName(k int) (string, int, error) {
+	name, next, err := r.relationName(k)
+	if err == nil && next == k+3 && r.toks[k].val == "public" {
+		name = "public." + name
+	}
+	return name, next, err
+}
+
 // sequenceOptions reads sequence options from token k to the end of the
 // statement (or to a closing parenthesis at depth 0).
 func (r *rewriter) sequenceOptions(k int, alter bool) (SequenceOptions, int, error) {

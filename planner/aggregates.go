@@ -234,7 +234,8 @@ func (b *Binder) supportFunction(name string, types []sqltypes.Type) (catalog.Fu
 		if fn.ReturnsSet {
 			return ref, sqltypes.Type{}, false, pgerr.New(pgerr.DatatypeMismatch, "function %s returns a set", name)
 		}
-		ref.OID, strict = fn.OID, fn.Strict
+		// Its key: "public.f" (a name qualified by public) is "f".
+		ref.Name, ref.OID, strict = fn.Name, fn.OID, fn.Strict
 	}
 	return ref, res.Result, strict, nil
 }

@@ -219,14 +219,29 @@ func deparseStoredExpr(snap *catalog.Snapshot, t *catalog.Table, sql string, pre
 	if err != nil {
 		return "", false
 	}
-	return ir.DeparseMode(e, pretty)
+	return ir.DeparseNamed(e, pretty, deparseNames(snap))
 }
+
+// deparseNames names the objects of a deparsed text as snap's search
+// path sees them (ir.RegNamer).
+func deparseNames(snap *catalog.Snapshot) ir.RegNamer {
+	return namesWithRegs{catalog.Names{Snap: snap}, pgcatalog.NewEnv(snap, nil)}
+}
+
+type namesWithRegs struct {
+	catalog.Names
+	*pgcatalog.Env
+}
+
+var _ ir.RegNamer = namesWithRegs{}
 
 func init() { pgcatalog.ViewDeparser = deparseViewQuery }
 
-// deparseViewQuery binds a view's query as any session would and prints
-// it as pg_get_viewdef does (ir.DeparseQuery).
-func deparseViewQuery(snap *catalog.Snapshot, sql string, names []string, pretty bool) (string, bool) {
+// deparseViewQuery binds a view's query under the search path it was
+// created under (path), as any session reading it does, and prints it as
+// pg_get_viewdef does (ir.DeparseQuery), its names as snap's path sees
+// them.
+func deparseViewQuery(snap *catalog.Snapshot, path []string, sql string, names []string, pretty bool) (string, bool) {
 	if snap == nil {
 		return "", false
 	}
@@ -234,8 +249,15 @@ func deparseViewQuery(snap *catalog.Snapshot, sql string, names []string, pretty
 	if err != nil || len(stmts) != 1 {
 		return "", false
 	}
-	notes := &ir.QueryNotes{}
-	st, _, err := bindStyled(snap, &stmts[0], nil, sqltypes.Style{Location: time.UTC}, notes)
+	notes := &ir.QueryNotes{Names: deparseNames(snap)}
+	bindSnap := snap
+	if _, ok := snap.SearchPath(); ok {
+		if path == nil {
+			path = []string{catalog.PublicSchema}
+		}
+		bindSnap = snap.WithPath(path)
+	}
+	st, _, err := bindStyled(bindSnap, &stmts[0], nil, sqltypes.Style{Location: time.UTC}, notes)
 	if err != nil {
 		return "", false
 	}

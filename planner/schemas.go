@@ -123,6 +123,14 @@ func (q *qualifier) qualifyCall(fc *ast.FuncCallExpr) {
 	switch {
 	case isTempSchema(fc.Schema.L):
 		schema = tempRoutineSchema // the session's routines are keyed pg_temp.f
+	case schema == catalog.PublicSchema && !q.callsOnly && len(q.snap.FunctionsByKey(fc.FnName.L)) > 0:
+		// public's routines are keyed by their bare names, which the path
+		// searches; "public.f" is found by that key whatever the path
+		// (pg_dump's text, under an empty path, calls public.f).
+		q.savedCalls = append(q.savedCalls, savedCall{fc: fc, schema: fc.Schema, name: fc.FnName})
+		key := catalog.PublicSchema + "." + fc.FnName.L
+		fc.Schema, fc.FnName = ast.CIStr{}, ast.CIStr{O: key, L: key}
+		return
 	case q.callsOnly || schema == "" || schema == catalog.PublicSchema || schema == "pg_catalog":
 		return
 	case !q.snap.HasSchema(schema):
@@ -203,6 +211,13 @@ func qualifyStored(snap *catalog.Snapshot, node ast.Node) error {
 // renamed relation's schema.
 func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(), err error) {
 	if _, ok := snap.SearchPath(); !ok {
+		// Without a search path a bare key is public's: a routine named
+		// public.f (parser's routineName) is f, in place.
+		if r := st.Routine; r != nil {
+			for i := range r.Refs {
+				r.Refs[i].Name = strings.TrimPrefix(r.Refs[i].Name, catalog.PublicSchema+".")
+			}
+		}
 		if t := st.Type; t != nil {
 			// Without a search path a bare key is public's: a type name
 			// qualified by public (parser's typeName) becomes one, in

@@ -195,21 +195,27 @@ type pathState struct {
 	path, who string
 }
 
-// withPath lays the session's search_path over snap once the catalog has
-// user schemas (catalog.Snapshot.WithPath); before that every relation is
-// in public and snap is returned as it is. The result is cached for the
+// withPath lays the session's search_path over snap
+// (catalog.Snapshot.WithPath), except when the catalog has no user schema
+// and the path finds public: then every relation is in public and snap
+// is returned as it is. A path without public (pg_dump's empty one) is
+// laid over a catalog without user schemas too, so that current_schemas
+// and the deparsers' qualified names see it. The result is cached for the
 // (snapshot, search_path, user) triple, so prepared statements rebind when
 // search_path changes.
 func (s *Session) withPath(snap *catalog.Snapshot) *catalog.Snapshot {
-	if !snap.HasUserSchemas() {
-		return snap
-	}
 	path := s.varValue("search_path")
 	ps := &s.pathCache
 	if ps.in == snap && ps.path == path && ps.who == s.currentUser() {
 		return ps.out
 	}
 	user := s.currentUser()
+	schemas := searchPathSchemas(snap, path, user)
+	if !snap.HasUserSchemas() && len(schemas) == 1 && schemas[0] == catalog.PublicSchema {
+		// Every relation is in public and the path finds it.
+		ps.in, ps.path, ps.who, ps.out = snap, path, user, snap
+		return snap
+	}
 	var denied map[string]bool
 	if !s.userIsSuperuser(snap, user) {
 		for _, sc := range snap.Schemas() {
@@ -221,7 +227,7 @@ func (s *Session) withPath(snap *catalog.Snapshot) *catalog.Snapshot {
 			}
 		}
 	}
-	ps.in, ps.path, ps.who, ps.out = snap, path, user, snap.WithPath(searchPathSchemas(snap, path, user)).WithoutUsage(denied)
+	ps.in, ps.path, ps.who, ps.out = snap, path, user, snap.WithPath(schemas).WithoutUsage(denied)
 	return ps.out
 }
 

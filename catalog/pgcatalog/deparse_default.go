@@ -137,8 +137,10 @@ func (e *Env) deparseExpr(t *catalog.Table, sql string, pretty bool) (string, bo
 // prints the view's rule (ir.DeparseQuery), with the view's column names
 // (nil: the query's own); ok is false when it does not bind or its shape
 // is not one the deparser prints, and the caller prints the query as
-// written. The planner registers it.
-var ViewDeparser func(snap *catalog.Snapshot, sql string, names []string, pretty bool) (string, bool)
+// written. path is the search path the view was created under, which
+// binds its names (nil: public); the names print as snap's path sees
+// them. The planner registers it.
+var ViewDeparser func(snap *catalog.Snapshot, path []string, sql string, names []string, pretty bool) (string, bool)
 
 // viewDefinition is pg_get_viewdef of a view or materialized view, plain
 // or pretty; ok is false for other relations.
@@ -148,19 +150,19 @@ func (e *Env) viewDefinition(o *object, pretty bool) (string, bool) {
 		return def, ok
 	}
 	var sql string
-	var names []string
+	var names, path []string
 	switch {
 	case o.view != nil:
-		sql, names = o.view.SQL, o.view.Columns
+		sql, names, path = o.view.SQL, o.view.Columns, o.view.Path
 	case o.kind == 'm':
-		sql = o.table.Matview.SQL
+		sql, path = o.table.Matview.SQL, o.table.Matview.Path
 		for _, c := range o.table.Columns {
 			if !c.Hidden {
 				names = append(names, c.Name)
 			}
 		}
 	}
-	if text, ok := ViewDeparser(e.Snap, sql, names, pretty); ok {
+	if text, ok := ViewDeparser(e.Snap, path, sql, names, pretty); ok {
 		return text, true
 	}
 	return def, true

@@ -71,13 +71,15 @@ func init() {
 				if !ok {
 					return sqltypes.Null, nil
 				}
-				if t.ns != NamespaceCatalog && t.ns != NamespacePublic && e.Snap != nil {
-					// A user schema's type: the path finds it by its
-					// bare name (placeType's rule).
+				if t.ns != NamespaceCatalog && e.Snap != nil {
+					// A user-defined type: the path finds it by its bare
+					// name (placeType's rule).
 					for _, u := range e.Snap.UserTypes() {
-						if u.OID == oid || u.ArrayOID == oid {
-							_, bare := catalog.SplitName(u.Name)
-							return boolV(e.Snap.ResolveType(bare) == u.Name), nil
+						switch {
+						case u.OID == oid || u.ArrayOID == oid:
+							return boolV(e.Snap.TypeVisible(u.Name)), nil
+						case u.Range != nil && (u.Range.MultiOID == oid || u.Range.MultiArrayOID == oid):
+							return boolV(e.Snap.TypeVisible(u.Range.MultiName)), nil
 						}
 					}
 				}
@@ -578,15 +580,7 @@ func init() {
 	}))
 	Register("current_schemas", fn("", []Param{boolP}, sqltypes.ArrayOf(sqltypes.TypeName), Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		var names []sqltypes.Value
-		path := pathSchemas(ctx)
-		if len(path) == 0 {
-			// pg_dump writes the path current_schemas(false) reports
-			// under its empty search_path into the dump; zproxy keeps a
-			// view's query as written, unqualified, so the dump sets
-			// public, as before schemas existed (README: schemas).
-			path = []string{catalog.PublicSchema}
-		}
-		for _, n := range path {
+		for _, n := range pathSchemas(ctx) {
 			names = append(names, nameV(n))
 		}
 		if a[0].Bool() {

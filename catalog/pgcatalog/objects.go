@@ -630,7 +630,7 @@ func (os *objects) tableByKey(key string, temp bool) *object {
 
 // visible reports whether an unqualified name finds o (pg_table_is_visible).
 func (os *objects) visible(o *object) bool {
-	if o.ns != NamespaceCatalog && o.ns != NamespacePublic && (o.ns != os.tempNS || o.ns == 0) && !slices.Contains(os.path, o.ns) {
+	if o.ns != NamespaceCatalog && (o.ns != NamespacePublic || os.path != nil) && (o.ns != os.tempNS || o.ns == 0) && !slices.Contains(os.path, o.ns) {
 		return false
 	}
 	return os.lookup(o.name) == o

@@ -225,7 +225,7 @@ func functionResult(f *catalog.Function) string {
 // that name (FunctionIsVisible), else qualified by its schema.
 func (e *Env) functionName(f *catalog.Function) string {
 	sc, bare := catalog.SplitName(f.Name)
-	if sc == catalog.PublicSchema || e.Snap != nil && e.Snap.ResolveFunction(bare) == f.Name {
+	if e.Snap == nil && sc == catalog.PublicSchema || e.Snap != nil && e.Snap.RoutineVisible(f.Name) {
 		return sqltypes.QuoteIdent(bare)
 	}
 	if sc == "pg_temp" && e.Snap != nil {
@@ -235,7 +235,7 @@ func (e *Env) functionName(f *catalog.Function) string {
 			return sqltypes.QuoteIdent(namespaceName(TempNamespaceOID(n))) + "." + sqltypes.QuoteIdent(bare)
 		}
 	}
-	return sqltypes.QuoteKey(f.Name)
+	return sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(bare)
 }
 
 // functionDef is pg_get_functiondef of a user-defined routine.
@@ -340,7 +340,9 @@ func (e *Env) userProcOID(name string, withArgs bool) (uint32, bool, error) {
 	switch {
 	case schema == "pg_temp" || strings.HasPrefix(schema, "pg_temp_"):
 		n = catalog.QualifiedKey("pg_temp", bare) // the session's routine: keyed pg_temp.f
-	case schema != "" && schema != catalog.PublicSchema && e.Snap.HasSchema(schema):
+	case schema == catalog.PublicSchema:
+		n = catalog.PublicSchema + "." + bare // public's routine, whatever the path
+	case schema != "" && e.Snap.HasSchema(schema):
 		n = catalog.QualifiedKey(schema, bare) // a user schema's routine: its key
 	}
 	var found []*catalog.Function

@@ -126,10 +126,8 @@ func (e *Env) userTypes() []*pgType {
 				arrayPgType(u.ArrayOID, u.Name, u.OID, 'd', u.Owner))
 		}
 		setTypeACL(out[n:], u)
-		if strings.IndexByte(u.Name, '.') >= 0 {
-			for _, t := range out[n:] {
-				e.placeType(t, u.Name)
-			}
+		for _, t := range out[n:] {
+			e.placeType(t, u.Name)
 		}
 	}
 	return out
@@ -173,10 +171,7 @@ func UserTypeOwner(u *catalog.UserType) string {
 func (e *Env) placeType(t *pgType, key string) {
 	sc, bare := catalog.SplitName(key)
 	t.ns = schemaOID(e.Snap, sc)
-	name := sqltypes.QuoteIdent(bare)
-	if _, builtin := sqltypes.LookupType(bare); builtin || e.Snap.ResolveType(bare) != key {
-		name = sqltypes.QuoteKey(key)
-	}
+	name := catalog.Names{Snap: e.Snap}.Type(key)
 	if t.elem != 0 {
 		t.name, t.display = "_"+bare, name+"[]"
 	} else {
