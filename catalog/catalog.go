@@ -1177,9 +1177,12 @@ func (t *Table) RemoveColumn(i int) {
 	}
 	if t.Partitioning != nil {
 		p := *t.Partitioning
-		p.Columns = slices.Clone(p.Columns)
+		p.Columns, p.ExprColumns = slices.Clone(p.Columns), slices.Clone(p.ExprColumns)
 		for j := range p.Columns {
-			p.Columns[j] = shift(p.Columns[j])
+			p.Columns[j] = shift(p.Columns[j]) // an expression part's -1 stays
+		}
+		for j := range p.ExprColumns {
+			p.ExprColumns[j] = shift(p.ExprColumns[j])
 		}
 		t.Partitioning = &p
 	}

@@ -22,8 +22,83 @@ import (
 type Partitioning struct {
 	// Strategy is "range", "list" or "hash".
 	Strategy string `json:"strategy"`
-	// Columns are the key's column ordinals.
+	// Columns are the key's column ordinals, -1 for a part that is an
+	// expression (PARTITION BY RANGE ((lower(name)))).
 	Columns []int `json:"columns"`
+	// Exprs are the expression parts' deparsed texts, by key part (""
+	// for a column part), over a row of the table: every member of the
+	// tree has the root's columns, so the text binds alike in each.
+	// ExprTypes are their types, and ExprColumns the columns they read
+	// (for ALTER TABLE's refusals).
+	Exprs       []string        `json:"exprs,omitempty"`
+	ExprTypes   []sqltypes.Type `json:"expr_types,omitempty"`
+	ExprColumns []int           `json:"expr_columns,omitempty"`
+}
+
+// HasExprs reports whether a part of the key is an expression.
+func (p *Partitioning) HasExprs() bool { return slices.Contains(p.Columns, -1) }
+
+// PartitionExprEval computes key part i (an expression) of t's partition
+// key for a row of t. Binding expressions is the planner's, which
+// registers it (its init), while every stage that routes rows (the
+// executor's writes, the optimizer's pruning, ATTACH's checks) needs it.
+var PartitionExprEval func(t *Table, i int, row []sqltypes.Value) (sqltypes.Value, error)
+
+// PartitionKeyType returns the type of key part i of partitioned table t.
+func (t *Table) PartitionKeyType(i int) sqltypes.Type {
+	p := t.Partitioning
+	if c := p.Columns[i]; c >= 0 {
+		return t.Columns[c].Type
+	}
+	return p.ExprTypes[i]
+}
+
+// PartitionKeyName names key part i as PostgreSQL's messages do: the
+// quoted column name, or the expression's deparsed text.
+func (t *Table) PartitionKeyName(i int) string {
+	if c := t.Partitioning.Columns[i]; c >= 0 {
+		return sqltypes.QuoteIdent(t.Columns[c].Name)
+	}
+	return t.Partitioning.Exprs[i]
+}
+
+// PartitionKeyDef spells key part i as pg_get_partkeydef does: the
+// column's name, a function call as it is, any other expression in one
+// more pair of parentheses (LIST (((a % 4)))).
+func (t *Table) PartitionKeyDef(i int) string {
+	if c := t.Partitioning.Columns[i]; c >= 0 {
+		return sqltypes.QuoteIdent(t.Columns[c].Name)
+	}
+	return IndexKeyDef(t.Partitioning.Exprs[i])
+}
+
+// PartitionKeyReads reports whether t's partition key reads column c,
+// as a column part or in an expression.
+func (t *Table) PartitionKeyReads(c int) bool {
+	p := t.Partitioning
+	return p != nil && c >= 0 && (slices.Contains(p.Columns, c) || slices.Contains(p.ExprColumns, c))
+}
+
+// PartitionKeyValues returns the partition key of row (a row of t),
+// computing its expression parts.
+func (t *Table) PartitionKeyValues(row []sqltypes.Value) ([]sqltypes.Value, error) {
+	p := t.Partitioning
+	key := make([]sqltypes.Value, len(p.Columns))
+	for i, c := range p.Columns {
+		if c >= 0 {
+			key[i] = row[c]
+			continue
+		}
+		if PartitionExprEval == nil {
+			return nil, pgerr.New(pgerr.InternalError, "partition key expressions cannot be computed here")
+		}
+		v, err := PartitionExprEval(t, i, row)
+		if err != nil {
+			return nil, err
+		}
+		key[i] = v
+	}
+	return key, nil
 }
 
 // PartitionBound is a partition's FOR VALUES (or DEFAULT).
@@ -61,15 +136,6 @@ func (t *Table) IsPartitioned() bool { return t.Partitioning != nil }
 
 // IsPartition reports whether t is a partition of another table.
 func (t *Table) IsPartition() bool { return t.Bound != nil }
-
-// PartitionKey returns the names of a partitioned table's key columns.
-func (t *Table) PartitionKey() []string {
-	var out []string
-	for _, c := range t.Partitioning.Columns {
-		out = append(out, t.Columns[c].Name)
-	}
-	return out
-}
 
 // Children returns the tables whose parent is t (its partitions, or the
 // tables inheriting from it), ordered by ID (creation order).
@@ -120,7 +186,7 @@ func PartitionMatches(parent *Table, b *PartitionBound, key []sqltypes.Value) (b
 				}
 				continue
 			}
-			bv, err := v.Value(parent.Columns[p.Columns[0]].Type)
+			bv, err := v.Value(parent.PartitionKeyType(0))
 			if err != nil {
 				return false, err
 			}
@@ -143,8 +209,8 @@ func PartitionMatches(parent *Table, b *PartitionBound, key []sqltypes.Value) (b
 		return hi < 0, err
 	case p.Strategy == "hash":
 		types := make([]sqltypes.Type, len(p.Columns))
-		for i, c := range p.Columns {
-			types[i] = parent.Columns[c].Type
+		for i := range p.Columns {
+			types[i] = parent.PartitionKeyType(i)
 		}
 		h, err := PartitionHash(types, key)
 		if err != nil {
@@ -163,7 +229,7 @@ func compareBound(parent *Table, key []sqltypes.Value, bound []BoundValue) (int,
 		if bv.Inf != 0 {
 			return -bv.Inf, nil
 		}
-		v, err := bv.Value(parent.Columns[parent.Partitioning.Columns[i]].Type)
+		v, err := bv.Value(parent.PartitionKeyType(i))
 		if err != nil {
 			return 0, err
 		}
@@ -221,9 +287,9 @@ func (p *PartitionSet) children(t *Table) []*Table {
 func (p *PartitionSet) Route(row []sqltypes.Value) (*Table, error) {
 	t := p.Root
 	for t.IsPartitioned() {
-		key := make([]sqltypes.Value, len(t.Partitioning.Columns))
-		for i, c := range t.Partitioning.Columns {
-			key[i] = row[c]
+		key, err := t.PartitionKeyValues(row)
+		if err != nil {
+			return nil, err
 		}
 		var next, def *Table
 		for _, c := range p.children(t) {
@@ -246,8 +312,8 @@ func (p *PartitionSet) Route(row []sqltypes.Value) (*Table, error) {
 		if next == nil {
 			names := make([]string, len(key))
 			vals := make([]string, len(key))
-			for i, c := range t.Partitioning.Columns {
-				names[i] = sqltypes.QuoteIdent(t.Columns[c].Name)
+			for i := range t.Partitioning.Columns {
+				names[i] = t.PartitionKeyName(i)
 				vals[i] = "null"
 				if !key[i].IsNull() {
 					vals[i] = sqltypes.FormatText(key[i])
@@ -277,7 +343,7 @@ func BoundSQL(parent *Table, b *PartitionBound) string {
 	}
 	typ := sqltypes.TypeText
 	if parent != nil && parent.Partitioning != nil {
-		typ = parent.Columns[parent.Partitioning.Columns[0]].Type
+		typ = parent.PartitionKeyType(0)
 	}
 	parts := make([]string, len(b.In))
 	for i, v := range b.In {
@@ -293,7 +359,7 @@ func BoundList(parent *Table, vs []BoundValue) string {
 	for i, v := range vs {
 		typ := sqltypes.TypeText
 		if parent != nil && parent.Partitioning != nil && i < len(parent.Partitioning.Columns) {
-			typ = parent.Columns[parent.Partitioning.Columns[i]].Type
+			typ = parent.PartitionKeyType(i)
 		}
 		parts[i] = boundLiteral(v, typ)
 	}
@@ -341,14 +407,31 @@ type KeyRange struct {
 	IsNull         bool
 }
 
+// KeyRanges is what a query's WHERE clause says of the columns (by
+// ordinal, the root's order) and of the partition key expressions (by
+// their stored text, Partitioning.Exprs) of a partitioned table.
+type KeyRanges struct {
+	Cols  map[int]KeyRange
+	Exprs map[string]KeyRange
+}
+
+// part returns the range of key part i of t.
+func (r KeyRanges) part(t *Table, i int) (KeyRange, bool) {
+	if c := t.Partitioning.Columns[i]; c >= 0 {
+		kr, ok := r.Cols[c]
+		return kr, ok
+	}
+	kr, ok := r.Exprs[t.Partitioning.Exprs[i]]
+	return kr, ok
+}
+
 // Excludes reports whether no row of leaf (a leaf of p) can satisfy the
-// column ranges (by column ordinal, the root's order): partition
-// pruning. It is sound and incomplete: a point on every key column is
-// routed as a row would be (so a default partition is pruned when
-// another takes the point); otherwise range and list bounds are compared
-// with the first key column's range; a default partition and a hash
-// partition are kept unless a point decides.
-func (p *PartitionSet) Excludes(leaf *Table, ranges map[int]KeyRange) bool {
+// ranges: partition pruning. It is sound and incomplete: a point on
+// every key part is routed as a row would be (so a default partition is
+// pruned when another takes the point); otherwise range and list bounds
+// are compared with the first key part's range; a default partition and
+// a hash partition are kept unless a point decides.
+func (p *PartitionSet) Excludes(leaf *Table, ranges KeyRanges) bool {
 	for c := leaf; c != p.Root && c.Bound != nil; {
 		parent := p.member(c.Parents[0])
 		if parent == nil {
@@ -376,9 +459,8 @@ func (p *PartitionSet) member(id uint64) *Table {
 }
 
 // excludedAt tests c, a partition of parent, against the ranges.
-func (p *PartitionSet) excludedAt(parent, c *Table, ranges map[int]KeyRange) bool {
-	cols := parent.Partitioning.Columns
-	if point, ok := pointOf(cols, ranges); ok {
+func (p *PartitionSet) excludedAt(parent, c *Table, ranges KeyRanges) bool {
+	if point, ok := pointOf(parent, ranges); ok {
 		if !c.Bound.Default {
 			in, err := PartitionMatches(parent, c.Bound, point)
 			return err == nil && !in
@@ -393,18 +475,18 @@ func (p *PartitionSet) excludedAt(parent, c *Table, ranges map[int]KeyRange) boo
 		}
 		return false
 	}
-	r, ok := ranges[cols[0]]
+	r, ok := ranges.part(parent, 0)
 	if !ok || c.Bound.Default {
 		return false
 	}
-	typ := parent.Columns[cols[0]].Type
+	typ := parent.PartitionKeyType(0)
 	switch parent.Partitioning.Strategy {
 	case "range":
 		if r.IsNull {
 			return true // only a default partition takes NULL
 		}
 		lo, hi := c.Bound.From[0], c.Bound.To[0]
-		single := len(cols) == 1
+		single := len(parent.Partitioning.Columns) == 1
 		if r.Hi != nil && lo.Inf == 0 {
 			// The query's values end below the partition's lower bound.
 			v, err := lo.Value(typ)
@@ -442,12 +524,12 @@ func (p *PartitionSet) excludedAt(parent, c *Table, ranges map[int]KeyRange) boo
 	return false
 }
 
-// pointOf returns the key when every key column has one value (or is
-// NULL).
-func pointOf(cols []int, ranges map[int]KeyRange) ([]sqltypes.Value, bool) {
-	key := make([]sqltypes.Value, len(cols))
-	for i, c := range cols {
-		r, ok := ranges[c]
+// pointOf returns the key of parent when every key part has one value
+// (or is NULL).
+func pointOf(parent *Table, ranges KeyRanges) ([]sqltypes.Value, bool) {
+	key := make([]sqltypes.Value, len(parent.Partitioning.Columns))
+	for i := range key {
+		r, ok := ranges.part(parent, i)
 		switch {
 		case !ok:
 			return nil, false
@@ -497,8 +579,8 @@ func ConstraintSQL(parent, c *Table, siblings []*Table, hashOID uint32) (string,
 	}
 	if p.Strategy == "hash" {
 		cols := make([]string, len(p.Columns))
-		for i, k := range p.Columns {
-			cols[i] = sqltypes.QuoteIdent(parent.Columns[k].Name)
+		for i := range p.Columns {
+			cols[i] = parent.PartitionKeyName(i)
 		}
 		return "satisfies_hash_partition('" + strconv.FormatUint(uint64(hashOID), 10) + "'::oid, " + strconv.Itoa(c.Bound.Modulus) + ", " +
 			strconv.Itoa(c.Bound.Remainder) + ", " + strings.Join(cols, ", ") + ")", true
@@ -506,8 +588,7 @@ func ConstraintSQL(parent, c *Table, siblings []*Table, hashOID uint32) (string,
 	if len(p.Columns) != 1 {
 		return "", false
 	}
-	col := sqltypes.QuoteIdent(parent.Columns[p.Columns[0]].Name)
-	typ := parent.Columns[p.Columns[0]].Type
+	col, typ := parent.PartitionKeyName(0), parent.PartitionKeyType(0)
 	if !c.Bound.Default {
 		return "(" + boundConstraint(p.Strategy, col, typ, []*PartitionBound{c.Bound}) + ")", true
 	}

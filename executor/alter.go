@@ -317,6 +317,9 @@ func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a ir.AlterAction, versio
 		if err := renameCheckColumn(nt, a.Column, a.NewName); err != nil {
 			return err
 		}
+		if err := renamePartitionKeyColumn(nt, a.Column, a.NewName); err != nil {
+			return err
+		}
 		renamed, err := renameIndexColumn(nt, a.Column, a.NewName)
 		if err != nil {
 			return err
@@ -324,6 +327,9 @@ func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a ir.AlterAction, versio
 		c := &nt.Columns[i]
 		c.Attr = c.AttrName()
 		c.Name = a.NewName
+		if err := deparsePartitionKey(nt); err != nil {
+			return err
+		}
 		// Their text as PostgreSQL prints it with the new name.
 		if err := rebindIndexTexts(nt, renamed, func(why string) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename column %q: %s", a.Column, why)

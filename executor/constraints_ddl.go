@@ -906,6 +906,54 @@ func renameIndexColumn(t *catalog.Table, from, to string) ([]*catalog.Index, err
 	return changed, nil
 }
 
+// renamePartitionKeyColumn rewrites the partition key expressions of t
+// that read column from to read column to (PostgreSQL keeps them as
+// trees, so pg_get_partkeydef prints the new name).
+func renamePartitionKeyColumn(t *catalog.Table, from, to string) error {
+	if t.Partitioning == nil || !t.Partitioning.HasExprs() {
+		return nil
+	}
+	p := *t.Partitioning
+	p.Exprs = slices.Clone(p.Exprs)
+	for i, text := range p.Exprs {
+		if text == "" || !slices.Contains(exprColumns(text), from) {
+			continue
+		}
+		out, err := parser.RenameColumnRefs(text, from, to)
+		if err == nil && slices.Contains(exprColumns(out), from) {
+			err = errors.New("still names the column")
+		}
+		if err != nil {
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename column %q: the partition key of %q refers to it", from, t.BareName())
+		}
+		p.Exprs[i] = out
+	}
+	t.Partitioning = &p
+	return nil
+}
+
+// deparsePartitionKey spells t's partition key expressions, rewritten by
+// renamePartitionKeyColumn, as pg_get_partkeydef prints them (the
+// rewritten text quotes the new name).
+func deparsePartitionKey(t *catalog.Table) error {
+	if t.Partitioning == nil || !t.Partitioning.HasExprs() {
+		return nil
+	}
+	for i, text := range t.Partitioning.Exprs {
+		if text == "" {
+			continue
+		}
+		e, err := ir.BindPartitionExpr(t, i)
+		if err != nil {
+			return err
+		}
+		if out, ok := ir.Deparse(e); ok {
+			t.Partitioning.Exprs[i] = out
+		}
+	}
+	return nil
+}
+
 // renameCheckColumn rewrites the CHECK constraints of t that read column
 // from to read column to, which it is being renamed to (PostgreSQL keeps
 // checks as parsed trees, so they follow a rename; zproxy keeps their

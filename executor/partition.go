@@ -92,12 +92,26 @@ func (ec *execCtx) insertLeaves(ctx context.Context, n *optimizer.Insert, order 
 			ln.Table = leaf
 			oc := *n.OnConflict
 			oc.Arbiters = nil
-			for _, a := range n.OnConflict.Arbiters {
-				ix, ok := catalog.PartitionIndex(leaf, a)
-				if !ok {
-					return WriteResult{}, pgerr.New(pgerr.InternalError, "partition %q lacks index %q of its partitioned table", leaf.Name, a.Name)
+			if oc.Untargeted {
+				// Every unique key of the leaf arbitrates, its own too.
+				oc.Arbiters = append(oc.Arbiters, nil)
+				for _, ix := range leaf.Indexes {
+					if !ix.Unique && ix.Exclusion == nil {
+						continue
+					}
+					if ix.Deferrable {
+						return WriteResult{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "ON CONFLICT does not support deferrable unique constraints/exclusion constraints as arbiters")
+					}
+					oc.Arbiters = append(oc.Arbiters, ix)
 				}
-				oc.Arbiters = append(oc.Arbiters, ix)
+			} else {
+				for _, a := range n.OnConflict.Arbiters {
+					ix, ok := catalog.PartitionIndex(leaf, a)
+					if !ok {
+						return WriteResult{}, pgerr.New(pgerr.InternalError, "partition %q lacks index %q of its partitioned table", leaf.Name, a.Name)
+					}
+					oc.Arbiters = append(oc.Arbiters, ix)
+				}
 			}
 			ln.OnConflict = &oc
 			r, err := ec.insertRows(ctx, &ln, leaf, groups[leaf], n.Returning, stats)

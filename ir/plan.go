@@ -85,6 +85,10 @@ type OnConflict struct {
 	// stands for the primary key, an index for a unique index. Without a
 	// conflict target DO NOTHING's arbiters are every unique key.
 	Arbiters []*catalog.Index
+	// Untargeted is DO NOTHING without a conflict target: in a partition
+	// of a partitioned table every unique key of the partition arbitrates,
+	// its own ones too, as PostgreSQL's.
+	Untargeted bool
 }
 
 // Update is a bound UPDATE. Source yields, for each row to change, the old

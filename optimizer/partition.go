@@ -47,9 +47,10 @@ func (b *builder) planPartitions(n *ir.SetOp) (Node, bool, error) {
 		}
 	}
 	var kept []ir.Rel
+	exprs := partitionKeyExprs(ps)
 	for _, br := range branches {
 		s, conj := partitionBranch(br)
-		if !ps.Excludes(s.Table, b.keyRanges(s, conj)) {
+		if !ps.Excludes(s.Table, b.keyRanges(exprs, s, conj)) {
 			kept = append(kept, br)
 		}
 	}
@@ -120,18 +121,37 @@ func firstScan(n Node) *Scan {
 	return nil
 }
 
-// keyRanges reads the conjuncts col op constant and col IS NULL over the
-// scan's columns as ranges (only constants of the column's kind, which
-// compare with its bound values).
-func (b *builder) keyRanges(s *ir.Scan, conj []ir.Expr) map[int]catalog.KeyRange {
-	out := map[int]catalog.KeyRange{}
+// keyRanges reads the conjuncts key op constant and key IS NULL over
+// the scan's columns as ranges, where key is a column or an expression
+// of the partition set's keys (the same expression after binding:
+// ir.ExprKey), so WHERE lower(name) = 'x' prunes a table partitioned by
+// lower(name) (exprs: partitionKeyExprs). Only constants of the key's
+// kind count, which compare with its bound values.
+func (b *builder) keyRanges(exprs map[string]string, s *ir.Scan, conj []ir.Expr) catalog.KeyRanges {
+	out := catalog.KeyRanges{Cols: map[int]catalog.KeyRange{}, Exprs: map[string]catalog.KeyRange{}}
 	cols := s.Columns()
+	// key reads e as a key: its range, its kind and where to keep it.
+	key := func(e ir.Expr) (catalog.KeyRange, sqltypes.Kind, func(catalog.KeyRange), bool) {
+		if cr, ok := e.(*ir.ColRef); ok {
+			if cr.Index >= len(cols) {
+				return catalog.KeyRange{}, 0, nil, false
+			}
+			return out.Cols[cr.Index], cols[cr.Index].Type.Kind(), func(r catalog.KeyRange) { out.Cols[cr.Index] = r }, true
+		}
+		if len(exprs) == 0 {
+			return catalog.KeyRange{}, 0, nil, false
+		}
+		text, ok := exprs[ir.ExprKey(e)]
+		if !ok {
+			return catalog.KeyRange{}, 0, nil, false
+		}
+		return out.Exprs[text], e.Type().Kind(), func(r catalog.KeyRange) { out.Exprs[text] = r }, true
+	}
 	for _, c := range conj {
 		if n, ok := c.(*ir.IsNull); ok && !n.Neg {
-			if cr, ok := n.E.(*ir.ColRef); ok && cr.Index < len(cols) {
-				r := out[cr.Index]
+			if r, _, set, ok := key(n.E); ok {
 				r.IsNull = true
-				out[cr.Index] = r
+				set(r)
 			}
 			continue
 		}
@@ -140,11 +160,14 @@ func (b *builder) keyRanges(s *ir.Scan, conj []ir.Expr) map[int]catalog.KeyRange
 			continue
 		}
 		op, col, val := bin.Op, bin.L, bin.R
-		if _, isCol := col.(*ir.ColRef); !isCol {
+		if !ir.IsStatementConstant(val) {
 			op, col, val = flip(op), bin.R, bin.L
 		}
-		cr, ok := col.(*ir.ColRef)
-		if !ok || cr.Index >= len(cols) || !ir.IsStatementConstant(val) {
+		if !ir.IsStatementConstant(val) {
+			continue
+		}
+		r, kind, set, ok := key(col)
+		if !ok {
 			continue
 		}
 		ctx := b.ctx
@@ -152,10 +175,9 @@ func (b *builder) keyRanges(s *ir.Scan, conj []ir.Expr) map[int]catalog.KeyRange
 			ctx = &ir.EvalContext{}
 		}
 		v, err := val.Eval(ctx, nil)
-		if err != nil || v.IsNull() || v.K != cols[cr.Index].Type.Kind() {
+		if err != nil || v.IsNull() || v.K != kind {
 			continue
 		}
-		r := out[cr.Index]
 		switch op {
 		case ir.OpEq:
 			r.Eq = &v
@@ -170,7 +192,35 @@ func (b *builder) keyRanges(s *ir.Scan, conj []ir.Expr) map[int]catalog.KeyRange
 		default:
 			continue
 		}
-		out[cr.Index] = r
+		set(r)
+	}
+	return out
+}
+
+// partitionKeyExprs maps the expression parts of the partition keys of
+// ps's root and partitioned members, by ir.ExprKey of the bound
+// expression, to their stored text (catalog.KeyRanges.Exprs). Every
+// member has the root's columns, so an expression binds alike over a
+// leaf's scan.
+func partitionKeyExprs(ps *catalog.PartitionSet) map[string]string {
+	var out map[string]string
+	for _, t := range append([]*catalog.Table{ps.Root}, ps.Members...) {
+		if !t.IsPartitioned() {
+			continue
+		}
+		for i, c := range t.Partitioning.Columns {
+			if c >= 0 {
+				continue
+			}
+			e, err := ir.BindPartitionExpr(t, i)
+			if err != nil {
+				continue // no pruning on it; routing reports the error
+			}
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[ir.ExprKey(e)] = t.Partitioning.Exprs[i]
+		}
 	}
 	return out
 }

@@ -24,8 +24,13 @@ const OnlySchema = "zp_only"
 type PartitionSyntax struct {
 	// Strategy is PARTITION BY's "range", "list" or "hash" ("" without
 	// the clause), KeyColumns its key, KeyPos the clause's position.
+	// KeyExprs, by key part, hold the parts that are expressions ((a %
+	// 4), lower(name)) as written, without the parentheses around them;
+	// their KeyColumns entry is "" (and a column part's KeyExprs entry
+	// has no SQL).
 	Strategy   string
 	KeyColumns []string
+	KeyExprs   []IndexExpr
 	KeyPos     int
 	// Of is the parent of CREATE TABLE ... PARTITION OF (OfSchema its
 	// qualifier), OfPos the parent name's position, and Bound the
@@ -232,6 +237,64 @@ func (r *rewriter) hashBound(k int, b *BoundSyntax) (int, error) {
 	return next, nil
 }
 
+// partitionKeyPart reads one part of PARTITION BY's key at k, as
+// PostgreSQL's part_elem: a column name, a function call
+// (date_trunc('day', ts)) or a parenthesized expression ((a % 4)). A
+// COLLATE or operator class after it is refused (0A000).
+func (r *rewriter) partitionKeyPart(k int) (int, error) {
+	ps := r.partitionSyntax()
+	end := func(next int) (int, error) {
+		if !r.peek(next, ",") && !r.peek(next, ")") {
+			return next, pgerr.New(pgerr.FeatureNotSupported, "a collation or operator class in a partition key is not supported").WithPosition(r.pos(next))
+		}
+		return next, nil
+	}
+	// expr takes tokens [from, to) as the part, next the token after it.
+	expr := func(from, to, next int) (int, error) {
+		for i := from + 1; i < to; i++ {
+			// TiDB parses no window call in an expression of its own:
+			// PostgreSQL's refusal, said here.
+			if r.peek(i, "over") && r.peek(i-1, ")") {
+				return i, pgerr.New(pgerr.WindowingError, "window functions are not allowed in partition key expressions").WithPosition(r.pos(i))
+			}
+		}
+		ps.KeyColumns = append(ps.KeyColumns, "")
+		ps.KeyExprs = append(ps.KeyExprs, IndexExpr{SQL: r.sql[r.toks[from].start:r.toks[to-1].end], Offset: r.toks[from].start})
+		return end(next)
+	}
+	if r.peek(k, "(") {
+		close := r.matching(k)
+		if close < 0 {
+			return k, r.syntaxErrorAt(len(r.toks))
+		}
+		if close == k+1 {
+			return k, r.syntaxErrorAt(close)
+		}
+		return expr(k+1, close, close+1)
+	}
+	if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+		return k, r.syntaxErrorAt(k)
+	}
+	// A possibly qualified function name followed by its arguments.
+	call := k
+	for call+2 < len(r.toks) && r.peek(call+1, ".") && (r.toks[call+2].kind == tkIdent || r.toks[call+2].kind == tkQIdent) {
+		call += 2
+	}
+	if r.peek(call+1, "(") {
+		close := r.matching(call + 1)
+		if close < 0 {
+			return k, r.syntaxErrorAt(len(r.toks))
+		}
+		return expr(k, close+1, close+1)
+	}
+	if call != k {
+		return k, r.syntaxErrorAt(call + 1)
+	}
+	ps.KeyColumns = append(ps.KeyColumns, r.toks[k].val)
+	ps.KeyExprs = append(ps.KeyExprs, IndexExpr{})
+	return end(k + 1)
+}
+
 // partitionClauses lifts INHERITS (...) and PARTITION BY ... at k, after
 // CREATE TABLE's element list (or a partition's bound), and returns the
 // index after them.
@@ -270,13 +333,7 @@ func (r *rewriter) partitionClauses(k int) (int, error) {
 		default:
 			return k, pgerr.New(pgerr.InvalidParameterValue, "unrecognized partitioning strategy \"%s\"", s).WithPosition(r.pos(k + 2))
 		}
-		next, err := r.parenList(k+3, func(k int) (int, error) {
-			if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent || !r.peek(k+1, ",") && !r.peek(k+1, ")") {
-				return k, pgerr.New(pgerr.FeatureNotSupported, "partition keys other than columns are not supported").WithPosition(r.pos(k))
-			}
-			ps.KeyColumns = append(ps.KeyColumns, r.toks[k].val)
-			return k + 1, nil
-		})
+		next, err := r.parenList(k+3, r.partitionKeyPart)
 		if err != nil {
 			return next, err
 		}

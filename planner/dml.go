@@ -245,6 +245,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 		if ins.OnConflict.Arbiters, err = b.conflictArbiters(t, oc); err != nil {
 			return nil, err
 		}
+		ins.OnConflict.Untargeted = oc.Constraint == "" && len(oc.Columns) == 0 && len(oc.Exprs) == 0
 		// The conflict target's columns are read, as PostgreSQL marks
 		// them (an inserter without SELECT could otherwise probe keys).
 		for _, name := range oc.Columns {
@@ -253,7 +254,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 			}
 		}
 	} else if n.IgnoreErr {
-		ins.OnConflict = &ir.OnConflict{DoNothing: true, Arbiters: allUniqueKeys(t)}
+		ins.OnConflict = &ir.OnConflict{DoNothing: true, Arbiters: allUniqueKeys(t), Untargeted: true}
 	}
 	var set map[int]ir.Expr
 	if ins.OnConflict != nil {

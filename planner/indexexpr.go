@@ -73,19 +73,46 @@ func (b *Binder) bindIndexExpr(t *catalog.Table, sql string, pred bool) (ir.Expr
 	if err != nil {
 		return nil, err
 	}
+	if !immutableExpr(e) {
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "functions in %s must be marked IMMUTABLE", where)
+	}
+	return e, nil
+}
+
+// immutableExpr reports whether e calls only immutable functions and
+// casts (none whose result depends on a session setting), as an index
+// or partition key expression must.
+func immutableExpr(e ir.Expr) bool {
 	immutable := true
 	ir.Walk(e, func(x ir.Expr) {
 		switch x := x.(type) {
 		case *ir.Func:
 			immutable = immutable && !x.Volatile
 		case *ir.Cast:
-			immutable = immutable && !ir.StyleDependentCast(x.E.Type(), x.To)
+			immutable = immutable && !ir.StyleDependentCast(x.E.Type(), x.To) && !zoneDependentCast(x.E.Type(), x.To)
 		}
 	})
-	if !immutable {
-		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "functions in %s must be marked IMMUTABLE", where)
+	return immutable
+}
+
+// zoneDependentCast reports whether a cast's result depends on the
+// session's TimeZone or DateStyle (PostgreSQL's stable casts): between
+// timestamptz and another date/time type, and text to a date/time type.
+func zoneDependentCast(from, to sqltypes.Type) bool {
+	dateTime := func(t sqltypes.Type) bool {
+		switch t.ID {
+		case sqltypes.Date, sqltypes.Timestamp, sqltypes.TimestampTZ, sqltypes.Time, sqltypes.TimeTZ:
+			return true
+		}
+		return false
 	}
-	return e, nil
+	if from.ID == to.ID {
+		return false
+	}
+	if from.ID == sqltypes.TimestampTZ || to.ID == sqltypes.TimestampTZ {
+		return dateTime(from) && dateTime(to)
+	}
+	return from.IsTextual() && dateTime(to)
 }
 
 // bindIndexKeyExpr binds the i-th expression key of a CREATE INDEX into

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/zproxy/zproxy/catalog"
@@ -108,19 +109,55 @@ func (b *Binder) partitionKey(t *catalog.Table, ps *parser.PartitionSyntax) erro
 	if ps.Strategy == "list" && len(ps.KeyColumns) > 1 {
 		return pgerr.New(pgerr.InvalidObjectDefinition, "cannot use \"list\" partition strategy with more than one column")
 	}
-	for _, name := range ps.KeyColumns {
-		i := t.ColumnIndex(name)
-		if i < 0 || t.Columns[i].Hidden {
-			return pgerr.New(pgerr.UndefinedColumn, "column %q named in partition key does not exist", name).WithPosition(ps.KeyPos)
+	for k, name := range ps.KeyColumns {
+		i, typ := -1, sqltypes.Type{}
+		text := ""
+		if k < len(ps.KeyExprs) && ps.KeyExprs[k].SQL != "" {
+			e, err := b.bindPartitionExpr(t, ps.KeyExprs[k].SQL)
+			if err != nil {
+				return err
+			}
+			if cr, ok := e.(*ir.ColRef); ok {
+				// An expression that is a column reference is the column,
+				// as PostgreSQL takes PARTITION BY RANGE ((a)).
+				i, typ = cr.Index, t.Columns[cr.Index].Type
+			} else {
+				typ = e.Type()
+				if typ.ID == sqltypes.Unknown {
+					if e, err = b.coerceTo(e, sqltypes.TypeText, false); err != nil {
+						return err
+					}
+					typ = sqltypes.TypeText
+				}
+				text = b.storedPartitionText(t, e, ps.KeyExprs[k].SQL)
+				for _, c := range ir.Columns(e) {
+					if !slices.Contains(p.ExprColumns, c) {
+						p.ExprColumns = append(p.ExprColumns, c)
+					}
+				}
+			}
+		} else {
+			if systemColumns[name] {
+				return pgerr.New(pgerr.InvalidObjectDefinition, "cannot use system column %q in partition key", name).WithPosition(ps.KeyPos)
+			}
+			i = t.ColumnIndex(name)
+			if i < 0 || t.Columns[i].Hidden {
+				return pgerr.New(pgerr.UndefinedColumn, "column %q named in partition key does not exist", name).WithPosition(ps.KeyPos)
+			}
+			typ = t.Columns[i].Type
 		}
-		typ := t.Columns[i].Type
 		if ps.Strategy == "hash" && !catalog.HashPartitionable(typ) {
-			return unsupported("hash partitioning by a column of type %s is not supported", typ)
+			return unsupported("hash partitioning by a key of type %s is not supported", typ)
 		}
 		if err := catalog.CheckKeyEncodable(typ); err != nil {
 			return err
 		}
 		p.Columns = append(p.Columns, i)
+		p.Exprs = append(p.Exprs, text)
+		p.ExprTypes = append(p.ExprTypes, typ)
+	}
+	if !p.HasExprs() {
+		p.Exprs, p.ExprTypes = nil, nil
 	}
 	t.Partitioning = p
 	return checkUniqueKeys(t)
@@ -135,6 +172,13 @@ func checkUniqueKeys(t *catalog.Table) error {
 	}
 	lacks := func(kind string, cols []int) error {
 		for _, c := range t.Partitioning.Columns {
+			if c < 0 {
+				// PostgreSQL cannot prove uniqueness of an expression's
+				// value (and calls a unique index UNIQUE here).
+				kind = strings.TrimSuffix(kind, " INDEX")
+				return pgerr.New(pgerr.FeatureNotSupported, "unsupported %s constraint with partition key definition", kind).
+					WithDetail("%s constraints cannot be used when partition keys include expressions.", kind)
+			}
 			if !slices.Contains(cols, c) {
 				return pgerr.New(pgerr.FeatureNotSupported, "unique constraint on partitioned table must include all partitioning columns").
 					WithDetail("%s constraint on table %q lacks column %q which is part of the partition key.", kind, t.Name, t.Columns[c].Name)
@@ -192,7 +236,7 @@ func (b *Binder) partitionBound(t, parent *catalog.Table, bs *parser.BoundSyntax
 	var err error
 	switch p.Strategy {
 	case "list":
-		typ := parent.Columns[p.Columns[0]].Type
+		typ := parent.PartitionKeyType(0)
 		for _, e := range bs.In {
 			v, err := b.boundValue(parent, typ, e)
 			if err != nil {
@@ -252,7 +296,7 @@ func (b *Binder) rangeBound(parent *catalog.Table, es []parser.BoundExpr) ([]cat
 			out = append(out, catalog.BoundValue{Inf: e.Inf})
 			continue
 		}
-		v, err := b.boundValue(parent, parent.Columns[p.Columns[i]].Type, e)
+		v, err := b.boundValue(parent, parent.PartitionKeyType(i), e)
 		if err != nil {
 			return nil, err
 		}
@@ -325,7 +369,7 @@ func compareBounds(parent *catalog.Table, a, b []catalog.BoundValue) (int, error
 			}
 			return 0, nil // both MINVALUE or both MAXVALUE: the rest follow
 		}
-		typ := parent.Columns[parent.Partitioning.Columns[i]].Type
+		typ := parent.PartitionKeyType(i)
 		av, err := a[i].Value(typ)
 		if err != nil {
 			return 0, err
@@ -482,7 +526,7 @@ func partitionAlter(snap *catalog.Snapshot, t *catalog.Table, a parser.AlterActi
 	// i ("" for none).
 	keyOf := func() string {
 		for _, m := range append([]*catalog.Table{t}, snap.Descendants(t)...) {
-			if m.IsPartitioned() && i >= 0 && slices.Contains(m.Partitioning.Columns, i) {
+			if m.IsPartitioned() && m.PartitionKeyReads(i) {
 				return m.BareName()
 			}
 		}
@@ -579,4 +623,83 @@ func (b *Binder) partitionConstraint(t *catalog.Table, spec *ast.AlterTableSpec)
 		}
 	}
 	return unsupported("ALTER TABLE (constraint) of a partitioned table or a partition is not supported")
+}
+
+// systemColumns are PostgreSQL's system columns, which a partition key
+// may not use.
+var systemColumns = map[string]bool{"tableoid": true, "ctid": true, "xmin": true, "xmax": true, "cmin": true, "cmax": true}
+
+// bindPartitionExpr binds an expression part of PARTITION BY's key over a
+// row of t, refusing what PostgreSQL refuses there (ComputePartitionAttrs):
+// aggregates, window and set-returning functions, subqueries, system
+// columns, functions that are not immutable and constant expressions.
+func (b *Binder) bindPartitionExpr(t *catalog.Table, sql string) (ir.Expr, error) {
+	const where = "partition key expression"
+	sub, node, err := b.parseStoredExpr(sql, where)
+	if err != nil {
+		return nil, err
+	}
+	var sys systemColumnFinder
+	node.Accept(&sys)
+	if sys.found {
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "partition key expressions cannot contain system column references")
+	}
+	sc := &scope{items: []*fromItem{tableItem(t, t.Name, 0)}}
+	e, err := sub.bindExpr(sc, node)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := e.(*ir.ColRef); ok {
+		return e, nil
+	}
+	if !immutableExpr(e) {
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "functions in %s must be marked IMMUTABLE", where)
+	}
+	if len(ir.Columns(e)) == 0 {
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "cannot use constant expression as partition key")
+	}
+	return e, nil
+}
+
+// systemColumnFinder finds a reference to a system column.
+type systemColumnFinder struct{ found bool }
+
+func (v *systemColumnFinder) Enter(n ast.Node) (ast.Node, bool) {
+	if c, ok := n.(*ast.ColumnNameExpr); ok && c.Name.Table.L == "" && systemColumns[c.Name.Name.L] {
+		v.found = true
+	}
+	return n, v.found
+}
+
+func (v *systemColumnFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// storedPartitionText is the text a partition key keeps for its bound
+// expression e: the deparsed form, as pg_get_partkeydef prints it, when
+// it binds back to an expression of the same type, else the text as
+// written. Every routing binds the stored text again.
+func (b *Binder) storedPartitionText(t *catalog.Table, e ir.Expr, written string) string {
+	text, ok := ir.Deparse(e)
+	if ok {
+		again, err := b.bindPartitionExpr(t, text)
+		ok = err == nil && again.Type() == e.Type()
+	}
+	if !ok {
+		return strings.TrimSpace(written)
+	}
+	return text
+}
+
+func init() { ir.PartitionExprBinder = bindPartitionText }
+
+// bindPartitionText binds expression part i of t's partition key from
+// its stored text (ir.BindPartitionExpr), as its type. The text is
+// deparsed (constants typed), so no session setting changes what it
+// binds to.
+func bindPartitionText(t *catalog.Table, i int) (ir.Expr, error) {
+	b := &Binder{snap: &catalog.Snapshot{}, loc: time.UTC}
+	e, err := b.bindPartitionExpr(t, t.Partitioning.Exprs[i])
+	if err != nil {
+		return nil, err
+	}
+	return b.coerceTo(e, t.Partitioning.ExprTypes[i], false)
 }

@@ -75,8 +75,8 @@ func (os *objects) tableByID(id uint64) *catalog.Table {
 // partitionKeyDef is pg_get_partkeydef's text: "RANGE (a, b)".
 func partitionKeyDef(t *catalog.Table) string {
 	cols := make([]string, len(t.Partitioning.Columns))
-	for i, c := range t.Partitioning.Columns {
-		cols[i] = sqltypes.QuoteIdent(t.Columns[c].Name)
+	for i := range t.Partitioning.Columns {
+		cols[i] = t.PartitionKeyDef(i)
 	}
 	return strings.ToUpper(t.Partitioning.Strategy) + " (" + strings.Join(cols, ", ") + ")"
 }
@@ -129,9 +129,18 @@ func init() {
 			t := o.table
 			p := t.Partitioning
 			var attnums, classes, colls []int64
-			for _, c := range p.Columns {
-				typ := t.Columns[c].Type
-				attnums = append(attnums, int64(attnum(t, c)))
+			var exprs []string
+			for i, c := range p.Columns {
+				typ := t.PartitionKeyType(i)
+				if c < 0 {
+					// An expression part: attnum 0, its text in partexprs
+					// (zproxy keeps expression text where PostgreSQL
+					// keeps a node tree, as pg_index.indexprs).
+					attnums = append(attnums, 0)
+					exprs = append(exprs, p.Exprs[i])
+				} else {
+					attnums = append(attnums, int64(attnum(t, c)))
+				}
 				// zproxy lists btree classes only: a hash key shows its
 				// type's btree class.
 				classes = append(classes, int64(keyOpclass(catalog.KindBTree, typ, "")))
@@ -146,6 +155,9 @@ func init() {
 			out = append(out, &pgPartitionedTableRow{Partrelid: oidV(o.oid), Partstrat: charV(p.Strategy[0]), Partnatts: intV(int64(len(p.Columns))),
 				Partdefid: oidV(def), Partattrs: vector(sqltypes.TypeInt2Vector, attnums), Partclass: vector(sqltypes.TypeOidVector, classes),
 				Partcollation: vector(sqltypes.TypeOidVector, colls), Partexprs: nullV})
+			if len(exprs) > 0 {
+				out[len(out)-1].(*pgPartitionedTableRow).Partexprs = textV(strings.Join(exprs, ", "))
+			}
 		}
 		return out
 	})
