@@ -529,6 +529,22 @@ func partitionAlter(snap *catalog.Snapshot, t *catalog.Table, a parser.AlterActi
 		return nil
 	case parser.AlterSetDefault, parser.AlterDropDefault, parser.AlterSetNotNull:
 		return nil
+	case parser.AlterSetOptions, parser.AlterResetOptions:
+		// PostgreSQL's storage parameters are no zproxy table's (22023,
+		// as for any table; a partitioned table has none in PostgreSQL
+		// either); zproxy's own (ttl, shards) are not carried through a
+		// tree.
+		keys := a.Reset
+		if a.Kind == parser.AlterSetOptions {
+			keys = a.OptionOrder
+		}
+		for _, k := range keys {
+			switch k {
+			case "ttl", "ttl_column", "shards", "shard_columns", "mutability":
+			default:
+				return pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", k)
+			}
+		}
 	case parser.AlterAddIdentity:
 		// PostgreSQL 15's identity is the one table's, not its
 		// partitions': rows inserted through a partitioned table draw
@@ -750,4 +766,53 @@ func partitionKeyRestated(snap *catalog.Snapshot, t *catalog.Table, only bool, a
 func (b *Binder) onlyPartitioned(t *catalog.Table) bool {
 	cs := b.stmt.Constraints
 	return cs != nil && cs.TableOnly && t.IsPartitioned() && len(b.snap.Children(t)) > 0
+}
+
+// partitionTrigger checks DROP TRIGGER and ALTER TABLE ... ENABLE |
+// DISABLE TRIGGER against a partition tree. PostgreSQL clones a
+// partitioned table's row triggers onto its partitions, each clone
+// enabled or disabled on its own; zproxy keeps them the partitioned
+// table's only, so what would act on one partition's clone, or on the
+// partitioned table without its clones (ONLY), is refused (0A000), and
+// dropping a clone is PostgreSQL's 2BP01.
+func partitionTrigger(snap *catalog.Snapshot, t *catalog.Table, ts *parser.TriggerStatement) error {
+	// rowTrigger reports whether m has the row trigger named (any, for
+	// ALL or USER).
+	rowTrigger := func(m *catalog.Table, name string) bool {
+		if name == "" {
+			return slices.ContainsFunc(m.Triggers, func(tg *catalog.Trigger) bool { return tg.Row })
+		}
+		tg, _ := catalog.FindTrigger(m.Triggers, name)
+		return tg != nil && tg.Row
+	}
+	if ts.Action == parser.TriggerEnable && ts.Only && t.IsPartitioned() && len(snap.Children(t)) > 0 && rowTrigger(t, ts.Name) {
+		return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE ONLY ... ENABLE | DISABLE TRIGGER of a partitioned table's row triggers is not supported").
+			WithHint("zproxy's row triggers of a partitioned table are its partitions' too: leave out ONLY.")
+	}
+	if ts.Name == "" {
+		// ENABLE | DISABLE TRIGGER ALL | USER of a partition acts on its
+		// own triggers: pg_dump --disable-triggers writes it around each
+		// table's rows, and the partitioned table's row triggers do not
+		// fire for rows written to a partition directly in zproxy.
+		return nil
+	}
+	if tg, _ := catalog.FindTrigger(t.Triggers, ts.Name); tg != nil {
+		return nil // the partition's own
+	}
+	for p := snap.Parent(t); p != nil; p = snap.Parent(p) {
+		if !rowTrigger(p, ts.Name) {
+			continue
+		}
+		switch ts.Action {
+		case parser.TriggerDrop:
+			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop trigger %s on table %s because trigger %s on table %s requires it",
+				ts.Name, t.BareName(), ts.Name, p.BareName()).
+				WithHint("You can drop trigger %s on table %s instead.", ts.Name, p.BareName())
+		case parser.TriggerEnable:
+			return pgerr.New(pgerr.FeatureNotSupported, "enabling or disabling a partitioned table's row triggers for one partition is not supported").
+				WithHint("zproxy's row triggers of %q are its partitions' too: enable or disable them on it.", p.BareName())
+		}
+		return nil
+	}
+	return nil
 }
