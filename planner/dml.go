@@ -253,7 +253,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 			}
 		}
 	} else if n.IgnoreErr {
-		ins.OnConflict = &ir.OnConflict{DoNothing: true, Arbiters: allUniqueKeys(t)}
+		ins.OnConflict = &ir.OnConflict{DoNothing: true, Arbiters: b.arbiterKeys(t)}
 	}
 	var set map[int]ir.Expr
 	if ins.OnConflict != nil {

@@ -51,24 +51,6 @@ func (os *objects) indexParentOf(o *object) *object {
 	return nil
 }
 
-// partitionedIndexValid reports whether ix, an index of the partitioned
-// table t, has its copy on every partition, below sub-partitions too:
-// PostgreSQL's indisvalid of an index CREATE INDEX ... ON ONLY made,
-// false until ALTER INDEX ... ATTACH PARTITION gave it every partition's.
-func (os *objects) partitionedIndexValid(t *catalog.Table, ix *catalog.Index) bool {
-	for _, c := range os.list {
-		ct := c.table
-		if ct == nil || c.isIndex() || c.rel != nil || ct.Bound == nil || ct.Parents[0] != t.ID {
-			continue
-		}
-		pix, ok := catalog.PartitionIndex(ct, ix)
-		if !ok || ct.IsPartitioned() && !os.partitionedIndexValid(ct, pix) {
-			return false
-		}
-	}
-	return true
-}
-
 // indexPartitionClass fills an index's pg_class partitioning columns.
 func indexPartitionClass(e *objects, o *object, r *pgClassRow) {
 	r.Relispartition = boolV(e.indexParentOf(o) != nil)

@@ -236,8 +236,8 @@ func init() {
 			if o.index != nil {
 				keys, include = o.index.DeclaredColumns(), o.index.Include
 				valid = o.index.State == catalog.StatePublic
-				if valid && o.kind == 'I' {
-					valid = os.partitionedIndexValid(t, o.index)
+				if valid && o.kind == 'I' && e.Snap != nil {
+					valid = e.Snap.IndexComplete(t, o.index)
 				}
 			}
 			var attnums, options, classes, colls []int64
