@@ -742,6 +742,28 @@ func PartitionIndex(leaf *Table, ix *Index) (*Index, bool) {
 	return nil, false
 }
 
+// IndexComplete reports whether ix, an index of t, has its copy on
+// every partition of t, below sub-partitions too (always, for a table
+// that is not partitioned). CREATE INDEX ... ON ONLY makes a partitioned
+// table's index alone, not valid (PostgreSQL's indisvalid) and no arbiter
+// of ON CONFLICT until ALTER INDEX ... ATTACH PARTITION gave it every
+// partition's.
+func (s *Snapshot) IndexComplete(t *Table, ix *Index) bool {
+	if ix == nil || !t.IsPartitioned() {
+		return true
+	}
+	for _, c := range s.Children(t) {
+		if c.Bound == nil {
+			continue
+		}
+		cix, ok := PartitionIndex(c, ix)
+		if !ok || !s.IndexComplete(c, cix) {
+			return false
+		}
+	}
+	return true
+}
+
 // Inherits reports whether t inherits from another table (CREATE TABLE
 // ... INHERITS): it has a parent but no partition bound.
 func (t *Table) Inherits() bool { return len(t.Parents) > 0 && t.Bound == nil }

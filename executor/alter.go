@@ -65,6 +65,12 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 	if len(at.Actions) == 1 && at.Actions[0].Kind == parser.AlterRenameIndex {
 		return e.renameIndex(ctx, cat, at, notice)
 	}
+	if len(at.Actions) == 1 && at.Actions[0].Kind == parser.AlterAttachIndex {
+		// A partition's index is its partitioned table's when it indexes
+		// the same keys (catalog.PartitionIndex): the binder checked
+		// that it does, so there is nothing to record.
+		return nil
+	}
 	if at.View {
 		return e.alterView(ctx, cat, at, notice)
 	}
@@ -114,7 +120,7 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 		// A partitioned table's column changes are its partitions' too
 		// (every member keeps the root's columns; treeAlter).
 		var members []*catalog.Table
-		if slices.ContainsFunc(at.Actions, treeAction) {
+		if slices.ContainsFunc(at.Actions, treeAction) && !at.Only {
 			for _, m := range s.Descendants(t) {
 				members = append(members, m.Clone())
 			}

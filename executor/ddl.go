@@ -738,9 +738,11 @@ func (e *Executor) readChunkRows(ctx context.Context, r kv.ReadWriter, t *catalo
 	return n, last, ops, rows, read, nil
 }
 
-// DropIndex removes an index and its entries.
+// DropIndex removes an index and its entries, and a partitioned table's
+// index its partitions' copies (catalog.PartitionIndex) with it; a
+// partition's copy cannot be dropped alone (2BP01, as PostgreSQL).
 func (e *Executor) DropIndex(ctx context.Context, cat *catalog.Catalog, di *ir.DropIndex, notice func(*pgerr.Error)) error {
-	var dropped *catalog.Index
+	var dropped []*catalog.Index
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		t, ix := s.FindIndex(di.Name)
 		if ix == nil {
@@ -752,18 +754,42 @@ func (e *Executor) DropIndex(ctx context.Context, cat *catalog.Catalog, di *ir.D
 		if err := notRewriting(t); err != nil {
 			return catalog.Change{}, err
 		}
+		if p := s.Parent(t); p != nil {
+			for _, pix := range p.Indexes {
+				if cix, _ := catalog.PartitionIndex(t, pix); cix == ix {
+					return catalog.Change{}, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop index %s because index %s requires it", ix.Name, pix.Name).
+						WithHint("You can drop index %s instead.", pix.Name)
+				}
+			}
+		}
 		if err := indexInUse(s, t, ix); err != nil {
 			return catalog.Change{}, err
 		}
-		nt := t.Clone()
-		for i, x := range nt.Indexes {
-			if x.Name == di.Name {
-				nt.Indexes = append(nt.Indexes[:i], nt.Indexes[i+1:]...)
-				break
+		// A partitioned table's index takes its partitions' copies.
+		var ch catalog.Change
+		dropped = nil
+		var drop func(t *catalog.Table, ix *catalog.Index) error
+		drop = func(t *catalog.Table, ix *catalog.Index) error {
+			if err := notRewriting(t); err != nil {
+				return err
 			}
+			nt := t.Clone()
+			nt.Indexes = slices.DeleteFunc(nt.Indexes, func(x *catalog.Index) bool { return x.Name == ix.Name })
+			ch.Put = append(ch.Put, nt)
+			dropped = append(dropped, ix)
+			for _, c := range s.Children(t) {
+				if cix, ok := catalog.PartitionIndex(c, ix); ok && cix != nil && c.Bound != nil {
+					if err := drop(c, cix); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
 		}
-		dropped = ix
-		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+		if err := drop(t, ix); err != nil {
+			return catalog.Change{}, err
+		}
+		return ch, nil
 	})
 	if errors.Is(err, errSkip) {
 		notice(pgerr.Notice("index %q does not exist, skipping", di.Name))
@@ -773,7 +799,12 @@ func (e *Executor) DropIndex(ctx context.Context, cat *catalog.Catalog, di *ir.D
 		return err
 	}
 	return e.afterCommit(ctx, cat, fmt.Sprintf("deleting the entries of index %q", di.Name), func(ctx context.Context, _ *catalog.Catalog) error {
-		return e.clearIndex(ctx, dropped)
+		for _, ix := range dropped {
+			if err := e.clearIndex(ctx, ix); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 

@@ -16,7 +16,11 @@ type AlterTable struct {
 	Tag string
 	// View: the relation is a stored view (RENAME, SET SCHEMA, SET/DROP
 	// DEFAULT, SET/RESET options).
-	View    bool
+	View bool
+	// Only is ALTER TABLE ONLY: SET / DROP DEFAULT of a partitioned
+	// table is not its partitions' (the binder refuses the other column
+	// actions of ONLY when it has partitions, as PostgreSQL does).
+	Only    bool
 	Actions []AlterAction
 	// Constraints are the column constraints of the ADD COLUMN actions,
 	// added once the actions are done (addcolumn_constraints.go).

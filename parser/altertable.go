@@ -18,7 +18,10 @@ type AlterTableStatement struct {
 	// Table is the table (or, for AlterRenameIndex, the index) named.
 	Table    string
 	IfExists bool
-	Actions  []AlterAction
+	// Only is ALTER TABLE ONLY: the actions are not the table's
+	// descendants' (PostgreSQL refuses most such on a partitioned table).
+	Only    bool
+	Actions []AlterAction
 	// Pos is the byte offset of the name, for errors.
 	Pos int
 }
@@ -52,6 +55,10 @@ const (
 	AlterDetachPartition AlterKind = "detach_partition"
 	// AlterAttachPartition is ATTACH PARTITION Column Bound.
 	AlterAttachPartition AlterKind = "attach_partition"
+	// AlterAttachIndex is ALTER INDEX Table ATTACH PARTITION Column: the
+	// index Column of a partition becomes a partition of the partitioned
+	// index Table.
+	AlterAttachIndex AlterKind = "attach_index"
 )
 
 // KeyPart is one column of a key, as written.
@@ -94,6 +101,7 @@ type AlterAction struct {
 	// Key is AlterPrimaryKey's columns; DropConstraint the constraint a
 	// PostgreSQL-style key change drops first (the old key's name).
 	Key            []KeyPart
+	KeyName        string // ADD CONSTRAINT KeyName PRIMARY KEY
 	DropConstraint string
 	// ReplaceKey is set for the forms that replace an existing key (ALTER
 	// PRIMARY KEY, or DROP CONSTRAINT with ADD PRIMARY KEY).
@@ -128,7 +136,7 @@ func (r *rewriter) alterTableStmt() (*AlterTableStatement, error) {
 		st.IfExists, k = true, k+2
 	}
 	if r.peek(k, "only") {
-		k++
+		st.Only, k = true, k+1
 	}
 	st.Pos = r.pos(k)
 	name, k, err := r.relationName(k)
@@ -159,7 +167,8 @@ func (r *rewriter) alterTableStmt() (*AlterTableStatement, error) {
 	}
 }
 
-// alterIndex parses ALTER INDEX [IF EXISTS] name RENAME TO new.
+// alterIndex parses ALTER INDEX [IF EXISTS] name RENAME TO new and
+// ALTER INDEX name ATTACH PARTITION index.
 func (r *rewriter) alterIndex() (*AlterTableStatement, error) {
 	k := 2
 	st := &AlterTableStatement{}
@@ -171,8 +180,20 @@ func (r *rewriter) alterIndex() (*AlterTableStatement, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.peek(k, "attach") && r.peek(k+1, "partition") && !st.IfExists {
+		part, next, err := r.relationName(k + 2)
+		if err != nil {
+			return nil, err
+		}
+		if next < len(r.toks) {
+			return nil, r.syntaxErrorAt(next)
+		}
+		st.Table = name
+		st.Actions = []AlterAction{{Kind: AlterAttachIndex, Column: part, Pos: r.pos(k)}}
+		return st, nil
+	}
 	if !r.peek(k, "rename") || !r.peek(k+1, "to") {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER INDEX supports only RENAME TO").WithPosition(r.pos(min(k, len(r.toks)-1)))
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER INDEX supports only RENAME TO and ATTACH PARTITION").WithPosition(r.pos(min(k, len(r.toks)-1)))
 	}
 	to, next, err := r.relationName(k + 2)
 	if err != nil {
@@ -391,25 +412,25 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 		return a, close + 1, nil
 	case r.peek(k, "detach") && r.peek(k+1, "partition"):
 		// DETACH PARTITION name: the partition becomes a table of its own.
-		name, err := r.name(k + 2)
+		name, next, err := r.relationName(k + 2)
 		if err != nil {
 			return a, k, err
 		}
-		if r.peek(k+3, "concurrently") || r.peek(k+3, "finalize") {
-			return a, k, pgerr.New(pgerr.FeatureNotSupported, "DETACH PARTITION %s is not supported", strings.ToUpper(r.toks[k+3].val)).WithPosition(r.pos(k + 3))
+		if r.peek(next, "concurrently") || r.peek(next, "finalize") {
+			return a, k, pgerr.New(pgerr.FeatureNotSupported, "DETACH PARTITION %s is not supported", strings.ToUpper(r.toks[next].val)).WithPosition(r.pos(next))
 		}
 		a.Kind, a.Column = AlterDetachPartition, name
-		return a, k + 3, nil
+		return a, next, nil
 	case r.peek(k, "attach") && r.peek(k+1, "partition"):
 		// ATTACH PARTITION name {FOR VALUES ... | DEFAULT}: an existing
 		// table becomes a partition.
-		name, err := r.name(k + 2)
+		name, next, err := r.relationName(k + 2)
 		if err != nil {
 			return a, k, err
 		}
 		a.Kind, a.Column = AlterAttachPartition, name
 		var ps PartitionSyntax
-		next, err := r.partitionBound(k+3, &ps)
+		next, err = r.partitionBound(next, &ps)
 		a.Bound = ps.Bound
 		return a, next, err
 	}
@@ -425,7 +446,7 @@ func (r *rewriter) alterPrimaryKey() (*AlterTableStatement, error) {
 		st.IfExists, k = true, k+2
 	}
 	if r.peek(k, "only") {
-		k++
+		st.Only, k = true, k+1
 	}
 	pos := r.pos(min(k, len(r.toks)-1))
 	name, k, err := r.relationName(k)
@@ -450,6 +471,7 @@ func (r *rewriter) alterPrimaryKey() (*AlterTableStatement, error) {
 		k += 5
 		a.ReplaceKey = true
 	case r.peek(k, "add") && r.peek(k+1, "constraint") && r.peek(k+3, "primary") && r.peek(k+4, "key"):
+		a.KeyName = r.toks[k+2].val
 		k += 5
 	case r.peek(k, "add") && r.peek(k+1, "primary") && r.peek(k+2, "key"):
 		k += 3

@@ -38,6 +38,9 @@ type ConstraintSyntax struct {
 	Specs []AlterSpecSyntax
 	// TableIfExists: ALTER TABLE IF EXISTS (a missing table is a NOTICE).
 	TableIfExists bool
+	// TableOnly: ALTER TABLE ONLY (a partitioned table's constraint must
+	// be its partitions' too, 42P16).
+	TableOnly bool
 	// Excludes are the exclusion constraints, each replaced in the text by
 	// a CHECK (zp_exclude(n)) (exclude.go).
 	Excludes []ExcludeSyntax
@@ -245,7 +248,7 @@ func (r *rewriter) createTableConstraint(n, e, end int) error {
 }
 
 // alterTable respells the constraint actions of ALTER TABLE for TiDB:
-// IF EXISTS becomes ConstraintSyntax.TableIfExists; ONLY is dropped; ADD
+// IF EXISTS becomes ConstraintSyntax.TableIfExists; ONLY becomes TableOnly; ADD
 // ... NOT VALID, DROP CONSTRAINT IF EXISTS ... CASCADE | RESTRICT,
 // VALIDATE CONSTRAINT and RENAME CONSTRAINT become AlterSpecSyntax. head
 // is the ALTER token.
@@ -260,6 +263,7 @@ func (r *rewriter) alterTable(head int) error {
 		k += 2
 	}
 	if r.peek(k, "only") {
+		r.constraintSyntax().TableOnly = true
 		r.drop(k, k+1)
 		k++
 	}

@@ -53,7 +53,7 @@ func TestConstraintSyntax(t *testing.T) {
 		{
 			sql:     `ALTER TABLE ONLY public.t ADD CONSTRAINT f FOREIGN KEY (a) REFERENCES p (id) NOT VALID`,
 			restore: "alter table `public`.`t` add constraint `f` foreign key (`a`) references `p`(`id`)",
-			want:    ConstraintSyntax{Specs: []AlterSpecSyntax{{NotValid: true}}},
+			want:    ConstraintSyntax{Specs: []AlterSpecSyntax{{NotValid: true}}, TableOnly: true},
 		},
 		{
 			sql:     `ALTER TABLE t ADD UNIQUE NULLS NOT DISTINCT (a)`,

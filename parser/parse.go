@@ -77,6 +77,10 @@ type Statement struct {
 	// holds UnnamedIndex, and the binder names the index as PostgreSQL
 	// does.
 	IndexUnnamed bool
+	// IndexOnly marks CREATE INDEX ... ON ONLY t: a partitioned table's
+	// index is not built on its partitions (ALTER INDEX ... ATTACH
+	// PARTITION gives it theirs).
+	IndexOnly bool
 	// Concurrently marks CREATE INDEX CONCURRENTLY and DROP INDEX
 	// CONCURRENTLY, which PostgreSQL refuses inside a transaction block.
 	// (zproxy builds every index online, so it changes nothing else.)

@@ -1211,6 +1211,7 @@ func (r *rewriter) createIndex(i int) error {
 	}
 	i++
 	if r.peek(i, "only") {
+		r.st.IndexOnly = true
 		r.drop(i, i+1)
 		i++
 	}

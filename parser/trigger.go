@@ -56,6 +56,8 @@ type TriggerStatement struct {
 	Cascade   bool
 	NewName   string
 	Enable    bool
+	// Only is ALTER TABLE ONLY ... ENABLE | DISABLE TRIGGER.
+	Only bool
 }
 
 // TransitionTable is one of REFERENCING's OLD TABLE or NEW TABLE.
@@ -133,14 +135,15 @@ func (r *rewriter) triggerStmt() (*TriggerStatement, error) {
 		if r.peek(k, "if") && r.peek(k+1, "exists") {
 			k += 2
 		}
-		if r.peek(k, "only") {
+		only := r.peek(k, "only")
+		if only {
 			k++
 		}
 		table, next, err := r.relationName(k)
 		if err != nil || !(r.peek(next, "enable") || r.peek(next, "disable")) || !r.peek(next+1, "trigger") {
 			return nil, nil
 		}
-		ts := &TriggerStatement{Action: TriggerEnable, Table: table, Enable: r.peek(next, "enable")}
+		ts := &TriggerStatement{Action: TriggerEnable, Table: table, Enable: r.peek(next, "enable"), Only: only}
 		k = next + 2
 		switch {
 		case r.peek(k, "all") || r.peek(k, "user"):

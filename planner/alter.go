@@ -15,13 +15,18 @@ import (
 
 func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, error) {
 	st := stmt.Alter
-	at := &ir.AlterTable{Table: st.Table, IfExists: st.IfExists}
+	at := &ir.AlterTable{Table: st.Table, IfExists: st.IfExists, Only: st.Only}
 	if stmt.Matview {
 		at.Tag = "ALTER MATERIALIZED VIEW"
 	}
 	if len(st.Actions) == 1 && st.Actions[0].Kind == parser.AlterRenameIndex {
 		at.Actions = []ir.AlterAction{{AlterAction: st.Actions[0]}}
 		return at, nil
+	}
+	if len(st.Actions) == 1 && st.Actions[0].Kind == parser.AlterAttachIndex {
+		at.Tag = "ALTER INDEX"
+		at.Actions = []ir.AlterAction{{AlterAction: st.Actions[0]}}
+		return at, bindAttachIndex(snap, st.Table, st.Actions[0].Column)
 	}
 	if stmt.AlterView {
 		at.Tag = "ALTER VIEW"
@@ -49,6 +54,9 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE ... SET SCHEMA is not supported").WithHint("Create the table in the schema and copy its rows.")
 		}
 	}
+	if len(st.Actions) == 1 && partitionKeyRestated(snap, t, st.Only, st.Actions[0]) {
+		return at, nil // nothing to do: the partition has the key
+	}
 	for _, a := range st.Actions {
 		if a.Kind == parser.AlterDetachPartition {
 			if !t.IsPartitioned() {
@@ -70,11 +78,15 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			if err := inheritanceAlter(snap, t, string(a.Kind)); err != nil {
 				return nil, err
 			}
+			if err := partitionOnly(snap, t, st.Only, a); err != nil {
+				return nil, err
+			}
 			if err := partitionAlter(snap, t, a); err != nil {
 				return nil, err
 			}
 		}
 	}
+
 	if ra, ok, err := bindReshard(t, st.Actions); ok {
 		if err != nil {
 			return nil, err

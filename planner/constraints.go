@@ -613,7 +613,9 @@ func (b *Binder) bindAddConstraint(t *catalog.Table, c *ast.Constraint, syn pars
 			if err := b.partitionIndexes(t, ci); err != nil {
 				return nil, err
 			}
-			add.UniquePartitions = ci.Partitions
+			if !b.onlyPartitioned(t) {
+				add.UniquePartitions = ci.Partitions
+			}
 		}
 	case ast.ConstraintForeignKey:
 		var cols []string

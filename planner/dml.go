@@ -254,7 +254,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 			}
 		}
 	} else if n.IgnoreErr {
-		ins.OnConflict = &ir.OnConflict{DoNothing: true, Arbiters: allUniqueKeys(t), Untargeted: true}
+		ins.OnConflict = &ir.OnConflict{DoNothing: true, Arbiters: b.arbiterKeys(t), Untargeted: true}
 	}
 	var set map[int]ir.Expr
 	if ins.OnConflict != nil {

@@ -498,6 +498,12 @@ func (b *Binder) partitionIndexes(t *catalog.Table, ci *ir.CreateIndex) error {
 			return err
 		}
 	}
+	if b.stmt != nil && b.stmt.IndexOnly {
+		// CREATE INDEX ... ON ONLY: the partitions' indexes are made
+		// on their own and attached (ALTER INDEX ... ATTACH PARTITION),
+		// as pg_dump restores them.
+		return nil
+	}
 	for _, m := range ps.Members {
 		pix, err := b.copyIndex(t, m, ci.Index)
 		if err != nil {
@@ -567,12 +573,37 @@ func partitionAlter(snap *catalog.Snapshot, t *catalog.Table, a parser.AlterActi
 		return nil
 	case parser.AlterSetDefault, parser.AlterDropDefault, parser.AlterSetNotNull:
 		return nil
+	case parser.AlterSetOptions, parser.AlterResetOptions:
+		// PostgreSQL's storage parameters are no zproxy table's (22023,
+		// as for any table; a partitioned table has none in PostgreSQL
+		// either); zproxy's own (ttl, shards) are not carried through a
+		// tree.
+		keys := a.Reset
+		if a.Kind == parser.AlterSetOptions {
+			keys = a.OptionOrder
+		}
+		for _, k := range keys {
+			switch k {
+			case "ttl", "ttl_column", "shards", "shard_columns", "mutability":
+			default:
+				return pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", k)
+			}
+		}
+	case parser.AlterAddIdentity:
+		// PostgreSQL 15's identity is the one table's, not its
+		// partitions': rows inserted through a partitioned table draw
+		// from its sequence, rows inserted into a partition from the
+		// partition's own, if it has one.
+		return nil
 	case parser.AlterPrimaryKey:
 		// ADD PRIMARY KEY of a partitioned table without one: every
 		// member gets it (executor rekeyTree); bindAlter checks that it
 		// includes the partition key.
 		if t.IsPartitioned() && !t.IsPartition() && t.RowIDKeyed() && a.DropConstraint == "" {
 			return nil
+		}
+		if t.IsPartition() && !t.RowIDKeyed() && a.DropConstraint == "" && !a.ReplaceKey {
+			return pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", t.BareName())
 		}
 		if t.IsPartition() {
 			return unsupported("ALTER TABLE ADD PRIMARY KEY of a partition is not supported: add it to the partitioned table")
@@ -598,7 +629,23 @@ func (b *Binder) partitionConstraint(t *catalog.Table, spec *ast.AlterTableSpec)
 	isUnique := func(c *ast.Constraint) bool {
 		return c.Tp == ast.ConstraintUniq || c.Tp == ast.ConstraintUniqKey || c.Tp == ast.ConstraintUniqIndex
 	}
+	if b.onlyPartitioned(t) {
+		// ALTER TABLE ONLY of a partitioned table with partitions.
+		switch {
+		case spec.Tp == ast.AlterTableAddConstraint && spec.Constraint.Tp == ast.ConstraintCheck && exclusionMarker(spec.Constraint) < 0:
+			return pgerr.New(pgerr.InvalidTableDefinition, "constraint must be added to child tables too")
+		case spec.Tp == ast.AlterTableAddConstraint && spec.Constraint.Tp == ast.ConstraintForeignKey:
+			return pgerr.New(pgerr.WrongObjectType, "cannot use ONLY for foreign key on partitioned table %q referencing relation %q",
+				t.BareName(), spec.Constraint.Refer.Table.Name.O)
+		case spec.Tp == ast.AlterTableDropCheck && slices.ContainsFunc(t.Checks, func(c catalog.Check) bool { return c.Name == spec.Constraint.Name }):
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot remove constraint from only the partitioned table when partitions exist")
+		}
+	}
 	switch {
+	case spec.Tp == ast.AlterTableAddConstraint && t.IsPartition() && !t.IsPartitioned() && isUnique(spec.Constraint):
+		// A partition's own unique constraint, or pg_dump's copy of its
+		// parent's, which ALTER INDEX ... ATTACH PARTITION attaches.
+		return nil
 	case spec.Tp == ast.AlterTableAddConstraint && spec.Constraint.Tp == ast.ConstraintCheck && exclusionMarker(spec.Constraint) < 0:
 		return nil
 	case spec.Tp == ast.AlterTableAddConstraint && t.IsPartitioned() && isUnique(spec.Constraint):
@@ -702,4 +749,193 @@ func bindPartitionText(t *catalog.Table, i int) (ir.Expr, error) {
 		return nil, err
 	}
 	return b.coerceTo(e, t.Partitioning.ExprTypes[i], false)
+}
+
+// findIndexOrKey finds the index named name, or the primary key's index
+// (named t_pkey, and nil as catalog.PartitionIndex takes it): the table
+// is nil when there is none.
+func findIndexOrKey(snap *catalog.Snapshot, name string) (*catalog.Table, *catalog.Index) {
+	if t, ix := snap.FindIndex(name); ix != nil {
+		return t, ix
+	}
+	if tn, ok := strings.CutSuffix(name, "_pkey"); ok {
+		if t, err := snap.Table(tn); err == nil && !t.RowIDKeyed() {
+			return t, nil
+		}
+	}
+	return nil, nil
+}
+
+// bindAttachIndex checks ALTER INDEX parent ATTACH PARTITION child as
+// PostgreSQL does: child must be an index of a partition of parent's
+// partitioned table indexing the same keys, and the one of that
+// partition matching parent (zproxy links a partition's index to its
+// partitioned table's by their keys, so a second matching index of the
+// partition is "another index already attached").
+func bindAttachIndex(snap *catalog.Snapshot, parent, child string) error {
+	notIndex := func(name string, code pgerr.Code) error {
+		if _, err := snap.Table(name); err == nil {
+			return pgerr.New(code, "%q is not an index", name)
+		}
+		if _, isView := snap.StoredView(name); isView {
+			return pgerr.New(code, "%q is not an index", name)
+		}
+		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+	}
+	pt, pix := findIndexOrKey(snap, parent)
+	if pt == nil {
+		return notIndex(parent, pgerr.WrongObjectType)
+	}
+	_, pname := catalog.SplitName(parent)
+	if !pt.IsPartitioned() {
+		return pgerr.New(pgerr.WrongObjectType, "ALTER action ATTACH PARTITION cannot be performed on relation %q", pname).
+			WithDetail("This operation is not supported for indexes.")
+	}
+	ct, cix := findIndexOrKey(snap, child)
+	if ct == nil {
+		return notIndex(child, pgerr.InvalidObjectDefinition)
+	}
+	_, cname := catalog.SplitName(child)
+	refuse := func(code pgerr.Code, detail string, args ...any) error {
+		return pgerr.New(code, "cannot attach index %q as a partition of index %q", cname, pname).WithDetail(detail, args...)
+	}
+	if ct.Bound == nil || ct.Parents[0] != pt.ID {
+		return refuse(pgerr.ObjectNotInPrerequisiteState, "Index %q is not an index on any partition of table %q.", cname, pt.BareName())
+	}
+	if cix == nil || pix == nil {
+		if cix != pix {
+			return refuse(pgerr.InvalidObjectDefinition, "The index definitions do not match.")
+		}
+		return nil // the partition's primary key is its parent's
+	}
+	if !pix.SameKeys(cix) {
+		if slices.ContainsFunc(pt.Indexes, cix.SameKeys) {
+			return refuse(pgerr.ObjectNotInPrerequisiteState, "Index %q is already attached to another index.", cname)
+		}
+		return refuse(pgerr.InvalidObjectDefinition, "The index definitions do not match.")
+	}
+	if ix, _ := catalog.PartitionIndex(ct, pix); ix != cix {
+		return refuse(pgerr.ObjectNotInPrerequisiteState, "Another index is already attached for partition %q.", ct.BareName())
+	}
+	return nil
+}
+
+// partitionOnly checks an action of ALTER TABLE ONLY t: on a partitioned
+// table with partitions, PostgreSQL refuses the column and constraint
+// changes its partitions must share (42P16), and takes SET / DROP
+// DEFAULT and ADD PRIMARY KEY (pg_dump's ALTER TABLE ONLY parent ADD
+// CONSTRAINT ... PRIMARY KEY) when the partitions' key columns are NOT
+// NULL already. zproxy gives the key to the whole tree at once (every
+// member is keyed alike), so a partition has it before pg_dump's ALTER
+// TABLE ONLY partition ADD PRIMARY KEY restates it (partitionKeyRestated).
+func partitionOnly(snap *catalog.Snapshot, t *catalog.Table, only bool, a parser.AlterAction) error {
+	if !only || !t.IsPartitioned() || len(snap.Children(t)) == 0 {
+		return nil
+	}
+	bad := func(format string, args ...any) error {
+		return pgerr.New(pgerr.InvalidTableDefinition, format, args...)
+	}
+	switch a.Kind {
+	case parser.AlterAddColumn:
+		return bad("column must be added to child tables too")
+	case parser.AlterDropColumn:
+		return bad("cannot drop column from only the partitioned table when partitions exist")
+	case parser.AlterRenameColumn:
+		return bad("inherited column %q must be renamed in child tables too", a.Column)
+	case parser.AlterColumnType:
+		return bad("type of inherited column %q must be changed in child tables too", a.Column)
+	case parser.AlterSetNotNull:
+		return bad("constraint must be added to child tables too")
+	case parser.AlterDropNotNull:
+		return bad("cannot remove constraint from only the partitioned table when partitions exist")
+	case parser.AlterPrimaryKey:
+		for _, m := range snap.Descendants(t) {
+			for _, k := range a.Key {
+				if i := m.ColumnIndex(k.Column); i >= 0 && !m.Columns[i].NotNull {
+					return bad("constraint must be added to child tables too")
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// partitionKeyRestated reports whether a is ALTER TABLE ONLY p ADD
+// [CONSTRAINT p_pkey] PRIMARY KEY (cols) of a partition p that has that
+// key from its parent already: pg_dump writes it after ALTER TABLE ONLY
+// parent ADD PRIMARY KEY, which gave every partition the key in zproxy
+// (partitionOnly). Without ONLY it is PostgreSQL's 42P16 (multiple
+// primary keys), which partitionAlter reports.
+func partitionKeyRestated(snap *catalog.Snapshot, t *catalog.Table, only bool, a parser.AlterAction) bool {
+	if !only || !t.IsPartition() || a.Kind != parser.AlterPrimaryKey || a.ReplaceKey || a.DropConstraint != "" ||
+		t.RowIDKeyed() || len(a.Key) != len(t.PrimaryKey) {
+		return false
+	}
+	if a.KeyName != "" && a.KeyName != t.BareName()+"_pkey" {
+		return false
+	}
+	for i, k := range a.Key {
+		if t.ColumnIndex(k.Column) != t.PrimaryKey[i].Column || k.Desc != t.PrimaryKey[i].Desc {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyPartitioned reports whether the statement is ALTER TABLE ONLY t of
+// a partitioned table t with partitions: a constraint it adds is not
+// theirs (a UNIQUE one's index is not built on them: pg_dump adds each
+// partition's and attaches it).
+func (b *Binder) onlyPartitioned(t *catalog.Table) bool {
+	cs := b.stmt.Constraints
+	return cs != nil && cs.TableOnly && t.IsPartitioned() && len(b.snap.Children(t)) > 0
+}
+
+// partitionTrigger checks DROP TRIGGER and ALTER TABLE ... ENABLE |
+// DISABLE TRIGGER against a partition tree. PostgreSQL clones a
+// partitioned table's row triggers onto its partitions, each clone
+// enabled or disabled on its own; zproxy keeps them the partitioned
+// table's only, so what would act on one partition's clone, or on the
+// partitioned table without its clones (ONLY), is refused (0A000), and
+// dropping a clone is PostgreSQL's 2BP01.
+func partitionTrigger(snap *catalog.Snapshot, t *catalog.Table, ts *parser.TriggerStatement) error {
+	// rowTrigger reports whether m has the row trigger named (any, for
+	// ALL or USER).
+	rowTrigger := func(m *catalog.Table, name string) bool {
+		if name == "" {
+			return slices.ContainsFunc(m.Triggers, func(tg *catalog.Trigger) bool { return tg.Row })
+		}
+		tg, _ := catalog.FindTrigger(m.Triggers, name)
+		return tg != nil && tg.Row
+	}
+	if ts.Action == parser.TriggerEnable && ts.Only && t.IsPartitioned() && len(snap.Children(t)) > 0 && rowTrigger(t, ts.Name) {
+		return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE ONLY ... ENABLE | DISABLE TRIGGER of a partitioned table's row triggers is not supported").
+			WithHint("zproxy's row triggers of a partitioned table are its partitions' too: leave out ONLY.")
+	}
+	if ts.Name == "" {
+		// ENABLE | DISABLE TRIGGER ALL | USER of a partition acts on its
+		// own triggers: pg_dump --disable-triggers writes it around each
+		// table's rows, and the partitioned table's row triggers do not
+		// fire for rows written to a partition directly in zproxy.
+		return nil
+	}
+	if tg, _ := catalog.FindTrigger(t.Triggers, ts.Name); tg != nil {
+		return nil // the partition's own
+	}
+	for p := snap.Parent(t); p != nil; p = snap.Parent(p) {
+		if !rowTrigger(p, ts.Name) {
+			continue
+		}
+		switch ts.Action {
+		case parser.TriggerDrop:
+			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop trigger %s on table %s because trigger %s on table %s requires it",
+				ts.Name, t.BareName(), ts.Name, p.BareName()).
+				WithHint("You can drop trigger %s on table %s instead.", ts.Name, p.BareName())
+		case parser.TriggerEnable:
+			return pgerr.New(pgerr.FeatureNotSupported, "enabling or disabling a partitioned table's row triggers for one partition is not supported").
+				WithHint("zproxy's row triggers of %q are its partitions' too: enable or disable them on it.", p.BareName())
+		}
+		return nil
+	}
+	return nil
 }

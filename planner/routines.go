@@ -1061,6 +1061,9 @@ func bindTrigger(snap *catalog.Snapshot, ts *parser.TriggerStatement) (ir.Statem
 			WithDetail("This operation is not supported for views.")
 	}
 	if ts.Action != parser.TriggerCreate {
+		if t != nil {
+			return x, partitionTrigger(snap, t, ts)
+		}
 		return x, nil
 	}
 	row, timing := ts.Row, ts.Timing

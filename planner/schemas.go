@@ -377,7 +377,7 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 	if a := st.Alter; a != nil {
 		index := false
 		for _, act := range a.Actions {
-			index = index || act.Kind == parser.AlterRenameIndex
+			index = index || act.Kind == parser.AlterRenameIndex || act.Kind == parser.AlterAttachIndex
 		}
 		if !index {
 			key := rel(&a.Table)

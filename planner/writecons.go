@@ -232,7 +232,7 @@ func (b *Binder) inferArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*cata
 	if len(oc.Columns) == 0 && len(oc.Exprs) == 0 {
 		// DO NOTHING (the only action without a target): every unique
 		// key and exclusion constraint arbitrates.
-		keys := allUniqueKeys(t)
+		keys := b.arbiterKeys(t)
 		for _, ix := range t.Indexes {
 			if ix.Exclusion != nil {
 				keys = append(keys, ix)
@@ -270,7 +270,7 @@ func (b *Binder) inferArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*cata
 		out = append(out, nil)
 	}
 	for _, ix := range t.Indexes {
-		if !ix.Unique || ix.State != catalog.StatePublic {
+		if !ix.Unique || ix.State != catalog.StatePublic || !b.snap.IndexComplete(t, ix) {
 			continue
 		}
 		bound, err := ir.BindIndex(t, ix)
@@ -330,6 +330,13 @@ func sameKeys(t *catalog.Table, ix *catalog.Index, bound *ir.BoundIndex, cols []
 
 // allUniqueKeys lists every unique key of t: the primary key (nil) and its
 // unique indexes, built or building (writers maintain both).
+// arbiterKeys are t's unique keys that can arbitrate a conflict: a
+// partitioned table's index not yet on every partition cannot
+// (catalog.Snapshot.IndexComplete).
+func (b *Binder) arbiterKeys(t *catalog.Table) []*catalog.Index {
+	return slices.DeleteFunc(allUniqueKeys(t), func(ix *catalog.Index) bool { return !b.snap.IndexComplete(t, ix) })
+}
+
 func allUniqueKeys(t *catalog.Table) []*catalog.Index {
 	out := []*catalog.Index{nil}
 	for _, ix := range t.Indexes {

@@ -1137,7 +1137,7 @@ func (st *statement) runAlterTable(ctx context.Context, x *ir.AlterTable, env *r
 	if err := e.exec.AlterTable(ctx, cat, x, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
-	if len(x.Actions) == 1 && x.Actions[0].Kind == parser.AlterRenameIndex {
+	if len(x.Actions) == 1 && (x.Actions[0].Kind == parser.AlterRenameIndex || x.Actions[0].Kind == parser.AlterAttachIndex) {
 		return tagResult("ALTER INDEX"), nil
 	}
 	return tagResult(commandTag(x, x.Describe())), nil

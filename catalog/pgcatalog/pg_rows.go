@@ -236,6 +236,9 @@ func init() {
 			if o.index != nil {
 				keys, include = o.index.DeclaredColumns(), o.index.Include
 				valid = o.index.State == catalog.StatePublic
+				if valid && o.kind == 'I' && e.Snap != nil {
+					valid = e.Snap.IndexComplete(t, o.index)
+				}
 			}
 			var attnums, options, classes, colls []int64
 			var exprs []string
@@ -900,6 +903,9 @@ func indexDef(o *object, qualified bool, pretty func(sql string) string) string 
 	}
 	table := qualifiedTable(t, qualified)
 	var sb strings.Builder
+	if o.kind == 'I' {
+		table = "ONLY " + table // a partitioned index, as pg_get_indexdef prints it
+	}
 	sb.WriteString("CREATE " + unique + "INDEX " + sqltypes.QuoteIdent(o.name) + " ON " + table + " USING " + method + " (" + strings.Join(cols, ", ") + ")")
 	if len(include) > 0 {
 		var inc []string
