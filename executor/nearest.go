@@ -13,7 +13,8 @@ import (
 )
 
 // nearestRows runs a nearest-neighbour scan (optimizer.ZOrderNearest) of a
-// gist index, a Z-order index over a point column's x and y.
+// gist index, a Z-order index over a point column's x and y, or an
+// optimizer.XZNearest one of an XZ gist index over shapes (runXZ).
 //
 // A probe first reads the K entries that follow the query point's own
 // Z-address (and, when too few follow it, the first ones of the index):
@@ -75,6 +76,9 @@ const nearestSlack = 1 + 1e-6
 
 // run is the search.
 func (r *nearestRows) run(ctx context.Context) error {
+	if r.q.XZ != nil {
+		return r.runXZ(ctx)
+	}
 	ec, n, q := r.ec, r.node, r.q
 	centre, err := q.Center.Eval(ec.eval, nil)
 	if err != nil {
@@ -141,7 +145,13 @@ func (r *nearestRows) run(ctx context.Context) error {
 			}
 		}
 	}
-	if st := ec.stats[r.planned]; st != nil {
+	return r.finish(ctx)
+}
+
+// finish records the search's rings and ranges for EXPLAIN ANALYZE and
+// fetches the rows of candidates read from index entries alone.
+func (r *nearestRows) finish(ctx context.Context) error {
+	if st := r.ec.stats[r.planned]; st != nil {
 		st.Rings += r.rings
 		st.RingRanges += r.ranges
 	}
@@ -240,14 +250,20 @@ func (r *nearestRows) probe(ctx context.Context, cx, cy float64) (read []zorder.
 		read = append(read, zorder.Range{Lo: rg.Lo, Hi: last})
 		break
 	}
-	radius = -1
-	if len(dists) >= q.K {
-		slices.SortFunc(dists, compareDist)
-		if d := dists[q.K-1]; !d.IsNull() && finiteF(d.AsFloat()) {
-			radius = d.AsFloat()
-		}
+	return read, kthRadius(dists, q.K), nil
+}
+
+// kthRadius is the k-th smallest of a probe's distances, -1 when it read
+// fewer or that distance is no number.
+func kthRadius(dists []sqltypes.Value, k int) float64 {
+	if len(dists) < k {
+		return -1
 	}
-	return read, radius, nil
+	slices.SortFunc(dists, compareDist)
+	if d := dists[k-1]; !d.IsNull() && finiteF(d.AsFloat()) {
+		return d.AsFloat()
+	}
+	return -1
 }
 
 // address is the Z-address of a row's entry in the gist index: the codes
@@ -271,7 +287,10 @@ func (r *nearestRows) read(ctx context.Context, box zorder.Box, ranges []zorder.
 	if r.entryCols != nil {
 		rs.Lookup, rs.Needed = false, r.entryCols
 	}
-	if ec.ex.Caps.CheapSeek {
+	switch {
+	case r.q.XZ != nil:
+		rs.Method = optimizer.RangeScan // an XZ index is a btree over codes
+	case ec.ex.Caps.CheapSeek:
 		rs.Method = optimizer.ZOrderSkipScan
 	}
 	rs.ZBox = box

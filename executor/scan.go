@@ -97,7 +97,7 @@ func (ec *execCtx) newScan(ctx context.Context, planned *optimizer.Scan) (Rows, 
 	if err != nil {
 		return nil, err
 	}
-	if n.Method == optimizer.ZOrderNearest {
+	if n.Method == optimizer.ZOrderNearest || n.Method == optimizer.XZNearest {
 		return ec.newNearest(planned, n), nil
 	}
 	if n.TopN != nil && len(n.SortKeys) == 0 {

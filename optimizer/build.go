@@ -54,7 +54,7 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 		// A gist index answers ORDER BY col <-> point LIMIT k by reading
 		// outward from the point: any other path reads every row its
 		// bounds admit and sorts them (nearest.go).
-		if c, q := nearestPath(s, b, view, opts); c != nil {
+		if c, q := nearestPath(s, orig, b, view, opts); c != nil {
 			// The gist index itself is no longer among the rejected.
 			d.rejected = slices.DeleteFunc(d.rejected, func(r Rejection) bool { return r.Path == c.label })
 			d.rejected = append(d.rejected, Rejection{Path: best.label, Reason: fmt.Sprintf("reads every row its bounds admit to sort them for ORDER BY %s LIMIT %d", q.Dist, q.K)})
@@ -149,6 +149,11 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 		default:
 			scan.Method = RangeScan
 			scan.Ranges = ranges
+		}
+		if nearest != nil {
+			// An XZ index's rings: the executor reads its code ranges
+			// within these, the ranges the filter's bounds leave.
+			scan.Method, scan.Nearest, scan.Estimated, scan.Ordered = XZNearest, nearest, nil, false
 		}
 	}
 	if len(t.PrimaryKey) > 0 && scan.Method == FullScan && best.index == nil {

@@ -249,7 +249,7 @@ func (x *Scan) Describe() Description {
 		d.add("tokens", "%d: %s", len(x.Inverted.Tokens()), x.Inverted)
 	case x.Method == PointGet:
 		d.add("keys", "%d%s", len(x.Points), shownList(x.described()))
-	case x.Method == ZOrderNearest:
+	case x.Method == ZOrderNearest || x.Method == XZNearest:
 		d.add("nearest", "%s", x.Nearest.Describe())
 	default:
 		d.add("key ranges", "%d%s", len(x.Ranges), shownRanges(x))
@@ -280,7 +280,7 @@ func (x *Scan) Describe() Description {
 		} else {
 			d.add("estimate", "~%s rows, %s items read, %s requests (statistics)", countText(e.Rows), countText(e.Items), countText(e.Requests))
 		}
-	} else if x.Method != InvertedScan && x.Method != ZOrderNearest { // no search space to measure (a nearest scan reads until it settles)
+	} else if x.Method != InvertedScan && x.Method != ZOrderNearest && x.Method != XZNearest { // no search space to measure (a nearest scan reads until it settles)
 
 		d.add("estimate", "%.3g of the search space", x.Estimate)
 	}

@@ -648,7 +648,7 @@ func (b *builder) ownPathRank(r ir.Rel) int {
 	switch scan.Method {
 	case PointGet:
 		return 4
-	case RangeScan:
+	case RangeScan, XZNearest:
 		return 3
 	case ZOrderRanges, ZOrderSkipScan, ZOrderNearest:
 		return 2

@@ -56,6 +56,10 @@ const (
 	// outward from a point until it holds the nearest rows
 	// (Scan.Nearest; nearest.go).
 	ZOrderNearest Method = "z-order nearest"
+	// XZNearest reads an XZ gist index's code ranges ring by ring outward
+	// from a point until it holds the nearest shapes (Scan.Nearest;
+	// nearest.go).
+	XZNearest Method = "xz nearest"
 )
 
 // KeyRange is a half-open [Start, End) range of sort keys; a nil Start or

@@ -14,7 +14,7 @@ func inScanAggregate(agg *Aggregate, opts Options) bool {
 		return false
 	}
 	s, ok := agg.Input.(*Scan)
-	if !ok || s.Dynamic || s.Lock != ir.LockNone || s.Method == PointGet || s.Method == InvertedScan || s.Method == ZOrderNearest || s.Limit > 0 {
+	if !ok || s.Dynamic || s.Lock != ir.LockNone || s.Method == PointGet || s.Method == InvertedScan || s.Method == ZOrderNearest || s.Method == XZNearest || s.Limit > 0 {
 		return false
 	}
 	if len(s.Shards) > 1 && !opts.Caps.CheapSeek {

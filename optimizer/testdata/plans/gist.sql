@@ -34,6 +34,11 @@ SELECT id FROM zones WHERE ST_DWithin(geom, 'SRID=4326;POINT(-73.97 40.61)', 0.0
 -- ... and the column on either side.
 SELECT name FROM zones WHERE ST_Contains(ST_MakeEnvelope(-74, 40.6, -73.9, 40.7, 4326), geom)
 
+-- ... and their nearest neighbours: an xz nearest scan, rings of the
+-- point's box grown outward read as code ranges, the distance decided on
+-- each row read.
+SELECT id FROM zones ORDER BY geom <-> 'SRID=4326;POINT(-73.97 40.61)'::geometry, id LIMIT 3
+
 -- A point-in-polygon join: no equality to look up by, so each zone's
 -- geometry bounds a read of the points' gist index (a dynamic scan per
 -- zone) and the predicate decides on each pair.
