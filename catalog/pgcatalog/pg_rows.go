@@ -1135,6 +1135,13 @@ func (e *Env) buildDescriptions() []descriptionEntry {
 				}
 			}
 		}
+		for _, u := range e.domains() {
+			for _, c := range u.Domain.Checks {
+				if c.Comment != "" {
+					out = append(out, descriptionEntry{objoid: c.OID, classoid: pgConstraintOID, text: c.Comment})
+				}
+			}
+		}
 		constraints := false
 		for _, t := range e.Snap.Tables() {
 			triggers(t.Triggers)
