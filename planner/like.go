@@ -141,6 +141,11 @@ func (b *Binder) likeConstraints(t *catalog.Table, likes []likeSource) error {
 		if l.including["constraints"] {
 			for _, ch := range l.src.Checks {
 				if t.HasConstraint(ch.Name) {
+					if l.partition {
+						if err := b.mergePartitionCheck(l.src, ch, t); err != nil {
+							return err
+						}
+					}
 					continue // PostgreSQL merges a same-named check
 				}
 				t.Checks = append(t.Checks, catalog.Check{Name: ch.Name, SQL: ch.SQL})

@@ -70,6 +70,26 @@ func (b *Binder) partitionColumn(t *catalog.Table, name string, earlier []*ast.C
 	return i, nil
 }
 
+// mergePartitionCheck merges the parent's CHECK ch into the partition
+// t's own of the same name, as PostgreSQL's MergeWithExistingConstraint
+// does: the same expression (spelling aside) merges, with a NOTICE;
+// another, or another kind of constraint, is 42710.
+func (b *Binder) mergePartitionCheck(parent *catalog.Table, ch catalog.Check, t *catalog.Table) error {
+	i := slices.IndexFunc(t.Checks, func(c catalog.Check) bool { return c.Name == ch.Name })
+	same := false
+	if i >= 0 {
+		var err error
+		if same, err = b.sameCheck(parent, ch.SQL, t, t.Checks[i].SQL); err != nil {
+			return err
+		}
+	}
+	if !same {
+		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", ch.Name, t.BareName())
+	}
+	b.createNotices = append(b.createNotices, pgerr.Notice("merging constraint %q with inherited definition", ch.Name))
+	return nil
+}
+
 // resolveTable finds a stored table by its possibly qualified name.
 func (b *Binder) resolveTable(schema, name string, pos int) (*catalog.Table, error) {
 	snap, tempOnly := b.snapFor(schema)

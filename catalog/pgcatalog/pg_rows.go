@@ -118,9 +118,8 @@ func init() {
 					r.Attndims = intV(1)
 				}
 				if o.table != nil && o.table.IsPartition() && !o.isIndex() {
-					// A partition's columns are its parent's (as PARTITION
-					// OF makes them; an attached table's stay local in
-					// PostgreSQL, which zproxy does not record).
+					// A partition's columns are its parent's, whether
+					// PARTITION OF or ATTACH PARTITION made it one.
 					r.Attislocal, r.Attinhcount = boolV(false), intV(1)
 				}
 				if t != nil {
