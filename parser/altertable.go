@@ -390,26 +390,27 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 		}
 		return a, close + 1, nil
 	case r.peek(k, "detach") && r.peek(k+1, "partition"):
-		// DETACH PARTITION name: the partition becomes a table of its own.
-		name, err := r.name(k + 2)
+		// DETACH PARTITION [schema.]name: the partition becomes a table
+		// of its own.
+		name, next, err := r.relationName(k + 2)
 		if err != nil {
 			return a, k, err
 		}
-		if r.peek(k+3, "concurrently") || r.peek(k+3, "finalize") {
-			return a, k, pgerr.New(pgerr.FeatureNotSupported, "DETACH PARTITION %s is not supported", strings.ToUpper(r.toks[k+3].val)).WithPosition(r.pos(k + 3))
+		if r.peek(next, "concurrently") || r.peek(next, "finalize") {
+			return a, k, pgerr.New(pgerr.FeatureNotSupported, "DETACH PARTITION %s is not supported", strings.ToUpper(r.toks[next].val)).WithPosition(r.pos(next))
 		}
 		a.Kind, a.Column = AlterDetachPartition, name
-		return a, k + 3, nil
+		return a, next, nil
 	case r.peek(k, "attach") && r.peek(k+1, "partition"):
-		// ATTACH PARTITION name {FOR VALUES ... | DEFAULT}: an existing
-		// table becomes a partition.
-		name, err := r.name(k + 2)
+		// ATTACH PARTITION [schema.]name {FOR VALUES ... | DEFAULT}: an
+		// existing table becomes a partition (pg_dump qualifies it).
+		name, next, err := r.relationName(k + 2)
 		if err != nil {
 			return a, k, err
 		}
 		a.Kind, a.Column = AlterAttachPartition, name
 		var ps PartitionSyntax
-		next, err := r.partitionBound(k+3, &ps)
+		next, err = r.partitionBound(next, &ps)
 		a.Bound = ps.Bound
 		return a, next, err
 	}
