@@ -194,6 +194,11 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	if err := b.likeConstraints(t, likes); err != nil {
 		return nil, err
 	}
+	if n.IfNotExists && parent != nil && b.snap.HasRelation(t.Name) {
+		// The statement creates nothing (the executor's NOTICE), so its
+		// bound is not checked against the partition of its name.
+		parent = nil
+	}
 	if err := b.bindPartitioning(t, parent); err != nil {
 		return nil, err
 	}
