@@ -1172,31 +1172,7 @@ func (t *Table) RemoveColumn(i int) {
 		}
 		return k
 	}
-	for j := range t.PrimaryKey {
-		t.PrimaryKey[j].Column = shift(t.PrimaryKey[j].Column)
-	}
-	if t.Partitioning != nil {
-		p := *t.Partitioning
-		p.Columns, p.ExprColumns = slices.Clone(p.Columns), slices.Clone(p.ExprColumns)
-		for j := range p.Columns {
-			p.Columns[j] = shift(p.Columns[j]) // an expression part's -1 stays
-		}
-		for j := range p.ExprColumns {
-			p.ExprColumns[j] = shift(p.ExprColumns[j])
-		}
-		t.Partitioning = &p
-	}
-	for _, ix := range t.Indexes {
-		for j := range ix.Columns {
-			ix.Columns[j].Column = shift(ix.Columns[j].Column)
-		}
-		for j := range ix.Include {
-			ix.Include[j] = shift(ix.Include[j])
-		}
-		for j := range ix.ExprColumns {
-			ix.ExprColumns[j] = shift(ix.ExprColumns[j])
-		}
-	}
+	t.renumberColumns(shift)
 }
 
 // Clone returns a deep copy of t, for building a changed descriptor.

@@ -54,7 +54,9 @@ func domainChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner s
 		u.Domain = d
 		return catalog.Change{PutTypes: []*catalog.UserType{u}}, nil, nil
 	}
-	cur, err := domainNamed(s, name, false)
+	// COMMENT ON quotes the name, as PostgreSQL's get_object_address_type
+	// does (ALTER DOMAIN does not).
+	cur, err := domainNamed(s, name, x.Action == parser.DomainCommentConstraint)
 	if err != nil {
 		return catalog.Change{}, nil, err
 	}
@@ -90,6 +92,12 @@ func domainChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner s
 			return catalog.Change{}, nil, pgerr.New(pgerr.DuplicateObject, "constraint \"%s\" for domain %s already exists", x.NewName, d.TypeName())
 		}
 		d.Checks[i].Name = x.NewName
+	case parser.DomainCommentConstraint:
+		i := domainCheckIndex(d, x.Value)
+		if i < 0 {
+			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "constraint \"%s\" for domain %s does not exist", x.Value, d.TypeName())
+		}
+		d.Checks[i].Comment = x.Comment
 	case parser.DomainValidate:
 		i := domainCheckIndex(d, x.Value)
 		if i < 0 {

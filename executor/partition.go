@@ -417,6 +417,9 @@ func (e *Executor) attachPartition(ctx context.Context, cat *catalog.Catalog, pa
 		}
 		nt := t.Clone()
 		nt.Parents, nt.Bound = []uint64{parent.ID}, a.Attach.Bound
+		if order, differs := catalog.AttachOrder(parent, nt); differs {
+			nt.ReorderColumns(order) // as the binder numbered the indexes to build
+		}
 		id = nt.ID
 		return catalog.Change{Put: []*catalog.Table{nt}}, nil
 	})

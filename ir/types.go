@@ -42,7 +42,7 @@ func (x *TypeChange) Describe() Description {
 		return d.tagged("CREATE " + kind)
 	case parser.TypeDrop:
 		return ddl(refs(ObjectType, x.Names...)...).tagged("DROP " + kind)
-	case parser.TypeComment:
+	case parser.TypeComment, parser.DomainCommentConstraint:
 		return ddl(refs(ObjectType, x.Names...)...).tagged("COMMENT")
 	}
 	d := ddl(refs(ObjectType, x.Names...)...)

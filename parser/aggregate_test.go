@@ -74,7 +74,7 @@ func TestAggregateOperatorCastErrors(t *testing.T) {
 		{`DROP AGGREGATE a`, pgerr.SyntaxError},
 		{`DROP OPERATOR === (text)`, pgerr.SyntaxError},
 		{`CREATE CAST (int AS text) WITH f`, pgerr.SyntaxError},
-		{`COMMENT ON CONSTRAINT c ON DOMAIN d IS 'x'`, pgerr.FeatureNotSupported},
+		{`COMMENT ON CONSTRAINT a.b ON DOMAIN d IS 'x'`, pgerr.SyntaxError},
 	} {
 		_, err := Parse(tc.sql)
 		if pgerr.CodeOf(err) != tc.code {

@@ -411,7 +411,8 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 		}
 		return a, close + 1, nil
 	case r.peek(k, "detach") && r.peek(k+1, "partition"):
-		// DETACH PARTITION name: the partition becomes a table of its own.
+		// DETACH PARTITION [schema.]name: the partition becomes a table
+		// of its own.
 		name, next, err := r.relationName(k + 2)
 		if err != nil {
 			return a, k, err
@@ -422,8 +423,8 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 		a.Kind, a.Column = AlterDetachPartition, name
 		return a, next, nil
 	case r.peek(k, "attach") && r.peek(k+1, "partition"):
-		// ATTACH PARTITION name {FOR VALUES ... | DEFAULT}: an existing
-		// table becomes a partition.
+		// ATTACH PARTITION [schema.]name {FOR VALUES ... | DEFAULT}: an
+		// existing table becomes a partition (pg_dump qualifies it).
 		name, next, err := r.relationName(k + 2)
 		if err != nil {
 			return a, k, err

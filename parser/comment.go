@@ -62,6 +62,9 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 	}
 	k++
 	cs.Pos = r.pos(k)
+	if (cs.Object == "trigger" || cs.Object == "constraint") && r.peek(k+1, ".") {
+		return nil, r.syntaxErrorAt(k + 1) // a trigger's or constraint's name is a bare name
+	}
 	var err error
 	if cs.Name, k, err = r.dottedName(k); err != nil {
 		return nil, err
@@ -69,9 +72,6 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 	if cs.Object == "trigger" || cs.Object == "constraint" {
 		if !r.peek(k, "on") {
 			return nil, r.syntaxErrorAt(k)
-		}
-		if cs.Object == "constraint" && r.peek(k+1, "domain") {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON CONSTRAINT of a domain is not supported").WithPosition(r.pos(k + 1))
 		}
 		if cs.On, k, err = r.dottedName(k + 1); err != nil {
 			return nil, err
@@ -121,8 +121,8 @@ func (r *rewriter) commentText(k int) (text string, null bool, err error) {
 }
 
 // commentObjectStmt reads COMMENT ON FUNCTION | PROCEDURE | ROUTINE |
-// AGGREGATE | OPERATOR | CAST | TYPE | DOMAIN, or returns nils for another
-// statement. The
+// AGGREGATE | OPERATOR | CAST | TYPE | DOMAIN | CONSTRAINT c ON DOMAIN, or
+// returns nils for another statement. The
 // comment is a change of the routine's or type's descriptor, so it is
 // that object's statement (RoutineComment, TypeComment), found and
 // checked as ALTER finds and checks it.
@@ -166,6 +166,21 @@ func (r *rewriter) commentObjectStmt() (*RoutineStatement, *TypeStatement, error
 		}
 		rs.Comment, _, err = r.commentText(next)
 		return rs, nil, err
+	case r.peek(k, "constraint") && r.peek(k+2, "on") && r.peek(k+3, "domain"):
+		// A domain's constraint: a change of the domain, as ALTER DOMAIN
+		// ... RENAME CONSTRAINT is.
+		ts := &TypeStatement{Action: DomainCommentConstraint, Domain: true, NamePos: r.pos(k + 4)}
+		var err error
+		if ts.Value, err = r.name(k + 1); err != nil {
+			return nil, nil, err
+		}
+		name, next, err := r.typeName(k + 4)
+		if err != nil {
+			return nil, nil, err
+		}
+		ts.Names = []string{name}
+		ts.Comment, _, err = r.commentText(next)
+		return nil, ts, err
 	case r.peekAny(k, "type", "domain"):
 		ts := &TypeStatement{Action: TypeComment, Domain: r.peek(k, "domain"), NamePos: r.pos(k + 1)}
 		name, next, err := r.typeName(k + 1)

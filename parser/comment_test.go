@@ -15,6 +15,7 @@ func TestCommentOnObjects(t *testing.T) {
 		name, text        string
 		procedure, either bool
 		domain, aggregate bool
+		constraint        string // COMMENT ON CONSTRAINT ... ON DOMAIN's
 	}{
 		{sql: `COMMENT ON FUNCTION f(int, text) IS 'x'`, routine: true, name: "f", text: "x"},
 		{sql: `COMMENT ON FUNCTION s.f IS NULL`, routine: true, name: "s.f"},
@@ -23,6 +24,8 @@ func TestCommentOnObjects(t *testing.T) {
 		{sql: `COMMENT ON AGGREGATE a(int) IS 'a'`, routine: true, name: "a", text: "a", aggregate: true},
 		{sql: `COMMENT ON TYPE mood IS 'm'`, typ: true, name: "mood", text: "m"},
 		{sql: `COMMENT ON DOMAIN s.posint IS 'd'`, typ: true, name: "s.posint", text: "d", domain: true},
+		{sql: `COMMENT ON CONSTRAINT "C" ON DOMAIN s.posint IS 'c'`, typ: true, name: "s.posint", text: "c", domain: true, constraint: "C"},
+		{sql: `COMMENT ON CONSTRAINT c ON DOMAIN d IS NULL`, typ: true, name: "d", domain: true, constraint: "c"},
 	} {
 		sts, err := Parse(tc.sql)
 		if err != nil || len(sts) != 1 {
@@ -39,12 +42,17 @@ func TestCommentOnObjects(t *testing.T) {
 			}
 		case tc.typ:
 			ts := st.Type
-			if ts == nil || ts.Action != TypeComment || ts.Names[0] != tc.name || ts.Comment != tc.text || ts.Domain != tc.domain {
+			action := TypeComment
+			if tc.constraint != "" {
+				action = DomainCommentConstraint
+			}
+			if ts == nil || ts.Action != action || ts.Names[0] != tc.name || ts.Comment != tc.text || ts.Domain != tc.domain || ts.Value != tc.constraint {
 				t.Errorf("%s: %+v", tc.sql, ts)
 			}
 		}
 	}
-	for _, sql := range []string{`COMMENT ON FUNCTION f() 'x'`, `COMMENT ON TYPE t IS 'x' extra`, `COMMENT ON DOMAIN IS 'x'`} {
+	for _, sql := range []string{`COMMENT ON FUNCTION f() 'x'`, `COMMENT ON TYPE t IS 'x' extra`, `COMMENT ON DOMAIN IS 'x'`,
+		`COMMENT ON CONSTRAINT c ON DOMAIN d IS 'x' 'y'`, `COMMENT ON CONSTRAINT a.b ON t IS 'x'`} {
 		if _, err := Parse(sql); pgerr.CodeOf(err) != pgerr.SyntaxError {
 			t.Errorf("%s: %v, want 42601", sql, err)
 		}

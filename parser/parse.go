@@ -231,6 +231,10 @@ type LikeClause struct {
 	// its columns merge with those of other parents and the table's own
 	// of the same name, as PostgreSQL's MergeAttributes does.
 	Inherit bool
+	// Partition marks the clause the binder stands for the parent of
+	// CREATE TABLE ... PARTITION OF: the partition's own options of a
+	// column (its DEFAULT, its CHECKs) stand over the parent's.
+	Partition bool
 }
 
 // likeOptions are CREATE TABLE LIKE's INCLUDING/EXCLUDING options.

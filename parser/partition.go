@@ -12,7 +12,9 @@ import (
 // clauses are lifted into Statement.Partition and left out of the text
 // TiDB parses. A partition's columns are its parent's, so PARTITION OF
 // is given to TiDB as a table of one placeholder column (as LIKE-only
-// tables are) that the binder replaces with the parent's columns.
+// tables are) that the binder replaces with the parent's columns; the
+// partition's own list of column options and table constraints follows
+// it, each column given a placeholder type (its type is the parent's).
 
 // OnlySchema qualifies a table named after ONLY in a SELECT's FROM
 // (SELECT ... FROM ONLY t), for the binder: t without the tables that
@@ -94,15 +96,33 @@ func (r *rewriter) partitionOf(k int) (int, error) {
 		return k, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", r.sql[r.toks[k].start:r.toks[next-1].end]).WithPosition(r.pos(k))
 	}
 	k = next
-	if r.peek(k, "(") {
-		return k, pgerr.New(pgerr.FeatureNotSupported, "column and constraint definitions of a partition are not supported").WithPosition(r.pos(k))
+	r.st.LikeOnly = true
+	if !r.peek(k, "(") {
+		if k, err = r.partitionBound(k, ps); err != nil {
+			return k, err
+		}
+		r.drop(start, k)
+		r.replace(start, "("+LikePlaceholder+" int)")
+		return k, nil
 	}
-	if k, err = r.partitionBound(k, ps); err != nil {
+	// Column options and table constraints: the list stays for TiDB,
+	// after the placeholder column that stands for the parent's.
+	open, end := k, r.matching(k)
+	if end < 0 {
+		return k, r.syntaxErrorAt(len(r.toks))
+	}
+	if end == open+1 {
+		return k, r.syntaxErrorAt(end)
+	}
+	if _, err := r.tableElements(open, end, true); err != nil {
 		return k, err
 	}
-	r.drop(start, k)
-	r.replace(start, "("+LikePlaceholder+" int)")
-	r.st.LikeOnly = true
+	if k, err = r.partitionBound(end+1, ps); err != nil {
+		return k, err
+	}
+	r.drop(start, open)
+	r.ed[open].post = LikePlaceholder + " int, " + r.ed[open].post
+	r.drop(end+1, k)
 	return k, nil
 }
 

@@ -647,6 +647,25 @@ func (r *rewriter) createTable(i int) error {
 	if end < 0 {
 		return r.syntaxErrorAt(len(r.toks))
 	}
+	others, err := r.tableElements(i, end, false)
+	if err != nil {
+		return err
+	}
+	if (len(r.st.Like) > 0 || r.peek(end+1, "inherits")) && others == 0 {
+		// TiDB's grammar wants a column; the binder drops this one (the
+		// columns are the LIKE sources' or the INHERITS parents').
+		r.st.LikeOnly = true
+		r.ed[end].pre = LikePlaceholder + " int" + r.ed[end].pre
+	}
+	return r.tableOptionClauses(end + 1)
+}
+
+// tableElements rewrites the elements of CREATE TABLE's list, which opens
+// at i and closes at end, and returns how many are columns or table
+// constraints. A partition's list (partition) has no LIKE and its
+// columns no types: each is a column of the parent, named with its
+// options, and is given TiDB a placeholder type the binder ignores.
+func (r *rewriter) tableElements(i, end int, partition bool) (int, error) {
 	tableConstraints, columns, others := 0, 0, 0
 	for e := i + 1; e < end; {
 		// The element runs to the next comma at depth 1.
@@ -661,42 +680,45 @@ func (r *rewriter) createTable(i int) error {
 			}
 		}
 		if err := r.usingIndexTablespace(e, elemEnd); err != nil {
-			return err
+			return others, err
 		}
 		t := r.toks[e]
 		if t.kind == tkIdent && t.val == "like" {
+			if partition {
+				return others, r.syntaxErrorAt(e)
+			}
 			if err := r.likeClause(e, elemEnd, end, columns); err != nil {
-				return err
+				return others, err
 			}
 			e = elemEnd + 1
 			continue
 		}
 		others++
-		if t.kind == tkIdent && tableConstraintWords[t.val] {
+		switch {
+		case t.kind == tkIdent && tableConstraintWords[t.val]:
 			if err := r.tableCheck(e, elemEnd); err != nil {
-				return err
+				return others, err
 			}
 			if err := r.createTableConstraint(tableConstraints, e, elemEnd); err != nil {
-				return err
+				return others, err
 			}
 			tableConstraints++
-		} else if t.kind == tkIdent || t.kind == tkQIdent {
-			if err := r.columnDef(e, elemEnd); err != nil {
-				return err
+		case (t.kind == tkIdent || t.kind == tkQIdent) && partition:
+			if err := r.partitionColumn(e, elemEnd); err != nil {
+				return others, err
 			}
 			columns++
-		} else {
-			return r.syntaxErrorAt(e)
+		case t.kind == tkIdent || t.kind == tkQIdent:
+			if err := r.columnDef(e, elemEnd); err != nil {
+				return others, err
+			}
+			columns++
+		default:
+			return others, r.syntaxErrorAt(e)
 		}
 		e = elemEnd + 1
 	}
-	if (len(r.st.Like) > 0 || r.peek(end+1, "inherits")) && others == 0 {
-		// TiDB's grammar wants a column; the binder drops this one (the
-		// columns are the LIKE sources' or the INHERITS parents').
-		r.st.LikeOnly = true
-		r.ed[end].pre = LikePlaceholder + " int" + r.ed[end].pre
-	}
-	return r.tableOptionClauses(end + 1)
+	return others, nil
 }
 
 // tableOptionClauses lifts what follows CREATE TABLE's element list at
@@ -958,6 +980,30 @@ func (r *rewriter) columnDef(e, end int) error {
 		r.drop(k+1, next)
 		k = next
 	}
+	return r.columnOptions(name, ext, k, end)
+}
+
+// partitionColumn rewrites the column [e, end) of a partition's list:
+// its name, WITH OPTIONS (which changes nothing) and its options, given
+// the placeholder type int for TiDB. What follows the name must start an
+// option, as in PostgreSQL's grammar: a type there is a syntax error.
+func (r *rewriter) partitionColumn(e, end int) error {
+	k := e + 1
+	if r.peek(k, "with") && r.peek(k+1, "options") {
+		r.drop(k, k+2)
+		k += 2
+	}
+	if k < end && !(r.toks[k].kind == tkIdent && (columnWords[r.toks[k].val] || r.toks[k].val == "deferrable" || r.toks[k].val == "initially")) {
+		return r.syntaxErrorAt(k)
+	}
+	r.ed[e].post += " int"
+	return r.columnOptions(r.toks[e].val, &ColumnExtras{}, k, end)
+}
+
+// columnOptions reads the options of column name from k to end (DEFAULT,
+// GENERATED, CHECK and the constraints TiDB reads) into ext, which it
+// records in Statement.Columns when it says anything.
+func (r *rewriter) columnOptions(name string, ext *ColumnExtras, k, end int) error {
 	for k < end {
 		if next, done, err := r.columnConstraint(name, k, end); err != nil {
 			return err

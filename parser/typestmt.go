@@ -56,6 +56,9 @@ const (
 	// [, option = value]...): Base or BaseName is the subtype, Range the
 	// options.
 	TypeCreateRange
+	// DomainCommentConstraint is COMMENT ON CONSTRAINT Value ON DOMAIN
+	// name IS 'text' | NULL (Comment; "" removes it).
+	DomainCommentConstraint
 )
 
 // TypeStatement is one of the statements on user-defined types, parsed by

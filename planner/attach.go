@@ -13,9 +13,10 @@ import (
 // an existing table a partition. Every member of a partition tree has
 // the root's columns in the root's order (catalog.PartitionSet), so t
 // must have the parent's columns, types, NOT NULLs and CHECK constraints
-// (PostgreSQL's checks and errors), in the parent's order and with the
-// parent's primary key (zproxy's: a row's key is its store key); the
-// parent's other indexes t lacks are created on it. The executor checks
+// (PostgreSQL's checks and errors) and the parent's primary key (zproxy's:
+// a row's key is its store key); columns in another order are put in the
+// parent's (catalog.AttachOrder); the parent's other indexes t lacks are
+// created on it. The executor checks
 // t's rows (and the default partition's) against the bound.
 
 // bindAttach binds the ATTACH PARTITION action a of ALTER TABLE parent.
@@ -68,6 +69,12 @@ func (b *Binder) bindAttach(parent *catalog.Table, a parser.AlterAction, actions
 	}
 	if err := b.attachColumns(parent, t); err != nil {
 		return nil, err
+	}
+	if order, differs := catalog.AttachOrder(parent, t); differs {
+		// The indexes to build are numbered as the attached table's
+		// columns will be (the executor reorders them alike).
+		t = t.Clone()
+		t.ReorderColumns(order)
 	}
 	bound, err := b.partitionBound(t, parent, a.Bound)
 	if err != nil {
@@ -136,13 +143,16 @@ func (b *Binder) attachColumns(parent, t *catalog.Table) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "attaching table %q, whose primary key is not %q's, is not supported", t.BareName(), parent.BareName()).
 			WithHint("Give the table the partitioned table's primary key first.")
 	}
-	sameOrder := len(t.Columns) == len(parent.Columns)
-	for i := 0; sameOrder && i < len(t.Columns); i++ {
-		c, pc := t.Columns[i], parent.Columns[i]
-		sameOrder = c.Hidden == pc.Hidden && (c.Hidden || c.Name == pc.Name)
-	}
-	if !sameOrder {
-		return unsupported("attaching table %q, whose columns are not in the order of %q's, is not supported", t.BareName(), parent.BareName())
+	if _, differs := catalog.AttachOrder(parent, t); differs {
+		// The table's descriptor takes the parent's order
+		// (catalog.ReorderColumns), which a partitioned table's members
+		// and other tables' foreign keys would have to follow.
+		if t.IsPartitioned() {
+			return unsupported("attaching partitioned table %q, whose columns are not in the order of %q's, is not supported", t.BareName(), parent.BareName())
+		}
+		if len(b.snap.ReferencedBy(t.Name)) > 0 {
+			return unsupported("attaching table %q, whose columns are not in the order of %q's and which a foreign key references, is not supported", t.BareName(), parent.BareName())
+		}
 	}
 	return nil
 }

@@ -65,21 +65,30 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 			continue
 		}
 		merge := -1 // the inherited column this definition merges with
-		if i := t.ColumnIndex(name); i >= 0 && len(parents) > 0 {
-			merge = i
-		} else if err := checkNewColumn(t, name); err != nil {
-			return nil, err
-		}
-		typ, err := parser.ColumnType(cd.Tp)
-		if err != nil {
-			return nil, err
-		}
-		if ext := b.stmt.Columns[name]; ext != nil && ext.TypeName != "" {
-			if typ, err = columnTypeName(b.snap, ext.TypeName); err != nil {
+		var col catalog.Column
+		if parent != nil {
+			// A partition's column: the parent's, with options of its own.
+			if merge, err = b.partitionColumn(t, name, n.Cols[:ci]); err != nil {
 				return nil, err
 			}
+			col = t.Columns[merge]
+		} else {
+			if i := t.ColumnIndex(name); i >= 0 && len(parents) > 0 {
+				merge = i
+			} else if err := checkNewColumn(t, name); err != nil {
+				return nil, err
+			}
+			typ, err := parser.ColumnType(cd.Tp)
+			if err != nil {
+				return nil, err
+			}
+			if ext := b.stmt.Columns[name]; ext != nil && ext.TypeName != "" {
+				if typ, err = columnTypeName(b.snap, ext.TypeName); err != nil {
+					return nil, err
+				}
+			}
+			col = catalog.Column{Name: name, Type: typ}
 		}
-		col := catalog.Column{Name: name, Type: typ}
 		for _, opt := range cd.Options {
 			switch opt.Tp {
 			case ast.ColumnOptionNotNull:
@@ -97,6 +106,10 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 			default:
 				return nil, unsupported("column constraint on %q is not supported", name)
 			}
+		}
+		if parent != nil {
+			t.Columns[merge] = col
+			continue
 		}
 		if merge >= 0 {
 			if err := b.inheritedColumn(t, merge, col, true); err != nil {
@@ -137,6 +150,12 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	if pkCount > 1 {
 		return nil, pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", t.Name)
 	}
+	if parent != nil && len(pk) > 0 && parent.RowIDKeyed() {
+		// zproxy's own: a row's key is its store key, and a row of the
+		// root is a row of every member (as ATTACH PARTITION requires).
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "a primary key on partition %q that partitioned table %q lacks is not supported", t.BareName(), parent.BareName()).
+			WithHint("Give the partitioned table the primary key.")
+	}
 	if len(pk) == 0 {
 		b.addRowID(t)
 	}
@@ -174,6 +193,11 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	}
 	if err := b.likeConstraints(t, likes); err != nil {
 		return nil, err
+	}
+	if n.IfNotExists && parent != nil && b.snap.HasRelation(t.Name) {
+		// The statement creates nothing (the executor's NOTICE), so its
+		// bound is not checked against the partition of its name.
+		parent = nil
 	}
 	if err := b.bindPartitioning(t, parent); err != nil {
 		return nil, err

@@ -28,6 +28,7 @@ type likeSource struct {
 	including map[string]bool
 	before    int
 	inherit   bool // an INHERITS parent (parser.LikeClause.Inherit)
+	partition bool // a PARTITION OF parent (parser.LikeClause.Partition)
 }
 
 // likeSources resolves the statement's LIKE clauses: each names a table
@@ -45,7 +46,7 @@ func (b *Binder) likeSources() ([]likeSource, error) {
 			}
 			key = catalog.QualifiedKey(l.Schema, l.Table)
 		}
-		ls := likeSource{including: l.Including, before: l.Before, inherit: l.Inherit}
+		ls := likeSource{including: l.Including, before: l.Before, inherit: l.Inherit, partition: l.Partition}
 		if t, err := snap.Table(key); err == nil && (!tempOnly || t.Temp) {
 			ls.src = t
 		} else if v, ok := snap.StoredView(key); ok && !tempOnly {
@@ -101,7 +102,7 @@ func (b *Binder) likeColumns(t *catalog.Table, likes []likeSource, ci int) error
 			case sc.Default != "" && sc.Identity == "" && l.including["defaults"]:
 				ext.Default = sc.Default
 			}
-			if own := b.stmt.Columns[name]; l.inherit && own != nil {
+			if own := b.stmt.Columns[name]; (l.inherit || l.partition) && own != nil {
 				// The table's own definition of the column (or an earlier
 				// parent's) has the default, if it has one.
 				if own.Default == "" && own.Identity == nil {
@@ -140,6 +141,11 @@ func (b *Binder) likeConstraints(t *catalog.Table, likes []likeSource) error {
 		if l.including["constraints"] {
 			for _, ch := range l.src.Checks {
 				if t.HasConstraint(ch.Name) {
+					if l.partition {
+						if err := b.mergePartitionCheck(l.src, ch, t); err != nil {
+							return err
+						}
+					}
 					continue // PostgreSQL merges a same-named check
 				}
 				t.Checks = append(t.Checks, catalog.Check{Name: ch.Name, SQL: ch.SQL})

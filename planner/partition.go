@@ -40,10 +40,55 @@ func (b *Binder) partitionParent() (*catalog.Table, error) {
 	// On a copy of the statement: a statement may be bound again (a
 	// catalog change meanwhile), and must not gain a second clause.
 	st := *b.stmt
-	st.Like = append([]parser.LikeClause{{Schema: ps.OfSchema, Table: ps.Of, Position: ps.OfPos,
+	st.Like = append([]parser.LikeClause{{Schema: ps.OfSchema, Table: ps.Of, Position: ps.OfPos, Partition: true,
 		Including: map[string]bool{"defaults": true, "constraints": true, "indexes": true}}}, b.stmt.Like...)
 	b.stmt = &st
 	return parent, nil
+}
+
+// partitionColumn finds column name of CREATE TABLE ... PARTITION OF
+// (parent's columns are t's, the definitions before it earlier) in t: a
+// partition's list names its parent's columns to give them options, once
+// each, and may not make one generated or an identity column.
+func (b *Binder) partitionColumn(t *catalog.Table, name string, earlier []*ast.ColumnDef) (int, error) {
+	i := t.ColumnIndex(name)
+	if i < 0 || t.Columns[i].Hidden {
+		return -1, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", name)
+	}
+	for _, cd := range earlier {
+		if cd.Name.Name.O == name {
+			return -1, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", name)
+		}
+	}
+	if ext := b.stmt.Columns[name]; ext != nil {
+		if ext.Generated != "" {
+			return -1, unsupported("generated columns are not supported on partitions")
+		}
+		if ext.Identity != nil {
+			return -1, unsupported("identity columns are not supported on partitions")
+		}
+	}
+	return i, nil
+}
+
+// mergePartitionCheck merges the parent's CHECK ch into the partition
+// t's own of the same name, as PostgreSQL's MergeWithExistingConstraint
+// does: the same expression (spelling aside) merges, with a NOTICE;
+// another, or another kind of constraint, is 42710.
+func (b *Binder) mergePartitionCheck(parent *catalog.Table, ch catalog.Check, t *catalog.Table) error {
+	i := slices.IndexFunc(t.Checks, func(c catalog.Check) bool { return c.Name == ch.Name })
+	same := false
+	if i >= 0 {
+		var err error
+		if same, err = b.sameCheck(parent, ch.SQL, t, t.Checks[i].SQL); err != nil {
+			return err
+		}
+	}
+	if !same {
+		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", ch.Name, t.BareName())
+	}
+	b.createNotices = append(b.createNotices, pgerr.Notice("merging constraint %q with inherited definition", ch.Name))
+	return nil
 }
 
 // resolveTable finds a stored table by its possibly qualified name.

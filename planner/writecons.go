@@ -26,11 +26,15 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 	c := &ir.Constraints{Tables: map[string]*ir.TableConstraints{}}
 	// The target, then every table a referential action writes.
 	queue := []*catalog.Table{t}
+	written := map[*catalog.Table]bool{t: true} // the tables the statement writes rows of
 	if ps := b.snap.PartitionSet(t); ps != nil {
 		// A write to a partitioned table writes its partitions (each
 		// with its own constraints), in a transaction of its own.
 		c.Partitions, c.Txn = ps, true
 		queue = append(queue, ps.Members...)
+		for _, m := range ps.Members {
+			written[m] = true
+		}
 	}
 	clones := map[cloneKey]map[uint64]string{}
 	for len(queue) > 0 {
@@ -58,7 +62,8 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 			}
 			tc.Generated = append(tc.Generated, ir.BoundGenerated{Column: i, Expr: e})
 		}
-		if cur == t && k != writeDelete {
+		if written[cur] && k != writeDelete {
+			// A partition's exclusion constraints hold within it.
 			x, err := b.bindExclusions(cur)
 			if err != nil {
 				return nil, err

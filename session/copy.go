@@ -71,6 +71,10 @@ func (st *statement) copy(ctx context.Context, params []sqltypes.Value, start ti
 		}
 		return nil, err
 	}
+	if t.IsPartitioned() && !c.From {
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot copy from partitioned table \"%s\"", t.BareName()).
+			WithHint("Try the COPY (SELECT ...) TO variant.")
+	}
 	if t.IsMatview() {
 		if c.From {
 			return nil, pgerr.New(pgerr.WrongObjectType, "cannot copy to materialized view \"%s\"", c.Table)

@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -115,6 +116,11 @@ func init() {
 					Attgenerated: textV(map[bool]string{true: "s"}[c.generated]), Attcompression: textV(""), Attcollation: oidV(collationOf(c.typ))}
 				if c.typ.ID == sqltypes.Array {
 					r.Attndims = intV(1)
+				}
+				if o.table != nil && o.table.IsPartition() && !o.isIndex() {
+					// A partition's columns are its parent's, whether
+					// PARTITION OF or ATTACH PARTITION made it one.
+					r.Attislocal, r.Attinhcount = boolV(false), intV(1)
 				}
 				if t != nil {
 					r.Attlen, r.Attbyval, r.Attalign, r.Attstorage = intV(int64(t.len)), boolV(t.byval), charV(t.align), charV(t.storage)
@@ -306,12 +312,17 @@ func init() {
 			if !o.isTable() || t == nil {
 				continue
 			}
+			parent := e.Snap.Parent(t) // a partition's constraints may be its parent's copies
 			if !hasRowID(t) {
 				var keys []int64
 				for _, k := range t.PrimaryKey {
 					keys = append(keys, int64(attnum(t, k.Column)))
 				}
-				out = append(out, constraintRow(ObjectOID(t.ID, slotPKey), t.BareName()+"_pkey", 'p', o.oid, ObjectOID(t.ID, slotPKeyIndex), keys, ""))
+				r := constraintRow(ObjectOID(t.ID, slotPKey), t.BareName()+"_pkey", 'p', o.oid, ObjectOID(t.ID, slotPKeyIndex), keys, "")
+				if parent != nil && !hasRowID(parent) {
+					inheritedConstraint(r, ObjectOID(parent.ID, slotPKey))
+				}
+				out = append(out, r)
 			}
 			for i, c := range t.Checks {
 				name := c.Name
@@ -326,7 +337,11 @@ func init() {
 						keys = append(keys, int64(attnum(t, col)))
 					}
 				}
-				out = append(out, constraintRow(ObjectOID(t.ID, slotCheck+uint32(i)), name, 'c', o.oid, 0, keys, c.SQL))
+				r := constraintRow(ObjectOID(t.ID, slotCheck+uint32(i)), name, 'c', o.oid, 0, keys, c.SQL)
+				if parent != nil && c.Name != "" && slices.ContainsFunc(parent.Checks, func(pc catalog.Check) bool { return pc.Name == c.Name }) {
+					inheritedConstraint(r, 0)
+				}
+				out = append(out, r)
 			}
 			for _, ix := range t.Indexes {
 				if ix.Exclusion != nil {
@@ -341,6 +356,9 @@ func init() {
 					r := constraintRow(ObjectOID(ix.ID, slotPKey), ix.Name, 'u', o.oid, ObjectOID(ix.ID, 0), keys, "")
 					r.Connoinherit = boolV(true)
 					r.Condeferrable, r.Condeferred = boolV(ix.Deferrable), boolV(ix.InitiallyDeferred)
+					if pix := parentConstraintIndex(parent, ix); pix != nil {
+						inheritedConstraint(r, ObjectOID(pix.ID, slotPKey))
+					}
 					out = append(out, r)
 				}
 			}
@@ -844,6 +862,29 @@ func foreignKeyDef(t, refTable *catalog.Table, fk *catalog.ForeignKey, ref strin
 	return def
 }
 
+// inheritedConstraint marks r, a partition's constraint, as its
+// parent's copy, as PostgreSQL has it: not local, inherited once,
+// conparentid the parent's constraint (0 for a CHECK, which PostgreSQL
+// links by name alone).
+func inheritedConstraint(r *pgConstraintRow, parentOID uint32) {
+	r.Conislocal, r.Coninhcount, r.Connoinherit, r.Conparentid = boolV(false), intV(1), boolV(false), oidV(parentOID)
+}
+
+// parentConstraintIndex is the unique constraint of parent (a
+// partition's parent, or nil) whose copy ix, a unique constraint of the
+// partition, is: the one with the same keys.
+func parentConstraintIndex(parent *catalog.Table, ix *catalog.Index) *catalog.Index {
+	if parent == nil {
+		return nil
+	}
+	for _, pix := range parent.Indexes {
+		if pix.Constraint && pix.Exclusion == nil && pix.SameKeys(ix) {
+			return pix
+		}
+	}
+	return nil
+}
+
 func constraintRow(oid uint32, name string, kind byte, rel, index uint32, keys []int64, bin string) *pgConstraintRow {
 	r := &pgConstraintRow{Oid: oidV(oid), Conname: nameV(name), Connamespace: oidV(NamespacePublic), Contype: charV(kind),
 		Convalidated: boolV(true), Conrelid: oidV(rel), Conindid: oidV(index), Confupdtype: charV(' '), Confdeltype: charV(' '),
@@ -1096,6 +1137,13 @@ func (e *Env) buildDescriptions() []descriptionEntry {
 			for _, tg := range tgs {
 				if tg.Comment != "" {
 					out = append(out, descriptionEntry{objoid: tg.OID, classoid: pgTriggerOID, text: tg.Comment})
+				}
+			}
+		}
+		for _, u := range e.domains() {
+			for _, c := range u.Domain.Checks {
+				if c.Comment != "" {
+					out = append(out, descriptionEntry{objoid: c.OID, classoid: pgConstraintOID, text: c.Comment})
 				}
 			}
 		}

@@ -53,6 +53,9 @@ type DomainCheck struct {
 	// NotValid: added NOT VALID and not validated since (values stored
 	// before it may violate it; new ones may not).
 	NotValid bool `json:"not_valid,omitempty"`
+	// Comment is COMMENT ON CONSTRAINT ... ON DOMAIN's text: it goes
+	// with the constraint (RENAME CONSTRAINT keeps it, DROP drops it).
+	Comment string `json:"comment,omitempty"`
 }
 
 type compiledCheck struct {

@@ -41,5 +41,6 @@ COMMENT ON AGGREGATE app.total(integer) IS 'dump: an aggregate';
 COMMENT ON TABLE app.entries IS 'dump: a table';
 COMMENT ON COLUMN app.entries.qty IS 'dump: a column';
 COMMENT ON CONSTRAINT entries_pkey ON app.entries IS 'dump: a key';
+COMMENT ON CONSTRAINT pos_check ON DOMAIN app.pos IS 'dump: a domain check';
 COMMENT ON SEQUENCE app.tickets IS 'dump: a sequence';
 COMMENT ON VIEW app.feelings IS 'dump: a view';
