@@ -342,7 +342,10 @@ func (x *Filter) Describe() Description {
 
 func (x *Project) Describe() Description {
 	d := Description{Head: "Project"}
-	d.add("output", "%s", exprList(x.Exprs))
+	if len(x.Exprs) > 0 {
+		// (None for an EXISTS subquery's rows, which it only counts.)
+		d.add("output", "%s", exprList(x.Exprs))
+	}
 	return d
 }
 
