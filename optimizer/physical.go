@@ -698,7 +698,21 @@ func (b *builder) planFilter(n *ir.Filter, req request) (Node, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	return &Filter{Input: in, Pred: b.expr(n.Pred)}, delivered, nil
+	f := &Filter{Input: in, Pred: b.expr(n.Pred)}
+	if _, having := n.Input.(*ir.Aggregate); !having {
+		// (HAVING gates nothing: what PostgreSQL makes a one-time
+		// filter of is in a copy below the aggregate; see push.)
+		var gate []ir.Expr
+		for _, c := range ir.Conjuncts(f.Pred) {
+			if pseudoconstant(c) {
+				gate = append(gate, c)
+			}
+		}
+		if len(gate) > 0 {
+			f.Gate = andAll(gate)
+		}
+	}
+	return f, delivered, nil
 }
 
 // planProject plans a logical Project.

@@ -337,7 +337,7 @@ func orderQuals(preds []ir.Expr) []ir.Expr {
 	costs := make(map[ir.Expr]int, len(preds))
 	for _, p := range preds {
 		costs[p] = qualCost(p)
-		if len(ir.Columns(p)) == 0 && pushable(p) {
+		if pseudoconstant(p) {
 			costs[p] = -1
 		}
 	}
@@ -369,13 +369,20 @@ func qualCost(e ir.Expr) int {
 	return cost
 }
 
+// pseudoconstant reports whether a conjunct reads no column of the row it
+// filters and nothing volatile (PostgreSQL's pseudoconstant qual): its
+// value is the same for every row, a gate.
+func pseudoconstant(p ir.Expr) bool {
+	return len(ir.Columns(p)) == 0 && pushable(p)
+}
+
 // havingGate reports whether a HAVING conjunct of an ungrouped aggregate
 // may be copied into its WHERE, by PostgreSQL's rule: no aggregate (it
 // reads no column of the aggregate's row), nothing volatile, no subplan. A
 // subquery that reads no row of this query is an InitPlan there, not a
 // subplan, unless it is an ANY or ALL one (a hashed subplan).
 func havingGate(p ir.Expr) bool {
-	if len(ir.Columns(p)) > 0 || !pushable(p) {
+	if !pseudoconstant(p) {
 		return false
 	}
 	ok := true
