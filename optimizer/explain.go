@@ -337,6 +337,10 @@ func (x *TableFunc) Describe() Description {
 func (x *Filter) Describe() Description {
 	d := Description{Head: "Filter"}
 	d.add("filter", "%s", x.Pred.String())
+	if x.Gate != nil {
+		// Its conjuncts that gate the input (PostgreSQL's One-Time Filter).
+		d.add("one-time filter", "%s", x.Gate.String())
+	}
 	return d
 }
 
