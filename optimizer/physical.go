@@ -775,6 +775,9 @@ func (b *builder) planSort(n *ir.Sort, req request) (Node, bool, error) {
 	for _, k := range n.Keys {
 		need[k.Col] = true
 	}
+	if _, setOp := n.Input.(*ir.SetOp); setOp {
+		need = nil // no simple UNION ALL (see planSetOp)
+	}
 	in, delivered, err := b.build(n.Input, request{need: need, order: n.Keys, limit: req.limit})
 	if err != nil {
 		return nil, false, err
@@ -803,7 +806,11 @@ func (b *builder) planLimit(n *ir.Limit, req request) (Node, bool, error) {
 	if count >= 0 {
 		childLimit = int(count + offset)
 	}
-	in, delivered, err := b.build(n.Input, request{need: req.need, order: req.order, limit: childLimit})
+	need := req.need
+	if _, setOp := n.Input.(*ir.SetOp); setOp {
+		need = nil // no simple UNION ALL (see planSetOp)
+	}
+	in, delivered, err := b.build(n.Input, request{need: need, order: req.order, limit: childLimit})
 	if err != nil {
 		return nil, false, err
 	}
@@ -988,15 +995,37 @@ func (b *builder) planSetOp(n *ir.SetOp, req request) (Node, bool, error) {
 	if node, ok, err := b.planPartitions(n); ok || err != nil {
 		return node, false, err
 	}
-	l, _, err := b.build(n.Left, request{})
+	// Rows compared (UNION, INTERSECT, EXCEPT) need every column. A
+	// UNION ALL whose operands need no cast is PostgreSQL's simple UNION
+	// ALL, which it plans as an append of its operands, each a subquery
+	// whose unread outputs it drops: the parent's need passes down (not
+	// under ORDER BY or LIMIT, which make it not simple: planSort and
+	// planLimit ask for every column).
+	var side request
+	if simpleUnionAll(n) {
+		side.need = req.need
+	}
+	l, _, err := b.build(n.Left, side)
 	if err != nil {
 		return nil, false, err
 	}
-	rt, _, err := b.build(n.Right, request{})
+	rt, _, err := b.build(n.Right, side)
 	if err != nil {
 		return nil, false, err
 	}
 	return &SetOp{Op: n.Op, All: n.All, Left: l, Right: rt, Cols: n.Cols}, false, nil
+}
+
+// simpleUnionAll reports whether r is a tree of UNION ALLs whose operands
+// have the result's column types themselves (is_simple_union_all).
+func simpleUnionAll(r ir.Rel) bool {
+	switch n := r.(type) {
+	case *ir.SetOp:
+		return n.Op == ir.Union && n.All && simpleUnionAll(n.Left) && simpleUnionAll(n.Right)
+	case *ir.Project:
+		return !n.Coerces
+	}
+	return true
 }
 
 // planValues plans a logical Values.
