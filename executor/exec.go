@@ -1002,8 +1002,17 @@ func (ec *execCtx) startTableFunc(ctx context.Context, x *optimizer.TableFunc) (
 
 // startFilter starts the operator of a Filter node.
 func (ec *execCtx) startFilter(ctx context.Context, x *optimizer.Filter) (Rows, error) {
-	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
-	in, err := input(x.Input)
+	if x.Gate != nil {
+		// A one-time filter: false, and the input never starts.
+		v, err := x.Gate.Eval(ec.eval, nil)
+		if err != nil {
+			return nil, err
+		}
+		if !ir.Truthy(v) {
+			return emptyRows{}, nil
+		}
+	}
+	in, err := ec.build(ctx, x.Input)
 	if err != nil {
 		return nil, err
 	}

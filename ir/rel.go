@@ -144,6 +144,9 @@ type Project struct {
 	// whose ORDER BY reads expressions outside its select list, to drop
 	// them (the deparser prints the two as one query).
 	DropsOrderKeys bool
+	// Coerces marks the Project the binder puts over a set operation's
+	// operand to cast its columns to the operation's types.
+	Coerces bool
 }
 
 // JoinKind is the kind of a join.

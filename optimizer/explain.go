@@ -337,12 +337,19 @@ func (x *TableFunc) Describe() Description {
 func (x *Filter) Describe() Description {
 	d := Description{Head: "Filter"}
 	d.add("filter", "%s", x.Pred.String())
+	if x.Gate != nil {
+		// Its conjuncts that gate the input (PostgreSQL's One-Time Filter).
+		d.add("one-time filter", "%s", x.Gate.String())
+	}
 	return d
 }
 
 func (x *Project) Describe() Description {
 	d := Description{Head: "Project"}
-	d.add("output", "%s", exprList(x.Exprs))
+	if len(x.Exprs) > 0 {
+		// (None for an EXISTS subquery's rows, which it only counts.)
+		d.add("output", "%s", exprList(x.Exprs))
+	}
 	return d
 }
 

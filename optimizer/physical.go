@@ -340,7 +340,8 @@ func (b *builder) cte(c *ir.CTE) (*CTE, error) {
 }
 
 // mergeable reports whether outer can read inner's expressions directly:
-// every inner expression outer uses is deterministic and without subplans.
+// every inner expression outer uses is deterministic and without subplans,
+// and none it leaves unread is volatile (that one still runs once a row).
 func mergeable(outer, inner []ir.Expr) bool {
 	used := make([]bool, len(inner))
 	for _, e := range outer {
@@ -350,11 +351,63 @@ func mergeable(outer, inner []ir.Expr) bool {
 		}
 	}
 	for i, u := range used {
-		if u && !movable(inner[i]) {
+		if u && !movable(inner[i]) || !u && volatileExpr(inner[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// unusedOutputs replaces by NULL the expressions of a projection that its
+// parent does not read (need), as PostgreSQL's
+// remove_unused_subquery_outputs does for a subquery in FROM, so they are
+// never evaluated: an expression there that would fail does not. A
+// volatile one is kept (it runs once a row, for its effects); plain column
+// references and constants cost nothing and stay.
+func unusedOutputs(n *ir.Project, need []bool) *ir.Project {
+	var exprs []ir.Expr
+	for i, e := range n.Exprs {
+		if i >= len(need) || need[i] {
+			continue
+		}
+		switch e.(type) {
+		case *ir.ColRef, *ir.Const:
+			continue
+		}
+		if volatileExpr(e) {
+			continue
+		}
+		if exprs == nil {
+			exprs = append([]ir.Expr(nil), n.Exprs...)
+		}
+		exprs[i] = &ir.Const{V: sqltypes.Null, Typ: e.Type()}
+	}
+	if exprs == nil {
+		return n
+	}
+	c := *n
+	c.Exprs = exprs
+	return &c
+}
+
+// volatileExpr reports whether e calls a volatile function, in the plans
+// of its subqueries too.
+func volatileExpr(e ir.Expr) bool {
+	found := false
+	check := func(x ir.Expr) {
+		ir.Walk(x, func(y ir.Expr) {
+			if f, ok := y.(*ir.Func); ok && ir.IsVolatile(f) {
+				found = true
+			}
+		})
+	}
+	check(e)
+	ir.Walk(e, func(x ir.Expr) {
+		if s, ok := x.(*ir.Subquery); ok {
+			ir.VisitExprs(s.Plan, func(se ir.Expr, _ int) { check(se) })
+		}
+	})
+	return found
 }
 
 // isIdentity reports whether a projection passes its input through.
@@ -645,13 +698,31 @@ func (b *builder) planFilter(n *ir.Filter, req request) (Node, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	return &Filter{Input: in, Pred: b.expr(n.Pred)}, delivered, nil
+	f := &Filter{Input: in, Pred: b.expr(n.Pred)}
+	if _, having := n.Input.(*ir.Aggregate); !having {
+		// (HAVING gates nothing: what PostgreSQL makes a one-time
+		// filter of is in a copy below the aggregate; see push.)
+		var gate []ir.Expr
+		for _, c := range ir.Conjuncts(f.Pred) {
+			if pseudoconstant(c) {
+				gate = append(gate, c)
+			}
+		}
+		if len(gate) > 0 {
+			f.Gate = andAll(gate)
+		}
+	}
+	return f, delivered, nil
 }
 
 // planProject plans a logical Project.
 func (b *builder) planProject(n *ir.Project, req request) (Node, bool, error) {
+	n = unusedOutputs(n, req.need)
 	need := make([]bool, len(n.Input.Columns()))
-	for _, e := range n.Exprs {
+	for i, e := range n.Exprs {
+		if _, isCol := e.(*ir.ColRef); isCol && i < len(req.need) && !req.need[i] {
+			continue // passed through unread: its input column may go unfilled
+		}
 		usedCols(e, need)
 	}
 	// The order asked of the projection passes down where it names
@@ -704,6 +775,9 @@ func (b *builder) planSort(n *ir.Sort, req request) (Node, bool, error) {
 	for _, k := range n.Keys {
 		need[k.Col] = true
 	}
+	if _, setOp := n.Input.(*ir.SetOp); setOp {
+		need = nil // no simple UNION ALL (see planSetOp)
+	}
 	in, delivered, err := b.build(n.Input, request{need: need, order: n.Keys, limit: req.limit})
 	if err != nil {
 		return nil, false, err
@@ -732,7 +806,11 @@ func (b *builder) planLimit(n *ir.Limit, req request) (Node, bool, error) {
 	if count >= 0 {
 		childLimit = int(count + offset)
 	}
-	in, delivered, err := b.build(n.Input, request{need: req.need, order: req.order, limit: childLimit})
+	need := req.need
+	if _, setOp := n.Input.(*ir.SetOp); setOp {
+		need = nil // no simple UNION ALL (see planSetOp)
+	}
+	in, delivered, err := b.build(n.Input, request{need: need, order: req.order, limit: childLimit})
 	if err != nil {
 		return nil, false, err
 	}
@@ -747,7 +825,16 @@ func (b *builder) planLimit(n *ir.Limit, req request) (Node, bool, error) {
 
 // planDistinct plans a logical Distinct.
 func (b *builder) planDistinct(n *ir.Distinct, req request) (Node, bool, error) {
-	in, delivered, err := b.build(n.Input, request{order: req.order})
+	var need []bool
+	if len(n.On) > 0 {
+		// DISTINCT ON compares its keys only: the other columns are
+		// needed only where the parent reads them.
+		need = append([]bool(nil), req.need...)
+		for _, c := range n.On {
+			need[c] = true
+		}
+	}
+	in, delivered, err := b.build(n.Input, request{need: need, order: req.order})
 	if err != nil {
 		return nil, false, err
 	}
@@ -771,7 +858,10 @@ func (b *builder) planAggregate(n *ir.Aggregate, req request) (Node, bool, error
 	for _, g := range n.GroupBy {
 		usedCols(g, need)
 	}
-	for _, a := range n.Aggs {
+	for i, a := range n.Aggs {
+		if unusedAggregate(a, req.need, len(n.GroupBy)+i) {
+			continue
+		}
 		for _, x := range a.Args {
 			usedCols(x, need)
 		}
@@ -789,6 +879,13 @@ func (b *builder) planAggregate(n *ir.Aggregate, req request) (Node, bool, error
 	streaming = streaming && order != nil
 	aggs := make([]ir.AggCall, len(n.Aggs))
 	for i, a := range n.Aggs {
+		if unusedAggregate(a, req.need, len(n.GroupBy)+i) {
+			// Nobody reads it (remove_unused_subquery_outputs dropped
+			// it from PostgreSQL's target list): its arguments are not
+			// evaluated; count(*) is a placeholder that reads none.
+			aggs[i] = ir.AggCall{Func: ir.AggCountStar, Typ: sqltypes.TypeInt8}
+			continue
+		}
 		a.Args = b.exprs(a.Args)
 		if len(a.Args) > 0 {
 			a.Arg = a.Args[0]
@@ -802,6 +899,29 @@ func (b *builder) planAggregate(n *ir.Aggregate, req request) (Node, bool, error
 	}
 	agg.InScan = inScanAggregate(agg, b.opts)
 	return agg, streaming && deliversReq, nil
+}
+
+// unusedAggregate reports whether aggregate a, output column col, may go
+// uncomputed: its parent does not read the column, and nothing of it is
+// volatile (its calls run for their effects) or user-defined.
+func unusedAggregate(a ir.AggCall, need []bool, col int) bool {
+	if col >= len(need) || need[col] || a.User != nil || a.Grouping != nil || a.Func == ir.AggCountStar {
+		return false
+	}
+	for _, x := range a.Args {
+		if volatileExpr(x) {
+			return false
+		}
+	}
+	if a.Filter != nil && volatileExpr(a.Filter) {
+		return false
+	}
+	for _, k := range a.OrderBy {
+		if volatileExpr(k.E) {
+			return false
+		}
+	}
+	return true
 }
 
 // planWindow plans a logical Window.
@@ -875,15 +995,37 @@ func (b *builder) planSetOp(n *ir.SetOp, req request) (Node, bool, error) {
 	if node, ok, err := b.planPartitions(n); ok || err != nil {
 		return node, false, err
 	}
-	l, _, err := b.build(n.Left, request{})
+	// Rows compared (UNION, INTERSECT, EXCEPT) need every column. A
+	// UNION ALL whose operands need no cast is PostgreSQL's simple UNION
+	// ALL, which it plans as an append of its operands, each a subquery
+	// whose unread outputs it drops: the parent's need passes down (not
+	// under ORDER BY or LIMIT, which make it not simple: planSort and
+	// planLimit ask for every column).
+	var side request
+	if simpleUnionAll(n) {
+		side.need = req.need
+	}
+	l, _, err := b.build(n.Left, side)
 	if err != nil {
 		return nil, false, err
 	}
-	rt, _, err := b.build(n.Right, request{})
+	rt, _, err := b.build(n.Right, side)
 	if err != nil {
 		return nil, false, err
 	}
 	return &SetOp{Op: n.Op, All: n.All, Left: l, Right: rt, Cols: n.Cols}, false, nil
+}
+
+// simpleUnionAll reports whether r is a tree of UNION ALLs whose operands
+// have the result's column types themselves (is_simple_union_all).
+func simpleUnionAll(r ir.Rel) bool {
+	switch n := r.(type) {
+	case *ir.SetOp:
+		return n.Op == ir.Union && n.All && simpleUnionAll(n.Left) && simpleUnionAll(n.Right)
+	case *ir.Project:
+		return !n.Coerces
+	}
+	return true
 }
 
 // planValues plans a logical Values.

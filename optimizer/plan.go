@@ -221,6 +221,12 @@ type TableFunc struct {
 type Filter struct {
 	Input Node
 	Pred  ir.Expr
+	// Gate holds the conjuncts of Pred that read no column of the row (an
+	// enclosing query's columns, constants) and nothing volatile: they are
+	// evaluated once when the filter starts, before its input is started,
+	// as PostgreSQL's one-time filter (a gating Result). When it is not
+	// true the input never runs, so none of its expressions can fail.
+	Gate ir.Expr
 }
 
 // Project computes the output expressions.

@@ -17,6 +17,10 @@ type logicalRule struct {
 }
 
 var logicalRules = []logicalRule{
+	// An EXISTS subquery loses what cannot change whether it yields a row
+	// (its select list, ORDER BY, DISTINCT, ...), which is then never
+	// evaluated, as in PostgreSQL (exists.go).
+	{"simplify EXISTS subqueries", simplifyExists},
 	// Correlated EXISTS / NOT EXISTS / IN in WHERE become semi and anti
 	// joins, which the join rules can then serve with lookups.
 	{"decorrelate EXISTS and IN", decorrelate},
@@ -223,9 +227,20 @@ func push(r ir.Rel, preds []ir.Expr) ir.Rel {
 		for _, p := range preds {
 			// Not below grouping sets: a row of a set without the column
 			// has NULL there, whatever the input rows held.
-			if len(n.GroupBy) > 0 && n.GroupingSets == nil && pushable(p) && onlyBelow(p, len(n.GroupBy)) && !readsVolatile(p, n.GroupBy) {
+			switch {
+			case len(n.GroupBy) > 0 && n.GroupingSets == nil && pushable(p) && onlyBelow(p, len(n.GroupBy)) && !readsVolatile(p, n.GroupBy):
 				down = append(down, substitute(p, n.GroupBy))
-			} else {
+			case len(n.GroupBy) == 0 && havingGate(p):
+				// An ungrouped query's HAVING conjunct that reads no
+				// column of its row (an outer query's columns, constants)
+				// is copied below as well, as PostgreSQL's
+				// subquery_planner puts a copy in WHERE: there it gates
+				// the scan, so the rows' expressions are not evaluated
+				// when it is false. It stays above too: the aggregate
+				// yields its one row even from no input.
+				down = append(down, p)
+				keep = append(keep, p)
+			default:
 				keep = append(keep, p)
 			}
 		}
@@ -310,6 +325,11 @@ func filtered(r ir.Rel, preds []ir.Expr) ir.Rel {
 // expression that can fail: WHERE e = 2 AND (h + h)::integer > 0 must not
 // raise 22003 for a row whose e is not 2, and PostgreSQL tests e first
 // wherever it was written.
+//
+// A conjunct that reads no column of the row and nothing volatile (an
+// enclosing query's columns, an InitPlan) comes first whatever its cost:
+// PostgreSQL makes it a pseudoconstant qual, a one-time filter gating the
+// scan, so no expression of the row runs when it is false.
 func orderQuals(preds []ir.Expr) []ir.Expr {
 	if len(preds) < 2 {
 		return preds
@@ -317,6 +337,9 @@ func orderQuals(preds []ir.Expr) []ir.Expr {
 	costs := make(map[ir.Expr]int, len(preds))
 	for _, p := range preds {
 		costs[p] = qualCost(p)
+		if pseudoconstant(p) {
+			costs[p] = -1
+		}
 	}
 	out := append([]ir.Expr(nil), preds...)
 	sort.SliceStable(out, func(i, j int) bool { return costs[out[i]] < costs[out[j]] })
@@ -344,6 +367,41 @@ func qualCost(e ir.Expr) int {
 		}
 	})
 	return cost
+}
+
+// pseudoconstant reports whether a conjunct reads no column of the row it
+// filters and nothing volatile (PostgreSQL's pseudoconstant qual): its
+// value is the same for every row, a gate. (tableoid reads the row without
+// a column reference.)
+func pseudoconstant(p ir.Expr) bool {
+	if len(ir.Columns(p)) > 0 || !pushable(p) {
+		return false
+	}
+	ok := true
+	ir.Walk(p, func(x ir.Expr) {
+		if _, rowOID := x.(*ir.PartitionOID); rowOID {
+			ok = false
+		}
+	})
+	return ok
+}
+
+// havingGate reports whether a HAVING conjunct of an ungrouped aggregate
+// may be copied into its WHERE, by PostgreSQL's rule: no aggregate (it
+// reads no column of the aggregate's row), nothing volatile, no subplan. A
+// subquery that reads no row of this query is an InitPlan there, not a
+// subplan, unless it is an ANY or ALL one (a hashed subplan).
+func havingGate(p ir.Expr) bool {
+	if !pseudoconstant(p) {
+		return false
+	}
+	ok := true
+	ir.Walk(p, func(x ir.Expr) {
+		if s, isSub := x.(*ir.Subquery); isSub && (s.Kind == ir.AnySubquery || s.Kind == ir.AllSubquery) {
+			ok = false
+		}
+	})
+	return ok
 }
 
 // movable reports whether a predicate may be evaluated on another row

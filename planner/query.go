@@ -501,7 +501,7 @@ func (b *Binder) castColumns(r ir.Rel, want []ir.Column) (ir.Rel, error) {
 		exprs[i] = e
 		cols[i] = ir.Column{Name: c.Name, Type: want[i].Type, Col: -1}
 	}
-	return &ir.Project{Input: r, Exprs: exprs, Cols: cols}, nil
+	return &ir.Project{Input: r, Exprs: exprs, Cols: cols, Coerces: true}, nil
 }
 
 // commonType is the type PostgreSQL resolves for the columns of a UNION,

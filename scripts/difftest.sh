@@ -12,14 +12,13 @@
 #   -seed <time>         the campaign's seed (printed; pass it to replay)
 #   -repro-dir DIR       minimised repros and summary.txt
 #                        (default difftest-out/<seed>)
-#   -avoid-gaps=false    also generate what the known engine gaps break
 #   -minimize 60s        time to shrink each mismatch
 #   -max-minimized 0     shrink every mismatch (the test's -max-per-signature
 #                        still stops at 4 of one kind and SQLSTATE)
 #   -max-cost 1e7        skip statements PostgreSQL estimates costlier
 #
 # e.g. scripts/difftest.sh -seed 7 -duration 30m
-#      scripts/difftest.sh -queries 2000 -avoid-gaps=true
+#      scripts/difftest.sh -queries 2000
 #
 # It prints the statements compared per construct, the mismatches by kind,
 # and where the repros are; it exits non-zero when there was a mismatch.
@@ -55,4 +54,4 @@ echo "difftest: seed $seed, repros and summary in $out" >&2
 # -v streams the mismatches as they are found; the summary comes last.
 go test -count=1 -timeout 0 -run '^TestCampaign$' ./e2e/differential -v -args \
 	-duration 20m -queries 0 -seed "$seed" -repro-dir "$out" \
-	-avoid-gaps=false -minimize 60s -max-minimized 0 -max-cost 1e7 "$@"
+	-minimize 60s -max-minimized 0 -max-cost 1e7 "$@"

@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -44,75 +43,11 @@ type Options struct {
 	// correlated subquery over a join of joins run for minutes.
 	MaxCost float64
 
-	Gaps Gaps
-
 	Logf func(format string, args ...any)
 	// Restart, when set, is called after zproxy stops answering (a crash
 	// or a hang); it returns the DSN of a fresh zproxy and the end of the
 	// old one's log (the panic, if it crashed).
 	Restart func() (dsn, lastLog string, err error)
-}
-
-// Gaps are engine bugs that have been reported and that the generator can
-// steer clear of, so that a short campaign stays green while they are
-// open. Each names its repro in the report; remove it once fixed. The long
-// campaign (scripts/difftest.sh) runs with all of them off.
-//
-// HavingOuterGate: a HAVING without aggregates in a subquery, whose
-// condition reads only the outer query's columns. PostgreSQL copies such a
-// HAVING into WHERE (subquery_planner), where a condition on outer columns
-// alone gates the scan, so an expression that fails on a row is never
-// evaluated when the gate is false; zproxy scans first and fails (seed 2,
-// 22003):
-//
-//	CREATE TABLE hv (e bigint); INSERT INTO hv VALUES (3000000000);
-//	CREATE TABLE ho (b int); INSERT INTO ho VALUES (1);
-//	SELECT * FROM ho WHERE (SELECT count(*) FROM hv WHERE CAST(e AS integer) > 0 HAVING ho.b IS NULL) > 0;
-//
-// (the same condition in the subquery's WHERE is gated alike on both).
-// The generator then makes a subquery's HAVING one clause with an
-// aggregate (CASE WHEN count(*) >= 0 THEN p END), which PostgreSQL keeps.
-//
-// SkippedEvaluation: zproxy evaluates expressions PostgreSQL's planner
-// drops, so an expression that fails there fails in zproxy alone (22003
-// where PostgreSQL answers, seed 11): an EXISTS subquery's select list and
-// ORDER BY (simplify_EXISTS_query), and a derived table's outputs nobody
-// reads (remove_unused_subquery_outputs):
-//
-//	CREATE TABLE t (d bigint); INSERT INTO t VALUES (3000000000);
-//	SELECT 1 WHERE NOT EXISTS (SELECT CAST(d AS integer) FROM t ORDER BY 1);
-//	SELECT NULL FROM (SELECT avg(CAST(d AS integer)) FROM t) AS s;
-//
-// The generator then casts no bigint to integer (df_inc's argument), its
-// one expression that fails on the values it draws.
-//
-// A new gap is a bool field here, honoured by the generator and named in
-// -lift-gaps.
-type Gaps struct {
-	HavingOuterGate   bool
-	SkippedEvaluation bool
-}
-
-// AllGaps steers clear of every gap.
-func AllGaps() Gaps {
-	return Gaps{HavingOuterGate: true, SkippedEvaluation: true}
-}
-
-// Lift turns off the gaps named in list (Gaps field names, separated by
-// commas), so a campaign that avoids the others checks their fix.
-func (g *Gaps) Lift(list string) error {
-	v := reflect.ValueOf(g).Elem()
-	for _, name := range strings.Split(list, ",") {
-		if name = strings.TrimSpace(name); name == "" {
-			continue
-		}
-		f := v.FieldByName(name)
-		if !f.IsValid() || f.Kind() != reflect.Bool {
-			return fmt.Errorf("no gap %q", name)
-		}
-		f.SetBool(false)
-	}
-	return nil
 }
 
 func (o *Options) defaults() {

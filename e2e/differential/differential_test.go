@@ -27,8 +27,6 @@ var (
 	maxMin    = flag.Int("max-minimized", 5, "mismatches to shrink at most (0: all)")
 	maxPerSig = flag.Int("max-per-signature", 4, "mismatches of one signature (kind, SQLSTATE) to shrink at most (0: all)")
 	reproDir  = flag.String("repro-dir", "", "write minimised repros to this directory")
-	avoidGaps = flag.Bool("avoid-gaps", true, "steer clear of the engine gaps listed in Gaps (open bug reports)")
-	liftGaps  = flag.String("lift-gaps", "", "comma-separated Gaps fields to generate anyway under -avoid-gaps (to check a fix)")
 	maxCost   = flag.Float64("max-cost", 1e5, "skip statements PostgreSQL estimates to cost more (0: no limit)")
 	verbose   = flag.Bool("log-statements", false, "log every statement with both servers' times")
 	pgBin     = flag.String("pg-bin", "", "directory of PostgreSQL 15's initdb and pg_ctl (default: /usr/lib/postgresql/15/bin or PATH)")
@@ -122,12 +120,6 @@ func TestCampaign(t *testing.T) {
 		Verbose:         *verbose,
 		MaxCost:         *maxCost,
 		Logf:            t.Logf,
-	}
-	if *avoidGaps {
-		opts.Gaps = AllGaps()
-		if err := opts.Gaps.Lift(*liftGaps); err != nil {
-			t.Fatal(err)
-		}
 	}
 	opts.Restart = func() (string, string, error) {
 		_ = zp.Kill()

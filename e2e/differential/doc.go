@@ -79,12 +79,6 @@
 // initial tables and shrunk too. A zproxy that dies is restarted, and the
 // end of its log goes with the repro.
 //
-// Gaps (campaign.go) lists the engine bugs found so far, each with what
-// triggers it; the short campaign steers the generator clear of them so
-// that it stays green while they are open, and the long campaign
-// (-avoid-gaps=false) generates everything. Remove an entry when its bug
-// is fixed.
-//
 // The one intended difference is numeric: zproxy has no numeric type yet,
 // so avg, stddev and variance of integers and sum of bigint are double
 // precision where PostgreSQL says numeric. The generator casts those

@@ -264,7 +264,7 @@ func (g *gen) intExpr(c ectx, depth int) *expr {
 	case 7:
 		if g.chance(40) {
 			g.tag("expr.function")
-			if g.chance(50) && !(g.opts.Gaps.SkippedEvaluation && a.t == tInt8) {
+			if g.chance(50) {
 				return mk(tInt4, "df_inc(CAST($1 AS integer))", a)
 			}
 			return mk(tInt8, "df_clamp(CAST($1 AS bigint), -5, 5)", a)

@@ -205,7 +205,7 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 		c.aggOK = true
 		if g.chance(30) {
 			g.tag("having")
-			s.having = g.havingPred(c, parent)
+			s.having = g.pred(c, 2)
 		}
 	case "aggregate":
 		// Aggregates over the whole input: one row, and, as in a grouped
@@ -214,7 +214,7 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 		c.aggOK = true
 		if g.chance(15) {
 			g.tag("having")
-			s.having = g.havingPred(c, parent)
+			s.having = g.pred(c, 2)
 		}
 	}
 	if mode == "plain" && len(items) > 0 && !sh.oneRow && !sh.exists && g.chance(map[bool]int{true: 30, false: 10}[sh.top]) {
@@ -241,17 +241,6 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 		s.orderBy, s.limit = nil, -1
 	}
 	return s
-}
-
-// havingPred draws a HAVING condition. Under the HavingOuterGate gap a
-// subquery's HAVING is one clause with an aggregate, which PostgreSQL
-// keeps in HAVING (it copies the conjuncts without one into WHERE).
-func (g *gen) havingPred(c ectx, parent *scope) *expr {
-	p := g.pred(c, 2)
-	if g.opts.Gaps.HavingOuterGate && parent != nil {
-		return mk(tBool, "CASE WHEN count(*) >= 0 THEN $1 END", p)
-	}
-	return p
 }
 
 // selectList fills s.items and s.out.

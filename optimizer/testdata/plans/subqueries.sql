@@ -59,3 +59,15 @@ SELECT s.name FROM sensors s WHERE (s.id, s.region) IN (SELECT r.sensor_id, r.no
 
 -- Uncorrelated, it is an InitPlan whose rows are compared with each row.
 SELECT name FROM sensors WHERE (id, region) IN (SELECT sensor_id, note FROM readings WHERE note = 'hot')
+
+-- An EXISTS subquery keeps only its FROM and WHERE: the select list, ORDER
+-- BY and LIMIT 1 are dropped (PostgreSQL's simplify_EXISTS_query).
+SELECT name FROM sensors s WHERE s.kind = 'x' OR EXISTS (SELECT r.celsius * 2 FROM readings r WHERE r.sensor_id = s.id ORDER BY 1 LIMIT 1)
+
+-- A derived table's outputs nobody reads are not computed: the unread
+-- aggregate becomes a placeholder, the unread expression NULL.
+SELECT t.sensor_id FROM (SELECT sensor_id, avg(celsius) AS a, sensor_id * 2 AS d FROM readings GROUP BY sensor_id) t
+
+-- An ungrouped subquery's HAVING on the outer row alone is copied below
+-- the aggregate, where it gates the join before either input runs.
+SELECT s.name, (SELECT count(*) FROM readings r FULL JOIN tags t ON true HAVING s.kind = 'x') FROM sensors s
