@@ -53,7 +53,7 @@ func operatorChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, wh
 			c.Comment = x.Comment
 			return catalog.Change{PutOperators: []*catalog.Operator{&c}}, nil, nil
 		}
-		if !s.RoleExists(x.NewName) {
+		if !roleExists(s, x.NewName) {
 			return ch, nil, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", x.NewName)
 		}
 		c := *o

@@ -213,7 +213,7 @@ func changeOf(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who Rout
 		case parser.RoutineComment:
 			c.Comment = x.Comment
 		case parser.RoutineOwner:
-			if !s.RoleExists(x.NewName) {
+			if !roleExists(s, x.NewName) {
 				return ch, nil, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", x.NewName)
 			}
 			c.Owner = x.NewName
@@ -308,7 +308,7 @@ func grantExecute(s *catalog.Snapshot, fn *catalog.Function, x *ir.RoutineChange
 			continue
 		}
 		g = strings.Trim(g, `"`)
-		if !s.RoleExists(g) {
+		if !roleExists(s, g) {
 			return pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", g)
 		}
 		fn.Grantees = slices.DeleteFunc(fn.Grantees, func(r string) bool { return r == g })

@@ -159,7 +159,7 @@ func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner str
 		ch.DeleteTypes = []string{name}
 	case parser.TypeOwner:
 		role := x.NewName
-		if !s.RoleExists(role) {
+		if !roleExists(s, role) {
 			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", role)
 		}
 		if u.ACL != nil {
@@ -343,4 +343,11 @@ func createRangeType(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owne
 	r.MultiOID, r.MultiArrayOID = pgcatalog.TypeOID(mid), pgcatalog.TypeArrayOID(mid)
 	u := &catalog.UserType{Name: name, OID: r.OID, ArrayOID: r.ArrayOID, Owner: owner, Range: &r}
 	return catalog.Change{PutTypes: []*catalog.UserType{u}}, nil, nil
+}
+
+// roleExists reports whether role is a role OWNER TO or GRANT may name:
+// a stored or predefined one, or the bootstrap superuser, which no role
+// item stores.
+func roleExists(s *catalog.Snapshot, role string) bool {
+	return s.RoleExists(role) || role == pgcatalog.BootstrapRole
 }
