@@ -79,10 +79,56 @@ func (e *Executor) CreateTableReturning(ctx context.Context, cat *catalog.Catalo
 	if err != nil {
 		return nil, err
 	}
+	if err := e.checkDefaultPartition(ctx, cat, created); err != nil {
+		return nil, err
+	}
 	if !ct.Table.Temp { // a temporary table's partitions are the proxy's own: no hot spot to warn of
 		adviseTable(ct.Table, ct.Sequences, notice)
 	}
 	return created, nil
+}
+
+// checkDefaultPartition checks, for a new partition t (CREATE TABLE ...
+// PARTITION OF) of a parent with a default partition, that none of the
+// default partition's rows falls within t's bound, as PostgreSQL does
+// (23514 "updated partition constraint for default partition ... would
+// be violated"): such a row would be in the wrong partition. The check is
+// ATTACH's (validateAttach: after the writers that planned before have
+// finished, and again after a block's commit), and a failure drops t.
+func (e *Executor) checkDefaultPartition(ctx context.Context, cat *catalog.Catalog, t *catalog.Table) error {
+	if t == nil || t.Bound == nil || t.Bound.Default {
+		return nil
+	}
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	parent := snap.Parent(t)
+	if parent == nil || !slices.ContainsFunc(snap.Children(parent), func(c *catalog.Table) bool { return c.Bound != nil && c.Bound.Default }) {
+		return nil
+	}
+	drop := func(cause error) error {
+		if derr := e.DropTable(ctx, cat, &ir.DropTable{Names: []string{t.Name}}, func(*pgerr.Error) {}); derr != nil {
+			return derr
+		}
+		return cause
+	}
+	err = e.validateAttach(ctx, cat, t.ID)
+	if cat.InBlock() {
+		if err != nil {
+			return err // the block fails, and the table with it
+		}
+		return e.afterCommit(ctx, cat, fmt.Sprintf("checking the default partition's rows against partition %q", t.Name), func(ctx context.Context, cat *catalog.Catalog) error {
+			if err := e.validateAttach(ctx, cat, t.ID); err != nil {
+				return drop(err)
+			}
+			return nil
+		})
+	}
+	if err != nil {
+		return drop(err)
+	}
+	return nil
 }
 
 // errSkip aborts a catalog change that turns out to have nothing to do (IF
