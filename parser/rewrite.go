@@ -1004,7 +1004,17 @@ func (r *rewriter) partitionColumn(e, end int) error {
 // GENERATED, CHECK and the constraints TiDB reads) into ext, which it
 // records in Statement.Columns when it says anything.
 func (r *rewriter) columnOptions(name string, ext *ColumnExtras, k, end int) error {
+	last := "" // the word the last column constraint began with
 	for k < end {
+		if clause := r.deferralClause(k); clause != "" {
+			if last != "unique" && last != "primary" && last != "references" {
+				// Only those constraints can be deferred (PostgreSQL's
+				// transformConstraintAttrs).
+				return pgerr.New(pgerr.SyntaxError, "misplaced %s clause", clause).WithPosition(r.pos(k))
+			}
+		} else if t := r.toks[k]; t.kind == tkIdent && columnWords[t.val] {
+			last = t.val
+		}
 		if next, done, err := r.columnConstraint(name, k, end); err != nil {
 			return err
 		} else if done {
@@ -1103,6 +1113,23 @@ func (r *rewriter) columnOptions(name string, ext *ColumnExtras, k, end int) err
 		r.st.Columns[name] = ext
 	}
 	return nil
+}
+
+// deferralClause names the DEFERRABLE, NOT DEFERRABLE or INITIALLY
+// DEFERRED | IMMEDIATE clause at k, as PostgreSQL's messages do ("" when
+// there is none).
+func (r *rewriter) deferralClause(k int) string {
+	switch {
+	case r.peek(k, "deferrable"):
+		return "DEFERRABLE"
+	case r.peek(k, "not") && r.peek(k+1, "deferrable"):
+		return "NOT DEFERRABLE"
+	case r.peek(k, "initially") && r.peek(k+1, "deferred"):
+		return "INITIALLY DEFERRED"
+	case r.peek(k, "initially") && r.peek(k+1, "immediate"):
+		return "INITIALLY IMMEDIATE"
+	}
+	return ""
 }
 
 // columnWords start a column constraint: they end a DEFAULT expression.
