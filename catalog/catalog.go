@@ -262,6 +262,11 @@ type Table struct {
 	Shards     int         `json:"shards"`
 	// Triggers are the table's triggers (triggers.go).
 	Triggers []*Trigger `json:"triggers,omitempty"`
+	// DisabledClones names the row triggers of the partitioned tables
+	// above a partition that ALTER TABLE partition DISABLE TRIGGER ALL |
+	// USER disabled on it (PostgreSQL disables the partition's clones):
+	// they do not fire for rows written to it (Snapshot.WithClonedTriggers).
+	DisabledClones []string `json:"disabled_clones,omitempty"`
 	// InsteadOf is set on the stand-in a write to a view with INSTEAD OF
 	// triggers is bound against (never stored): the view whose triggers
 	// run instead of a write.
@@ -1214,6 +1219,7 @@ func (t *Table) Clone() *Table {
 		c.ForeignKeys = nil
 	}
 	c.RetiredAttrs = append([]string(nil), t.RetiredAttrs...)
+	c.DisabledClones = slices.Clone(t.DisabledClones)
 	if t.Triggers != nil {
 		c.Triggers = make([]*Trigger, len(t.Triggers))
 		for i, tg := range t.Triggers {

@@ -895,9 +895,10 @@ func (b *Binder) onlyPartitioned(t *catalog.Table) bool {
 // DISABLE TRIGGER against a partition tree. PostgreSQL clones a
 // partitioned table's row triggers onto its partitions, each clone
 // enabled or disabled on its own; zproxy keeps them the partitioned
-// table's only, so what would act on one partition's clone, or on the
-// partitioned table without its clones (ONLY), is refused (0A000), and
-// dropping a clone is PostgreSQL's 2BP01.
+// table's and derives the clones (catalog.ClonedTriggers), so what would
+// act on one partition's clone by name, or on the partitioned table
+// without its clones (ONLY), is refused (0A000), and dropping a clone is
+// PostgreSQL's 2BP01.
 func partitionTrigger(snap *catalog.Snapshot, t *catalog.Table, ts *parser.TriggerStatement) error {
 	// rowTrigger reports whether m has the row trigger named (any, for
 	// ALL or USER).
@@ -914,9 +915,8 @@ func partitionTrigger(snap *catalog.Snapshot, t *catalog.Table, ts *parser.Trigg
 	}
 	if ts.Name == "" {
 		// ENABLE | DISABLE TRIGGER ALL | USER of a partition acts on its
-		// own triggers: pg_dump --disable-triggers writes it around each
-		// table's rows, and the partitioned table's row triggers do not
-		// fire for rows written to a partition directly in zproxy.
+		// own triggers and its clones (Table.DisabledClones): pg_dump
+		// --disable-triggers writes it around each table's rows.
 		return nil
 	}
 	if tg, _ := catalog.FindTrigger(t.Triggers, ts.Name); tg != nil {
