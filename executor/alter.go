@@ -665,7 +665,16 @@ func rebindIndexTexts(nt *catalog.Table, ixs []*catalog.Index, refuse func(strin
 // may change; shards and mutability decide where and how rows are stored
 // and cannot.
 func alterOptions(nt *catalog.Table, a ir.AlterAction) error {
-	keys := slices.Clone(a.Reset)
+	var keys []string
+	for _, k := range a.Reset {
+		// RESET of any other name is a no-op, as in PostgreSQL (which
+		// accepts any name there): zproxy keeps none of PostgreSQL's
+		// storage parameters (CREATE TABLE ... WITH checks fillfactor
+		// and keeps nothing), so none is set.
+		if catalog.ZproxyTableOption(k) {
+			keys = append(keys, k)
+		}
+	}
 	for k := range a.Options {
 		keys = append(keys, k)
 	}

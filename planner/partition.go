@@ -574,18 +574,15 @@ func partitionAlter(snap *catalog.Snapshot, t *catalog.Table, a parser.AlterActi
 	case parser.AlterSetDefault, parser.AlterDropDefault, parser.AlterSetNotNull:
 		return nil
 	case parser.AlterSetOptions, parser.AlterResetOptions:
-		// PostgreSQL's storage parameters are no zproxy table's (22023,
-		// as for any table; a partitioned table has none in PostgreSQL
-		// either); zproxy's own (ttl, shards) are not carried through a
-		// tree.
-		keys := a.Reset
-		if a.Kind == parser.AlterSetOptions {
-			keys = a.OptionOrder
+		// PostgreSQL's storage parameters are no zproxy table's (SET is
+		// 22023, as for any table; a partitioned table has none in
+		// PostgreSQL either, and RESET of one is a no-op, as there);
+		// zproxy's own (ttl, shards) are not carried through a tree.
+		if a.Kind == parser.AlterResetOptions {
+			return nil
 		}
-		for _, k := range keys {
-			switch k {
-			case "ttl", "ttl_column", "shards", "shard_columns", "mutability":
-			default:
+		for _, k := range a.OptionOrder {
+			if !catalog.ZproxyTableOption(k) {
 				return pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", k)
 			}
 		}
