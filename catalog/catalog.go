@@ -259,7 +259,11 @@ type Table struct {
 	Name       string      `json:"name"`
 	Columns    []Column    `json:"columns"`
 	PrimaryKey []KeyColumn `json:"primary_key"`
-	Shards     int         `json:"shards"`
+	// PKeyName is the primary key's constraint and index name when it is
+	// not <table>_pkey (CONSTRAINT name PRIMARY KEY, RENAME CONSTRAINT,
+	// ALTER INDEX ... RENAME): PrimaryKeyName.
+	PKeyName string `json:"pkey_name,omitempty"`
+	Shards   int    `json:"shards"`
 	// Triggers are the table's triggers (triggers.go).
 	Triggers []*Trigger `json:"triggers,omitempty"`
 	// DisabledClones names the row triggers of the partitioned tables

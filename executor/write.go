@@ -410,7 +410,7 @@ func finishWrite(t *catalog.Table, err error) error {
 func duplicateKey(t *catalog.Table, attrs []kv.Attr) error {
 	row := make([]sqltypes.Value, len(t.Columns))
 	_ = t.DecodeRow(attrs, row)
-	return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint %q", t.BareName()+"_pkey").
+	return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint %q", t.PrimaryKeyName()).
 		WithValues(keyDetail(t, keyCols(t.PrimaryKey), row, "Key %s already exists."))
 }
 

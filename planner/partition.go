@@ -868,7 +868,7 @@ func partitionKeyRestated(snap *catalog.Snapshot, t *catalog.Table, only bool, a
 		t.RowIDKeyed() || len(a.Key) != len(t.PrimaryKey) {
 		return false
 	}
-	if a.KeyName != "" && a.KeyName != t.BareName()+"_pkey" {
+	if a.KeyName != "" && a.KeyName != t.PrimaryKeyName() {
 		return false
 	}
 	for i, k := range a.Key {

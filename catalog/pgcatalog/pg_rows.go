@@ -311,7 +311,7 @@ func init() {
 				for _, k := range t.PrimaryKey {
 					keys = append(keys, int64(attnum(t, k.Column)))
 				}
-				out = append(out, constraintRow(ObjectOID(t.ID, slotPKey), t.BareName()+"_pkey", 'p', o.oid, ObjectOID(t.ID, slotPKeyIndex), keys, ""))
+				out = append(out, constraintRow(ObjectOID(t.ID, slotPKey), t.PrimaryKeyName(), 'p', o.oid, ObjectOID(t.ID, slotPKeyIndex), keys, ""))
 			}
 			for i, c := range t.Checks {
 				name := c.Name
