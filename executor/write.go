@@ -670,7 +670,16 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 		rows = append(rows, row)
 	}
 	if ps := n.Constraints.PartitionsOf(); ps != nil {
-		return ec.insertPartitioned(ctx, n, ps, rows, stats)
+		res, err := ec.insertPartitioned(ctx, n, ps, rows, stats)
+		if err == nil && n.OnConflict == nil {
+			// The partitions' writes fired their own AFTER triggers; the
+			// partitioned table's fire over all the statement's rows.
+			err = ec.afterInsert(t, rows)
+		}
+		if err != nil {
+			return WriteResult{}, err
+		}
+		return res, nil
 	}
 	return ec.insertRows(ctx, n, t, rows, n.Returning, stats)
 }
