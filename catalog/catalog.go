@@ -259,9 +259,18 @@ type Table struct {
 	Name       string      `json:"name"`
 	Columns    []Column    `json:"columns"`
 	PrimaryKey []KeyColumn `json:"primary_key"`
-	Shards     int         `json:"shards"`
+	// PKeyName is the primary key's constraint and index name when it is
+	// not <table>_pkey (CONSTRAINT name PRIMARY KEY, RENAME CONSTRAINT,
+	// ALTER INDEX ... RENAME): PrimaryKeyName.
+	PKeyName string `json:"pkey_name,omitempty"`
+	Shards   int    `json:"shards"`
 	// Triggers are the table's triggers (triggers.go).
 	Triggers []*Trigger `json:"triggers,omitempty"`
+	// DisabledClones names the row triggers of the partitioned tables
+	// above a partition that ALTER TABLE partition DISABLE TRIGGER ALL |
+	// USER disabled on it (PostgreSQL disables the partition's clones):
+	// they do not fire for rows written to it (Snapshot.WithClonedTriggers).
+	DisabledClones []string `json:"disabled_clones,omitempty"`
 	// InsteadOf is set on the stand-in a write to a view with INSTEAD OF
 	// triggers is bound against (never stored): the view whose triggers
 	// run instead of a write.
@@ -1190,6 +1199,7 @@ func (t *Table) Clone() *Table {
 		c.ForeignKeys = nil
 	}
 	c.RetiredAttrs = append([]string(nil), t.RetiredAttrs...)
+	c.DisabledClones = slices.Clone(t.DisabledClones)
 	if t.Triggers != nil {
 		c.Triggers = make([]*Trigger, len(t.Triggers))
 		for i, tg := range t.Triggers {

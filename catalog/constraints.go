@@ -103,7 +103,7 @@ func (t *Table) Constraints() []ConstraintInfo {
 		for i, k := range t.PrimaryKey {
 			cols[i] = k.Column
 		}
-		out = append(out, ConstraintInfo{Name: t.BareName() + "_pkey", Kind: 'p', Columns: cols, Validated: true})
+		out = append(out, ConstraintInfo{Name: t.PrimaryKeyName(), Kind: 'p', Columns: cols, Validated: true})
 	}
 	for _, ix := range t.Indexes {
 		if ix.Exclusion != nil {

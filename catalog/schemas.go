@@ -147,6 +147,27 @@ func (c *Catalog) schemaOps(ch Change) ([]kv.Op, error) {
 // BareName is the table's name within its schema.
 func (t *Table) BareName() string { _, n := SplitName(t.Name); return n }
 
+// TableByKeyName is the table whose primary key's index is named name
+// (a relation key: "schema.n" outside public), or nil.
+func (s *Snapshot) TableByKeyName(name string) *Table {
+	sc, n := SplitName(name)
+	for _, t := range s.tables {
+		if tsc, _ := SplitName(t.Name); tsc == sc && !t.RowIDKeyed() && t.PrimaryKeyName() == n {
+			return t
+		}
+	}
+	return nil
+}
+
+// PrimaryKeyName is the name of the table's primary-key constraint and of
+// its index: the one it was given, or PostgreSQL's <table>_pkey.
+func (t *Table) PrimaryKeyName() string {
+	if t.PKeyName != "" {
+		return t.PKeyName
+	}
+	return t.BareName() + "_pkey"
+}
+
 // WithPath returns s resolving unqualified relation names through path:
 // the schemas of the session's search_path that exist (public or user
 // schemas), in order. The session's temporary relations still come first,

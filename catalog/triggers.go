@@ -1,5 +1,7 @@
 package catalog
 
+import "slices"
+
 // Trigger is a trigger of a table (CREATE TRIGGER), kept in the table's
 // descriptor: it is versioned, shared and undone by ROLLBACK with it.
 type Trigger struct {
@@ -35,6 +37,10 @@ type Trigger struct {
 	ConstrTable       string `json:"constr_table,omitempty"`
 	Deferrable        bool   `json:"deferrable,omitempty"`
 	InitiallyDeferred bool   `json:"initially_deferred,omitempty"`
+	// ParentOID is, for a partition's clone of a partitioned table's row
+	// trigger (ClonedTriggers), the OID of the trigger it is the clone of
+	// (pg_trigger.tgparentid); 0 for a relation's own trigger.
+	ParentOID uint32 `json:"-"`
 }
 
 // HasEvent reports whether the trigger fires on event (enabled or not).
@@ -86,4 +92,71 @@ func FindTrigger(tgs []*Trigger, name string) (*Trigger, int) {
 		}
 	}
 	return nil, -1
+}
+
+// ClonedTriggers are a partition's clones of the row triggers of the
+// partitioned tables above it. PostgreSQL clones such a trigger onto
+// every partition, present and future; zproxy keeps the trigger the
+// partitioned table's only and derives the clones from it, so they
+// follow it (DROP, RENAME, ENABLE, ATTACH, DETACH) with nothing to keep
+// in step. A clone's OID is its trigger's plus the partition's place
+// among the partitioned table's descendants (trigger OIDs are 1,024
+// apart); its ParentOID is the clone's one level up (or the trigger's).
+func (s *Snapshot) ClonedTriggers(t *Table) []*Trigger {
+	var out []*Trigger
+	for p := s.Parent(t); p != nil; p = s.Parent(p) {
+		for _, tg := range p.Triggers {
+			if !tg.Row {
+				continue
+			}
+			c := *tg
+			c.Comment = ""
+			c.OID = s.cloneOID(p, tg, t)
+			c.ParentOID = s.cloneOID(p, tg, s.Parent(t))
+			if slices.Contains(t.DisabledClones, tg.Name) {
+				c.Disabled = true
+			}
+			out = append(out, &c)
+		}
+	}
+	return out
+}
+
+// cloneOID is the OID of the clone of top's trigger tg on d, a partition
+// below top (d == top: the trigger's own OID).
+func (s *Snapshot) cloneOID(top *Table, tg *Trigger, d *Table) uint32 {
+	if d == nil || d.ID == top.ID {
+		return tg.OID
+	}
+	n := uint32(0)
+	var walk func(t *Table) bool
+	walk = func(t *Table) bool {
+		for _, c := range s.Children(t) {
+			n++
+			if c.ID == d.ID || walk(c) {
+				return true
+			}
+		}
+		return false
+	}
+	walk(top)
+	return tg.OID + 1 + n
+}
+
+// WithClonedTriggers is the table a write to t fires the row triggers
+// of: t itself, or for a partition under partitioned tables with row
+// triggers a copy of it whose triggers are its own and its clones of
+// theirs, as PostgreSQL fires them for rows written to the partition
+// directly.
+func (s *Snapshot) WithClonedTriggers(t *Table) *Table {
+	if t == nil || !t.IsPartition() {
+		return t
+	}
+	clones := s.ClonedTriggers(t)
+	if len(clones) == 0 {
+		return t
+	}
+	c := *t
+	c.Triggers = append(slices.Clip(t.Triggers), clones...)
+	return &c
 }

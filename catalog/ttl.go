@@ -103,3 +103,14 @@ func (t *Table) appendExpiry(attrs []kv.Attr, row []sqltypes.Value) []kv.Attr {
 	}
 	return attrs
 }
+
+// ZproxyTableOption reports whether key is one of zproxy's own table
+// options (WITH (...), SET | RESET (...)), not PostgreSQL's storage
+// parameters.
+func ZproxyTableOption(key string) bool {
+	switch key {
+	case "ttl", "ttl_column", "shards", "shard_columns", "mutability":
+		return true
+	}
+	return false
+}

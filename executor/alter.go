@@ -665,7 +665,16 @@ func rebindIndexTexts(nt *catalog.Table, ixs []*catalog.Index, refuse func(strin
 // may change; shards and mutability decide where and how rows are stored
 // and cannot.
 func alterOptions(nt *catalog.Table, a ir.AlterAction) error {
-	keys := slices.Clone(a.Reset)
+	var keys []string
+	for _, k := range a.Reset {
+		// RESET of any other name is a no-op, as in PostgreSQL (which
+		// accepts any name there): zproxy keeps none of PostgreSQL's
+		// storage parameters (CREATE TABLE ... WITH checks fillfactor
+		// and keeps nothing), so none is set.
+		if catalog.ZproxyTableOption(k) {
+			keys = append(keys, k)
+		}
+	}
 	for k := range a.Options {
 		keys = append(keys, k)
 	}
@@ -869,6 +878,14 @@ func (e *Executor) renameIndex(ctx context.Context, cat *catalog.Catalog, at *ir
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		t, ix := s.FindIndex(at.Table)
 		if ix == nil {
+			if t := s.TableByKeyName(s.Resolve(at.Table)); t != nil {
+				// The primary key's index: its constraint is renamed too.
+				nt := t.Clone()
+				if err := renamePrimaryKey(s, nt, to); err != nil {
+					return catalog.Change{}, err
+				}
+				return catalog.Change{Put: []*catalog.Table{nt}}, nil
+			}
 			if at.IfExists {
 				return catalog.Change{}, errSkip
 			}
@@ -880,7 +897,7 @@ func (e *Executor) renameIndex(ctx context.Context, cat *catalog.Catalog, at *ir
 		if _, ok := s.UserTypeByKey(to); ok {
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateObject, "type \"%s\" already exists", to)
 		}
-		if other, _ := s.FindIndex(to); other != nil {
+		if other, _ := s.FindIndex(to); other != nil || s.TableByKeyName(s.Resolve(to)) != nil {
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", to)
 		}
 		nt := t.Clone()

@@ -472,7 +472,7 @@ func (e *Executor) dropConstraint(ctx context.Context, cat *catalog.Catalog, d *
 			}
 			return ch, nil
 		}
-		if d.Name == t.BareName()+"_pkey" && t.HasConstraint(d.Name) {
+		if d.Name == t.PrimaryKeyName() && t.HasConstraint(d.Name) {
 			if refs := dependentKeys(s, t, nil); len(refs) > 0 {
 				return catalog.Change{}, dependentsError("constraint "+d.Name+" on table "+t.Name, refs, "index "+d.Name)
 			}
@@ -796,7 +796,7 @@ func keyChangeReferences(s *catalog.Snapshot, t, future *catalog.Table, dropsKey
 	if len(broken) == 0 {
 		return nil
 	}
-	pk := t.BareName() + "_pkey"
+	pk := t.PrimaryKeyName()
 	return dependentsError("constraint "+pk+" on table "+t.Name, broken, "index "+pk)
 }
 
@@ -831,12 +831,16 @@ func (e *Executor) renameConstraint(ctx context.Context, cat *catalog.Catalog, r
 		switch {
 		case !t.HasConstraint(r.From):
 			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", r.From, t.Name)
-		case r.From == t.BareName()+"_pkey":
-			return catalog.Change{}, pgerr.New(pgerr.FeatureNotSupported, "renaming the primary key constraint is not supported")
 		case t.HasConstraint(r.To):
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", r.To, t.Name)
 		}
 		nt := t.Clone()
+		if !t.RowIDKeyed() && r.From == t.PrimaryKeyName() {
+			// The primary key's constraint and its index are renamed.
+			if err := renamePrimaryKey(s, nt, r.To); err != nil {
+				return catalog.Change{}, err
+			}
+		}
 		if c := t.ConstraintComment(r.From); c != "" {
 			// The comment stays with the constraint, as PostgreSQL's
 			// stays with its OID.
@@ -864,6 +868,21 @@ func (e *Executor) renameConstraint(ctx context.Context, cat *catalog.Catalog, r
 		return catalog.Change{Put: []*catalog.Table{nt}}, nil
 	})
 	return err
+}
+
+// renamePrimaryKey names t's primary key (its constraint and its index)
+// to: a relation name, so one taken is 42P07.
+func renamePrimaryKey(s *catalog.Snapshot, t *catalog.Table, to string) error {
+	sc, _ := catalog.SplitName(t.Name)
+	q := catalog.QualifiedKey(sc, to)
+	if _, other := s.FindIndex(q); other != nil || s.HasRelation(q) || s.TableByKeyName(q) != nil {
+		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", to)
+	}
+	t.PKeyName = to
+	if to == t.BareName()+"_pkey" {
+		t.PKeyName = ""
+	}
+	return nil
 }
 
 // renameIndexColumn rewrites the expressions and predicates of t's

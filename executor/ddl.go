@@ -45,6 +45,10 @@ func (e *Executor) CreateTableReturning(ctx context.Context, cat *catalog.Catalo
 		if err := s.CheckRelationName(ct.Table.Name); err != nil {
 			return catalog.Change{}, err
 		}
+		if s.TableByKeyName(ct.Table.Name) != nil {
+			// A primary key's index has the name.
+			return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ct.Table.Name)
+		}
 		t := ct.Table.Clone()
 		t.ID = catalog.ObjectID(version, 0)
 		created = t
@@ -352,7 +356,7 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *ir
 		if err := notRewriting(t); err != nil {
 			return catalog.Change{}, err
 		}
-		if _, other := s.FindIndex(ci.Index.Name); other != nil || s.HasTable(ci.Index.Name) {
+		if _, other := s.FindIndex(ci.Index.Name); other != nil || s.HasTable(ci.Index.Name) || s.TableByKeyName(ci.Index.Name) != nil {
 			if ci.IfNotExists {
 				skipped = true
 				return catalog.Change{}, errSkip
@@ -868,7 +872,7 @@ func ShowIndexes(t *catalog.Table) [][]sqltypes.Value {
 		return strings.Join(names, ", ")
 	}
 	rows := [][]sqltypes.Value{{
-		sqltypes.NewText(t.BareName() + "_pkey"), sqltypes.NewText(string(catalog.KindPrimary)), sqltypes.NewText(colList(t.PrimaryKey)),
+		sqltypes.NewText(t.PrimaryKeyName()), sqltypes.NewText(string(catalog.KindPrimary)), sqltypes.NewText(colList(t.PrimaryKey)),
 		sqltypes.Null, sqltypes.Null, sqltypes.NewInt(int64(t.Shards)), sqltypes.NewText(string(catalog.StatePublic)),
 	}}
 	for _, ix := range t.Indexes {
@@ -952,7 +956,7 @@ func (e *Executor) Check(ctx context.Context, t *catalog.Table) ([]CheckResult, 
 			return nil, ClassifyError(err)
 		}
 	}
-	out := []CheckResult{{Table: t.Name, Rows: rows, Index: t.BareName() + "_pkey", Entries: rows, Expected: rows}}
+	out := []CheckResult{{Table: t.Name, Rows: rows, Index: t.PrimaryKeyName(), Entries: rows, Expected: rows}}
 	for i, ix := range t.Indexes {
 		res := CheckResult{Table: t.Name, Rows: rows, Index: ix.Name}
 		found := map[string]bool{}

@@ -139,10 +139,37 @@ func futureLayout(s *catalog.Snapshot, t *catalog.Table, a ir.AlterAction, versi
 	for _, k := range future.PrimaryKey {
 		future.Columns[k.Column].NotNull = true // as ADD PRIMARY KEY does
 	}
+	if a.Reshard == nil {
+		if err := namePrimaryKey(s, t, future, a.KeyName); err != nil {
+			return nil, err
+		}
+	}
 	if err := keyChangeReferences(s, t, future, a.DropConstraint != ""); err != nil {
 		return nil, err
 	}
 	return future, nil
+}
+
+// namePrimaryKey names future's new primary key: ADD CONSTRAINT name
+// PRIMARY KEY's name (a partition's copy of its parent's key is
+// <partition>_pkey, as PostgreSQL names it), or <table>_pkey. The name is
+// its index's, a relation name: one taken is 42P07.
+func namePrimaryKey(s *catalog.Snapshot, t, future *catalog.Table, name string) error {
+	future.PKeyName = ""
+	if name == "" || t.IsPartition() || name == t.BareName()+"_pkey" {
+		return nil
+	}
+	if !t.RowIDKeyed() && name == t.PrimaryKeyName() {
+		future.PKeyName = name // the key it replaces had it
+		return nil
+	}
+	sc, _ := catalog.SplitName(t.Name)
+	qualified := catalog.QualifiedKey(sc, name)
+	if other, _ := s.FindIndex(qualified); other != nil || s.HasRelation(qualified) || s.TableByKeyName(qualified) != nil {
+		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
+	}
+	future.PKeyName = name
+	return nil
 }
 
 // rekeyInBlock is rekey inside a transaction block, of a table the block
@@ -285,7 +312,7 @@ func (e *Executor) copyRows(ctx context.Context, rw kv.ReadWriter, old, future *
 		if errors.As(err, &cf) {
 			row := make([]sqltypes.Value, len(future.Columns))
 			_ = future.DecodeRow(ops[cf.Index].Attrs, row)
-			return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", future.BareName()+"_pkey").
+			return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", future.PrimaryKeyName()).
 				WithValues(keyDetail(future, keyCols(future.PrimaryKey), row, "Key %s is duplicated."))
 		}
 		ops, rows = ops[:0], 0

@@ -72,6 +72,9 @@ func triggerChange(s *catalog.Snapshot, version uint64, x *ir.TriggerChange) (ca
 		t := cur.Clone()
 		name, tgs, temp = t.Name, &t.Triggers, t.Temp
 		put = func() catalog.Change { return catalog.Change{Put: []*catalog.Table{t}} }
+		if err := partitionTriggerChange(s, t, x); err != nil {
+			return catalog.Change{}, nil, err
+		}
 	}
 	tg, at := catalog.FindTrigger(*tgs, x.Name)
 	switch x.Action {
@@ -137,6 +140,60 @@ func triggerChange(s *catalog.Snapshot, version uint64, x *ir.TriggerChange) (ca
 		tg.Disabled = !x.Enable
 	}
 	return put(), nil, nil
+}
+
+// partitionTriggerChange applies to a partition tree what PostgreSQL's
+// clones of a partitioned table's row triggers (catalog.ClonedTriggers)
+// make of a trigger statement on t: a trigger's name is taken on a
+// partition by the clones it has, and on a partitioned table by its
+// partitions' own triggers (42710); ENABLE | DISABLE TRIGGER ALL | USER
+// of a partition enables or disables its clones too (t.DisabledClones).
+func partitionTriggerChange(s *catalog.Snapshot, t *catalog.Table, x *ir.TriggerChange) error {
+	switch x.Action {
+	case parser.TriggerCreate:
+		if x.Row && (x.OldTable != "" || x.NewTable != "") {
+			switch {
+			case t.IsPartitioned():
+				return pgerr.New(pgerr.FeatureNotSupported, "\"%s\" is a partitioned table", t.BareName()).
+					WithDetail("ROW triggers with transition tables are not supported on partitioned tables.")
+			case t.IsPartition():
+				return pgerr.New(pgerr.FeatureNotSupported, "ROW triggers with transition tables are not supported on partitions")
+			}
+		}
+		if tg, _ := catalog.FindTrigger(t.Triggers, x.Name); tg != nil {
+			return nil // OR REPLACE of its own, or its 42710
+		}
+		if tg, _ := catalog.FindTrigger(s.ClonedTriggers(t), x.Name); tg != nil {
+			return pgerr.New(pgerr.DuplicateObject, "trigger \"%s\" for relation \"%s\" already exists", x.Name, t.BareName())
+		}
+		if !x.Row || !t.IsPartitioned() {
+			return nil
+		}
+		var walk func(p *catalog.Table) error
+		walk = func(p *catalog.Table) error {
+			for _, c := range s.Children(p) {
+				if tg, _ := catalog.FindTrigger(c.Triggers, x.Name); tg != nil {
+					return pgerr.New(pgerr.DuplicateObject, "trigger \"%s\" for relation \"%s\" already exists", x.Name, c.BareName())
+				}
+				if err := walk(c); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		return walk(t)
+	case parser.TriggerEnable:
+		if x.Name != "" || !t.IsPartition() {
+			return nil
+		}
+		t.DisabledClones = nil
+		if !x.Enable {
+			for _, tg := range s.ClonedTriggers(t) {
+				t.DisabledClones = append(t.DisabledClones, tg.Name)
+			}
+		}
+	}
+	return nil
 }
 
 // cloneTriggers copies a relation's triggers for a change to them.

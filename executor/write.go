@@ -410,7 +410,7 @@ func finishWrite(t *catalog.Table, err error) error {
 func duplicateKey(t *catalog.Table, attrs []kv.Attr) error {
 	row := make([]sqltypes.Value, len(t.Columns))
 	_ = t.DecodeRow(attrs, row)
-	return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint %q", t.BareName()+"_pkey").
+	return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint %q", t.PrimaryKeyName()).
 		WithValues(keyDetail(t, keyCols(t.PrimaryKey), row, "Key %s already exists."))
 }
 
@@ -670,7 +670,16 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 		rows = append(rows, row)
 	}
 	if ps := n.Constraints.PartitionsOf(); ps != nil {
-		return ec.insertPartitioned(ctx, n, ps, rows, stats)
+		res, err := ec.insertPartitioned(ctx, n, ps, rows, stats)
+		if err == nil && n.OnConflict == nil {
+			// The partitions' writes fired their own AFTER triggers; the
+			// partitioned table's fire over all the statement's rows.
+			err = ec.afterInsert(t, rows)
+		}
+		if err != nil {
+			return WriteResult{}, err
+		}
+		return res, nil
 	}
 	return ec.insertRows(ctx, n, t, rows, n.Returning, stats)
 }

@@ -522,6 +522,9 @@ func pgShape(node Node, d Description) *pgNode {
 	case *Scan:
 		n.typ = "Seq Scan"
 		index := x.Table.Name + "_pkey"
+		if x.Table.PKeyName != "" {
+			index = x.Table.PKeyName
+		}
 		if x.Index != nil {
 			index = x.Index.Name
 		}
@@ -773,6 +776,9 @@ func drawIn(n *pgNode) {
 	case *LookupJoin:
 		typ := "Index Scan"
 		index := x.Table.Name + "_pkey"
+		if x.Table.PKeyName != "" {
+			index = x.Table.PKeyName
+		}
 		if x.Index != nil {
 			index = x.Index.Name
 			if !x.Lookup {

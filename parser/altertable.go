@@ -400,14 +400,35 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 			return a, k, r.syntaxErrorAt(len(r.toks))
 		}
 		a.Kind = AlterResetOptions
+		// Each element is name or namespace.name (toast.fillfactor); a
+		// value (name = v) is in the grammar but refused, as PostgreSQL's
+		// transformRelOptions refuses it.
+		valued := false
 		for j := k + 2; j < close; j++ {
-			if r.toks[j].is(",") {
-				continue
-			}
 			if r.toks[j].kind != tkIdent && r.toks[j].kind != tkQIdent {
 				return a, j, r.syntaxErrorAt(j)
 			}
-			a.Reset = append(a.Reset, r.toks[j].val)
+			name := r.toks[j].val
+			if r.toks[j+1].is(".") && j+2 < close && (r.toks[j+2].kind == tkIdent || r.toks[j+2].kind == tkQIdent) {
+				name += "." + r.toks[j+2].val
+				j += 2
+			}
+			a.Reset = append(a.Reset, name)
+			if r.toks[j+1].is("=") {
+				valued = true
+				for j+1 < close && !r.toks[j+1].is(",") {
+					j++
+				}
+			}
+			if j+1 < close {
+				if !r.toks[j+1].is(",") {
+					return a, j + 1, r.syntaxErrorAt(j + 1)
+				}
+				j++
+			}
+		}
+		if valued {
+			return a, k, pgerr.New(pgerr.SyntaxError, "RESET must not include values for parameters")
 		}
 		return a, close + 1, nil
 	case r.peek(k, "detach") && r.peek(k+1, "partition"):

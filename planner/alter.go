@@ -153,8 +153,8 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 // bindPrimaryKey checks a primary-key change against the table.
 func bindPrimaryKey(t *catalog.Table, a *ir.AlterAction) error {
 	hidden := t.RowIDKeyed()
-	if a.DropConstraint != "" && a.DropConstraint != t.BareName()+"_pkey" {
-		return pgerr.New(pgerr.FeatureNotSupported, "a statement that changes the primary key may drop only the key's constraint %q", t.BareName()+"_pkey")
+	if a.DropConstraint != "" && a.DropConstraint != t.PrimaryKeyName() {
+		return pgerr.New(pgerr.FeatureNotSupported, "a statement that changes the primary key may drop only the key's constraint %q", t.PrimaryKeyName())
 	}
 	seen := map[int]bool{}
 	for _, p := range a.Key {

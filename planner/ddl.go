@@ -44,6 +44,8 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	cb := &constraintBuilder{b: b, t: t}
 	var pk []*ast.IndexPartSpecification
 	pkCount := 0
+	// pkName is the primary key's CONSTRAINT name, if it has one.
+	pkName := ""
 	parent, err := b.partitionParent()
 	if err != nil {
 		return nil, err
@@ -97,6 +99,9 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 			case ast.ColumnOptionPrimaryKey:
 				pkCount++
 				pk = []*ast.IndexPartSpecification{{Column: cd.Name}}
+				if cs := b.stmt.Constraints; cs != nil {
+					pkName = cs.ColumnNames[name]["primary"]
+				}
 				col.NotNull = true
 				if deferrablePrimaryKey(b.stmt.Constraints, name, cd.Options) {
 					return nil, unsupported("DEFERRABLE primary keys are not supported")
@@ -126,7 +131,7 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 		switch c.Tp {
 		case ast.ConstraintPrimaryKey:
 			pkCount++
-			pk = c.Keys
+			pk, pkName = c.Keys, c.Name
 			if cs := b.stmt.Constraints; cs != nil && cs.TableDeferral[i] != "" {
 				return nil, unsupported("DEFERRABLE primary keys are not supported")
 			}
@@ -142,7 +147,7 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 		}
 		// LIKE ... INCLUDING INDEXES copies the primary key.
 		pkCount++
-		pk = nil
+		pk, pkName = nil, ""
 		for _, k := range l.src.PrimaryKey {
 			pk = append(pk, &ast.IndexPartSpecification{Column: &ast.ColumnName{Name: ast.NewCIStr(l.src.Columns[k.Column].Name)}, Desc: k.Desc})
 		}
@@ -158,6 +163,15 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	}
 	if len(pk) == 0 {
 		b.addRowID(t)
+	} else if pkName != "" && pkName != t.BareName()+"_pkey" && parent == nil {
+		// The key's constraint and index take the name (a relation's).
+		sc, _ := catalog.SplitName(t.Name)
+		if q := catalog.QualifiedKey(sc, pkName); b.snap.HasRelation(q) || b.snap.TableByKeyName(q) != nil {
+			return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", pkName)
+		} else if _, ix := b.snap.FindIndex(q); ix != nil {
+			return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", pkName)
+		}
+		t.PKeyName = pkName
 	}
 	for _, part := range pk {
 		if part.Column == nil {

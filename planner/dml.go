@@ -28,6 +28,9 @@ func (b *Binder) targetTable(refs *ast.TableRefsClause) (*catalog.Table, string,
 	if err != nil {
 		return nil, "", err
 	}
+	// Rows written to a partition directly fire the row triggers it has
+	// from the partitioned tables above it (their clones, as PostgreSQL's).
+	t = b.snap.WithClonedTriggers(t)
 	// A relation of a user schema is named by its key "schema.name"
 	// (schemas.go); its default alias is the name in the schema.
 	_, alias = catalog.SplitName(alias)

@@ -619,18 +619,15 @@ func partitionAlter(snap *catalog.Snapshot, t *catalog.Table, a parser.AlterActi
 	case parser.AlterSetDefault, parser.AlterDropDefault, parser.AlterSetNotNull:
 		return nil
 	case parser.AlterSetOptions, parser.AlterResetOptions:
-		// PostgreSQL's storage parameters are no zproxy table's (22023,
-		// as for any table; a partitioned table has none in PostgreSQL
-		// either); zproxy's own (ttl, shards) are not carried through a
-		// tree.
-		keys := a.Reset
-		if a.Kind == parser.AlterSetOptions {
-			keys = a.OptionOrder
+		// PostgreSQL's storage parameters are no zproxy table's (SET is
+		// 22023, as for any table; a partitioned table has none in
+		// PostgreSQL either, and RESET of one is a no-op, as there);
+		// zproxy's own (ttl, shards) are not carried through a tree.
+		if a.Kind == parser.AlterResetOptions {
+			return nil
 		}
-		for _, k := range keys {
-			switch k {
-			case "ttl", "ttl_column", "shards", "shard_columns", "mutability":
-			default:
+		for _, k := range a.OptionOrder {
+			if !catalog.ZproxyTableOption(k) {
 				return pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", k)
 			}
 		}
@@ -916,7 +913,7 @@ func partitionKeyRestated(snap *catalog.Snapshot, t *catalog.Table, only bool, a
 		t.RowIDKeyed() || len(a.Key) != len(t.PrimaryKey) {
 		return false
 	}
-	if a.KeyName != "" && a.KeyName != t.BareName()+"_pkey" {
+	if a.KeyName != "" && a.KeyName != t.PrimaryKeyName() {
 		return false
 	}
 	for i, k := range a.Key {
@@ -940,9 +937,10 @@ func (b *Binder) onlyPartitioned(t *catalog.Table) bool {
 // DISABLE TRIGGER against a partition tree. PostgreSQL clones a
 // partitioned table's row triggers onto its partitions, each clone
 // enabled or disabled on its own; zproxy keeps them the partitioned
-// table's only, so what would act on one partition's clone, or on the
-// partitioned table without its clones (ONLY), is refused (0A000), and
-// dropping a clone is PostgreSQL's 2BP01.
+// table's and derives the clones (catalog.ClonedTriggers), so what would
+// act on one partition's clone by name, or on the partitioned table
+// without its clones (ONLY), is refused (0A000), and dropping a clone is
+// PostgreSQL's 2BP01.
 func partitionTrigger(snap *catalog.Snapshot, t *catalog.Table, ts *parser.TriggerStatement) error {
 	// rowTrigger reports whether m has the row trigger named (any, for
 	// ALL or USER).
@@ -959,9 +957,8 @@ func partitionTrigger(snap *catalog.Snapshot, t *catalog.Table, ts *parser.Trigg
 	}
 	if ts.Name == "" {
 		// ENABLE | DISABLE TRIGGER ALL | USER of a partition acts on its
-		// own triggers: pg_dump --disable-triggers writes it around each
-		// table's rows, and the partitioned table's row triggers do not
-		// fire for rows written to a partition directly in zproxy.
+		// own triggers and its clones (Table.DisabledClones): pg_dump
+		// --disable-triggers writes it around each table's rows.
 		return nil
 	}
 	if tg, _ := catalog.FindTrigger(t.Triggers, ts.Name); tg != nil {

@@ -220,7 +220,7 @@ func (b *Binder) conflictArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*c
 
 func (b *Binder) inferArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*catalog.Index, error) {
 	if oc.Constraint != "" {
-		if oc.Constraint == t.BareName()+"_pkey" && !t.Columns[t.PrimaryKey[0].Column].Hidden {
+		if oc.Constraint == t.PrimaryKeyName() && !t.Columns[t.PrimaryKey[0].Column].Hidden {
 			return []*catalog.Index{nil}, nil
 		}
 		if ix := t.Index(oc.Constraint); ix != nil && ix.Unique && ix.Constraint {

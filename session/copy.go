@@ -252,8 +252,8 @@ func (st *statement) copyFrom(ctx context.Context, t *catalog.Table, cols []int)
 		// this statement's context is gone: they get the session's.
 		fn := s.fnContext(s.ext.ctx, time.Now())
 		var rr *routineRunner
-		if t.Triggers != nil {
-			// Its triggers run in the COPY's transaction (the block's or
+		if bt := writeTarget(bound); t.Triggers != nil || bt != nil && bt.Triggers != nil {
+			// Its triggers (a partition's clones too) run in the COPY's transaction (the block's or
 			// the COPY's own), under the write gate it holds.
 			rr = inner.routinesFor(s.ext.ctx, bound, txn, e.opts)
 			rr.gate.Store(1)

@@ -91,7 +91,7 @@ func init() {
 				for _, k := range t.PrimaryKey {
 					cols = append(cols, t.Columns[k.Column].Name)
 				}
-				fn(tableConstraint{o: o, name: t.BareName() + "_pkey", kind: "PRIMARY KEY", cols: cols})
+				fn(tableConstraint{o: o, name: t.PrimaryKeyName(), kind: "PRIMARY KEY", cols: cols})
 			}
 			for _, c := range t.Checks {
 				name := c.Name
@@ -199,7 +199,7 @@ func init() {
 			if c.fk == nil {
 				return
 			}
-			unique := c.refTable.BareName() + "_pkey"
+			unique := c.refTable.PrimaryKeyName()
 			if ix, _, ok := c.refTable.KeyFor(c.fk.RefColumns); ok && ix != nil {
 				unique = ix.Name
 			}

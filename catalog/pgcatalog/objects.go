@@ -439,7 +439,7 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 				out.hasChildren[p] = true
 			}
 			if !hasRowID(t) {
-				add(&object{oid: ObjectOID(t.ID, slotPKeyIndex), name: t.BareName() + "_pkey", ns: ns, kind: ixKind, am: AmBtree, owner: t.Owner,
+				add(&object{oid: ObjectOID(t.ID, slotPKeyIndex), name: t.PrimaryKeyName(), ns: ns, kind: ixKind, am: AmBtree, owner: t.Owner,
 					cols: keyColumns(t, t.PrimaryKey, nil), table: t})
 			}
 			for _, ix := range t.Indexes {

@@ -95,7 +95,7 @@ func init() {
 				// PostgreSQL enforces foreign keys with triggers on both
 				// tables, and clients (pg_dump, psql's \d) read a table's
 				// foreign keys only when relhastriggers says so.
-				r.Relhastriggers = boolV(len(o.table.ForeignKeys) > 0 || len(e.Snap.ReferencedBy(o.table.Name)) > 0 || len(o.table.Triggers) > 0)
+				r.Relhastriggers = boolV(len(o.table.ForeignKeys) > 0 || len(e.Snap.ReferencedBy(o.table.Name)) > 0 || len(e.Snap.WithClonedTriggers(o.table).Triggers) > 0)
 			}
 			if acl := e.relationACL(o); acl != nil {
 				r.Relacl = textArray(acl)
@@ -318,7 +318,7 @@ func init() {
 				for _, k := range t.PrimaryKey {
 					keys = append(keys, int64(attnum(t, k.Column)))
 				}
-				r := constraintRow(ObjectOID(t.ID, slotPKey), t.BareName()+"_pkey", 'p', o.oid, ObjectOID(t.ID, slotPKeyIndex), keys, "")
+				r := constraintRow(ObjectOID(t.ID, slotPKey), t.PrimaryKeyName(), 'p', o.oid, ObjectOID(t.ID, slotPKeyIndex), keys, "")
 				if parent != nil && !hasRowID(parent) {
 					inheritedConstraint(r, ObjectOID(parent.ID, slotPKey))
 				}

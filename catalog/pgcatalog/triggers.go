@@ -33,7 +33,9 @@ type triggerRel struct {
 func triggerRels(snap *catalog.Snapshot) []triggerRel {
 	var out []triggerRel
 	for _, t := range snap.Tables() {
-		if len(t.Triggers) > 0 {
+		// A partition's clones of its partitioned tables' row triggers
+		// are pg_trigger rows of its own, as in PostgreSQL.
+		if t = snap.WithClonedTriggers(t); len(t.Triggers) > 0 {
 			out = append(out, triggerRel{oid: ObjectOID(t.ID, 0), name: t.Name, triggers: t.Triggers, table: t})
 		}
 	}
@@ -84,7 +86,7 @@ func init() {
 				if tg.ConstrTable != "" {
 					constrRel = relationOID(e.Snap, tg.ConstrTable)
 				}
-				r := &pgTriggerRow{Oid: oidV(tg.OID), Tgrelid: oidV(rel.oid), Tgparentid: oidV(0), Tgname: nameV(tg.Name),
+				r := &pgTriggerRow{Oid: oidV(tg.OID), Tgrelid: oidV(rel.oid), Tgparentid: oidV(tg.ParentOID), Tgname: nameV(tg.Name),
 					Tgfoid: oidV(tg.Function), Tgtype: intV(int64(triggerType(tg))), Tgenabled: charV(enabled), Tgisinternal: boolV(false),
 					Tgconstrrelid: oidV(constrRel), Tgconstrindid: oidV(0), Tgconstraint: oidV(tg.ConstraintOID), Tgdeferrable: boolV(tg.Deferrable),
 					Tginitdeferred: boolV(tg.InitiallyDeferred), Tgnargs: intV(int64(len(tg.Args))), Tgattr: vector(sqltypes.TypeInt2Vector, attnums),
