@@ -204,12 +204,24 @@ func drawsFrom(t *catalog.Table, moved map[string]string) bool {
 }
 
 // followSequences points t's columns that draw from a moved sequence at
-// its new key, their nextval default's text with them.
+// its new key, their nextval default's text with them. The text names
+// the sequence as it was written, resolved through the creating
+// session's search_path (nextval('s')) or by its key: either becomes the
+// new key, which the moved sequence is found by whatever the path.
 func followSequences(t *catalog.Table, moved map[string]string) {
 	for i, c := range t.Columns {
-		if to, ok := moved[c.Sequence]; ok {
-			t.Columns[i].Sequence = to
-			t.Columns[i].Default = strings.ReplaceAll(c.Default, quoteLiteral(c.Sequence), quoteLiteral(to))
+		to, ok := moved[c.Sequence]
+		if !ok {
+			continue
 		}
+		sc, name := catalog.SplitName(c.Sequence)
+		if sc == "" {
+			sc = catalog.PublicSchema
+		}
+		d := c.Default
+		for _, from := range []string{c.Sequence, name, sc + "." + name} {
+			d = strings.ReplaceAll(d, quoteLiteral(from), quoteLiteral(to))
+		}
+		t.Columns[i].Sequence, t.Columns[i].Default = to, d
 	}
 }

@@ -22,6 +22,8 @@ type AlterSequence struct {
 	IfExists bool
 	Options  parser.SequenceOptions
 	RenameTo string
+	// SetSchema: RenameTo is the key SET SCHEMA moves the sequence to.
+	SetSchema bool
 }
 
 // DropSequence drops sequences.
@@ -50,7 +52,16 @@ func (x *CreateSequence) Describe() Description {
 func (*AlterSequence) Kind() string { return "alter_sequence" }
 
 // Describe implements Statement.
-func (x *AlterSequence) Describe() Description { return ddl(refs(ObjectSequence, x.Name)...) }
+func (x *AlterSequence) Describe() Description {
+	d := ddl(refs(ObjectSequence, x.Name)...)
+	if x != nil && x.SetSchema {
+		// Moving to a schema needs CREATE there.
+		if d.CreatesIn, _ = catalog.SplitName(x.RenameTo); d.CreatesIn == "" {
+			d.CreatesIn = catalog.PublicSchema
+		}
+	}
+	return d
+}
 
 // Kind implements Statement.
 func (*DropSequence) Kind() string { return "drop_sequence" }
