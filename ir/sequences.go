@@ -24,6 +24,9 @@ type AlterSequence struct {
 	RenameTo string
 	// SetSchema: RenameTo is the key SET SCHEMA moves the sequence to.
 	SetSchema bool
+	// Tag is the command tag when it is not ALTER SEQUENCE (ALTER TABLE
+	// naming a sequence).
+	Tag string
 }
 
 // DropSequence drops sequences.
@@ -54,6 +57,9 @@ func (*AlterSequence) Kind() string { return "alter_sequence" }
 // Describe implements Statement.
 func (x *AlterSequence) Describe() Description {
 	d := ddl(refs(ObjectSequence, x.Name)...)
+	if x != nil {
+		d.Tag = x.Tag
+	}
 	if x != nil && x.SetSchema {
 		// Moving to a schema needs CREATE there.
 		if d.CreatesIn, _ = catalog.SplitName(x.RenameTo); d.CreatesIn == "" {

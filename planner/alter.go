@@ -41,6 +41,12 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			// (pg_dump's ALTER TABLE ONLY v ALTER COLUMN c SET DEFAULT).
 			return bindAlterView(snap, stmt, at, v)
 		}
+		if _, isSeq := snap.Sequence(st.Table); isSeq && !stmt.Matview && !stmt.AlterView && len(st.Actions) == 1 && st.Actions[0].Kind == parser.AlterRenameTable {
+			// ALTER TABLE naming a sequence: PostgreSQL renames or moves
+			// it as ALTER SEQUENCE does.
+			a := st.Actions[0]
+			return &ir.AlterSequence{Name: st.Table, RenameTo: a.NewName, SetSchema: a.SetSchema, Tag: "ALTER TABLE"}, nil
+		}
 		if st.IfExists {
 			return at, nil // the executor reports the NOTICE
 		}
