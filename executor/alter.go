@@ -348,13 +348,26 @@ func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a ir.AlterAction, versio
 		renameOwner(s, nt.Name+"."+a.Column, nt.Name+"."+a.NewName, ch)
 	case parser.AlterRenameTable:
 		if s.HasRelation(a.NewName) {
+			if a.SetSchema {
+				return errExistsInSchema(a.NewName)
+			}
 			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", a.NewName)
 		}
-		if err := noTextDependents(s, nt, "rename table "+nt.Name); err != nil {
+		what := "rename table " + nt.Name
+		if a.SetSchema {
+			what = "move table " + nt.Name + " to another schema"
+		}
+		if err := noTextDependents(s, nt, what); err != nil {
 			return err
 		}
-		for _, c := range nt.Columns {
-			renameOwner(s, nt.Name+"."+c.Name, a.NewName+"."+c.Name, ch)
+		if a.SetSchema {
+			if err := moveOwnedSequences(s, nt, a.NewName, ch); err != nil {
+				return err
+			}
+		} else {
+			for _, c := range nt.Columns {
+				renameOwner(s, nt.Name+"."+c.Name, a.NewName+"."+c.Name, ch)
+			}
 		}
 		if err := renameReferences(s, nt, nt.Name, a.NewName, ch); err != nil {
 			return err
@@ -1174,8 +1187,7 @@ func renameViewAction(s *catalog.Snapshot, v, nv *catalog.View, a parser.AlterAc
 	case parser.AlterRenameTable:
 		if s.HasRelation(a.NewName) {
 			if a.SetSchema {
-				sc, name := catalog.SplitName(a.NewName)
-				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists in schema %q", name, sc)
+				return errExistsInSchema(a.NewName)
 			}
 			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", a.NewName)
 		}

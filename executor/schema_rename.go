@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -72,12 +73,8 @@ func RenameSchemaObjects(s *catalog.Snapshot, from, to string, ch *catalog.Chang
 				clone().ForeignKeys[i].RefTable = to
 			}
 		}
-		for i, c := range t.Columns {
-			if to, ok := movedSeqs[c.Sequence]; ok {
-				col := &clone().Columns[i]
-				col.Sequence = to
-				col.Default = strings.ReplaceAll(c.Default, quoteLiteral(c.Sequence), quoteLiteral(to))
-			}
+		if drawsFrom(t, movedSeqs) {
+			followSequences(clone(), movedSeqs)
 		}
 		if nt == nil {
 			continue
@@ -140,4 +137,91 @@ func RenameSchemaObjects(s *catalog.Snapshot, from, to string, ch *catalog.Chang
 		}
 	}
 	return nil
+}
+
+// errExistsInSchema is SET SCHEMA's error when the schema has a relation
+// of the moved one's name (key: that relation's key).
+func errExistsInSchema(key string) error {
+	sc, name := catalog.SplitName(key)
+	if sc == "" {
+		sc = catalog.PublicSchema
+	}
+	return pgerr.New(pgerr.DuplicateTable, "relation %q already exists in schema %q", name, sc)
+}
+
+// moveOwnedSequences adds to ch what ALTER TABLE nt SET SCHEMA does to
+// the sequences nt's columns own (SERIAL and identity columns): as in
+// PostgreSQL they move with the table, to newKey's schema, keeping their
+// IDs (so their values), and every column drawing from one, nt's first,
+// follows it with its nextval default's text. nt is the table's clone
+// under its old name, which the caller puts.
+func moveOwnedSequences(s *catalog.Snapshot, nt *catalog.Table, newKey string, ch *catalog.Change) error {
+	schema, _ := catalog.SplitName(newKey)
+	if schema == "" {
+		schema = catalog.PublicSchema
+	}
+	moved := map[string]string{}
+	for _, q := range s.Sequences() {
+		i := strings.LastIndexByte(q.OwnedBy, '.')
+		if i <= 0 || q.OwnedBy[:i] != nt.Name {
+			continue
+		}
+		_, name := catalog.SplitName(q.Name)
+		to := catalog.QualifiedKey(schema, name)
+		if s.HasRelation(to) {
+			return errExistsInSchema(to)
+		}
+		c := *q
+		c.Name, c.OwnedBy = to, newKey+q.OwnedBy[i:]
+		ch.PutSequences = append(ch.PutSequences, &c)
+		ch.DeleteSequences = append(ch.DeleteSequences, q.Name)
+		moved[q.Name] = to
+	}
+	if len(moved) == 0 {
+		return nil
+	}
+	followSequences(nt, moved)
+	for _, t := range s.Tables() {
+		if t.Name == nt.Name || !drawsFrom(t, moved) {
+			continue
+		}
+		if err := notRewriting(t); err != nil {
+			return err
+		}
+		pt, err := putTable(s, ch, t.Name)
+		if err != nil {
+			return err
+		}
+		followSequences(pt, moved)
+	}
+	return nil
+}
+
+// drawsFrom reports whether a column of t draws from a sequence moved
+// (old key to new).
+func drawsFrom(t *catalog.Table, moved map[string]string) bool {
+	return slices.ContainsFunc(t.Columns, func(c catalog.Column) bool { return moved[c.Sequence] != "" })
+}
+
+// followSequences points t's columns that draw from a moved sequence at
+// its new key, their nextval default's text with them. The text names
+// the sequence as it was written, resolved through the creating
+// session's search_path (nextval('s')) or by its key: either becomes the
+// new key, which the moved sequence is found by whatever the path.
+func followSequences(t *catalog.Table, moved map[string]string) {
+	for i, c := range t.Columns {
+		to, ok := moved[c.Sequence]
+		if !ok {
+			continue
+		}
+		sc, name := catalog.SplitName(c.Sequence)
+		if sc == "" {
+			sc = catalog.PublicSchema
+		}
+		d := c.Default
+		for _, from := range []string{c.Sequence, name, sc + "." + name} {
+			d = strings.ReplaceAll(d, quoteLiteral(from), quoteLiteral(to))
+		}
+		t.Columns[i].Sequence, t.Columns[i].Default = to, d
+	}
 }

@@ -342,8 +342,21 @@ func (e *Executor) AlterSequence(ctx context.Context, cat *catalog.Catalog, as *
 			return catalog.Change{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", as.Name)
 		}
 		var ch catalog.Change
+		if as.SetSchema && as.RenameTo == cur.Name {
+			return ch, nil // already in the schema
+		}
+		if as.SetSchema && cur.OwnedBy != "" {
+			tbl, _, _ := catalog.SplitOwnedBy(cur.OwnedBy)
+			_, seqName := catalog.SplitName(cur.Name)
+			_, tblName := catalog.SplitName(tbl)
+			return ch, pgerr.New(pgerr.FeatureNotSupported, "cannot move an owned sequence into another schema").
+				WithDetail("Sequence %q is linked to table %q.", seqName, tblName)
+		}
 		if as.RenameTo != "" {
 			if s.HasRelation(as.RenameTo) {
+				if as.SetSchema {
+					return ch, errExistsInSchema(as.RenameTo)
+				}
 				return ch, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", as.RenameTo)
 			}
 			c := *cur
@@ -380,19 +393,11 @@ func (e *Executor) AlterSequence(ctx context.Context, cat *catalog.Catalog, as *
 // renameSequenceUsers points the columns that draw from a renamed sequence
 // at its new name.
 func renameSequenceUsers(s *catalog.Snapshot, from, to string, ch *catalog.Change) {
+	moved := map[string]string{from: to}
 	for _, t := range s.Tables() {
-		var nt *catalog.Table
-		for i, c := range t.Columns {
-			if c.Sequence != from {
-				continue
-			}
-			if nt == nil {
-				nt = t.Clone()
-			}
-			nt.Columns[i].Sequence = to
-			nt.Columns[i].Default = strings.ReplaceAll(c.Default, quoteLiteral(from), quoteLiteral(to))
-		}
-		if nt != nil {
+		if drawsFrom(t, moved) {
+			nt := t.Clone()
+			followSequences(nt, moved)
 			ch.Put = append(ch.Put, nt)
 		}
 	}

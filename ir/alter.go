@@ -35,6 +35,15 @@ func (x *AlterTable) Describe() Description {
 	d := ddl(refs(ObjectRelation, x.Table)...)
 	if x != nil {
 		d.Tag = x.Tag
+		for _, a := range x.Actions {
+			if a.SetSchema {
+				// The binder's key in the new schema: moving there
+				// needs CREATE on it, as creating there does.
+				if d.CreatesIn, _ = catalog.SplitName(a.NewName); d.CreatesIn == "" {
+					d.CreatesIn = catalog.PublicSchema
+				}
+			}
+		}
 	}
 	return d
 }

@@ -22,6 +22,11 @@ type AlterSequence struct {
 	IfExists bool
 	Options  parser.SequenceOptions
 	RenameTo string
+	// SetSchema: RenameTo is the key SET SCHEMA moves the sequence to.
+	SetSchema bool
+	// Tag is the command tag when it is not ALTER SEQUENCE (ALTER TABLE
+	// naming a sequence).
+	Tag string
 }
 
 // DropSequence drops sequences.
@@ -50,7 +55,19 @@ func (x *CreateSequence) Describe() Description {
 func (*AlterSequence) Kind() string { return "alter_sequence" }
 
 // Describe implements Statement.
-func (x *AlterSequence) Describe() Description { return ddl(refs(ObjectSequence, x.Name)...) }
+func (x *AlterSequence) Describe() Description {
+	d := ddl(refs(ObjectSequence, x.Name)...)
+	if x != nil {
+		d.Tag = x.Tag
+	}
+	if x != nil && x.SetSchema {
+		// Moving to a schema needs CREATE there.
+		if d.CreatesIn, _ = catalog.SplitName(x.RenameTo); d.CreatesIn == "" {
+			d.CreatesIn = catalog.PublicSchema
+		}
+	}
+	return d
+}
 
 // Kind implements Statement.
 func (*DropSequence) Kind() string { return "drop_sequence" }

@@ -680,6 +680,8 @@ func TestSequenceStatements(t *testing.T) {
 		{sql: `ALTER SEQUENCE IF EXISTS s RESTART WITH 7 NO CYCLE`, want: SequenceStatement{Kind: "alter", IfExists: true, Names: []string{"s"}, Options: SequenceOptions{Restart: i64(7), Cycle: boolp(false)}}},
 		{sql: `ALTER SEQUENCE s RESTART`, want: SequenceStatement{Kind: "alter", Names: []string{"s"}, Options: SequenceOptions{RestartStart: true}}},
 		{sql: `ALTER SEQUENCE s RENAME TO t`, want: SequenceStatement{Kind: "alter", Names: []string{"s"}, RenameTo: "t"}},
+		{sql: `ALTER SEQUENCE s SET SCHEMA "App"`, want: SequenceStatement{Kind: "alter", Names: []string{"s"}, RenameTo: "App", SetSchema: true}},
+		{sql: `ALTER SEQUENCE s SET SCHEMA a b`, err: "42601"},
 		{sql: `DROP SEQUENCE IF EXISTS a, b CASCADE`, want: SequenceStatement{Kind: "drop", IfExists: true, Names: []string{"a", "b"}, Cascade: true}},
 		{sql: `CREATE SEQUENCE s START 1 START 2`, err: "42601"},
 		{sql: `CREATE SEQUENCE s AS text`, err: "22023"},

@@ -21,9 +21,12 @@ type SequenceStatement struct {
 	// Cascade is DROP ... CASCADE: column defaults using the sequence go
 	// too.
 	Cascade bool
-	// RenameTo is ALTER SEQUENCE ... RENAME TO.
-	RenameTo string
-	Options  SequenceOptions
+	// RenameTo is ALTER SEQUENCE ... RENAME TO, or SET SCHEMA's schema
+	// (SetSchema, read as a rename: the binder makes RenameTo the
+	// sequence's key in that schema).
+	RenameTo  string
+	SetSchema bool
+	Options   SequenceOptions
 	// Pos is the byte offset of the (first) sequence name, for errors.
 	Pos int
 	// Qualified: the (first) name was written with its schema, so CREATE
@@ -119,6 +122,17 @@ func (r *rewriter) sequenceStmt() (*SequenceStatement, error) {
 				return nil, r.syntaxErrorAt(next)
 			}
 			st.RenameTo = name
+			return st, nil
+		}
+		if r.peek(k, "set") && r.peek(k+1, "schema") {
+			name, err := r.name(k + 2)
+			if err != nil {
+				return nil, err
+			}
+			if k+3 < len(r.toks) {
+				return nil, r.syntaxErrorAt(k + 3)
+			}
+			st.RenameTo, st.SetSchema = name, true
 			return st, nil
 		}
 	}

@@ -41,6 +41,12 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			// (pg_dump's ALTER TABLE ONLY v ALTER COLUMN c SET DEFAULT).
 			return bindAlterView(snap, stmt, at, v)
 		}
+		if _, isSeq := snap.Sequence(st.Table); isSeq && !stmt.Matview && !stmt.AlterView && len(st.Actions) == 1 && st.Actions[0].Kind == parser.AlterRenameTable {
+			// ALTER TABLE naming a sequence: PostgreSQL renames or moves
+			// it as ALTER SEQUENCE does.
+			a := st.Actions[0]
+			return &ir.AlterSequence{Name: st.Table, RenameTo: a.NewName, SetSchema: a.SetSchema, Tag: "ALTER TABLE"}, nil
+		}
 		if st.IfExists {
 			return at, nil // the executor reports the NOTICE
 		}
@@ -49,9 +55,16 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 	if err := matviewAlter(t, stmt.Matview, st.Actions); err != nil {
 		return nil, err
 	}
-	for _, a := range st.Actions {
-		if a.SetSchema {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE ... SET SCHEMA is not supported").WithHint("Create the table in the schema and copy its rows.")
+	if len(st.Actions) == 1 && st.Actions[0].SetSchema {
+		// SET SCHEMA is a rename to the key in the new schema (the only
+		// action, qualifySpecial made NewName that key): a temporary
+		// table stays in pg_temp, and a table already in the schema is
+		// left alone, as PostgreSQL does.
+		if catalog.IsTempID(t.ID) {
+			return nil, errTempMove()
+		}
+		if st.Actions[0].NewName == t.Name {
+			return at, nil
 		}
 	}
 	if len(st.Actions) == 1 && partitionKeyRestated(snap, t, st.Only, st.Actions[0]) {

@@ -424,7 +424,7 @@ func (b *Binder) newCheck(t *catalog.Table, name, sql string) (catalog.Check, ir
 		return catalog.Check{}, nil, err
 	}
 	if name == "" {
-		base := t.Name
+		_, base := catalog.SplitName(t.Name) // named bare, as its table
 		if len(cols) == 1 {
 			base += "_" + t.Columns[cols[0]].Name
 		}

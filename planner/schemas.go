@@ -436,7 +436,9 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 				}
 			} else {
 				key := rel(&q.Names[i])
-				if i == 0 {
+				if i == 0 && q.SetSchema {
+					newSibling(key, &q.RenameTo, true)
+				} else if i == 0 {
 					sibling(key, &q.RenameTo)
 				}
 			}

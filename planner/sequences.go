@@ -22,7 +22,7 @@ func bindSequence(snap *catalog.Snapshot, st *parser.SequenceStatement) (ir.Stat
 		if err := checkOwner(snap, st.Options.OwnedBy); err != nil {
 			return nil, err
 		}
-		return &ir.AlterSequence{Name: st.Names[0], IfExists: st.IfExists, Options: st.Options, RenameTo: st.RenameTo}, nil
+		return &ir.AlterSequence{Name: st.Names[0], IfExists: st.IfExists, Options: st.Options, RenameTo: st.RenameTo, SetSchema: st.SetSchema}, nil
 	}
 	return &ir.DropSequence{Names: st.Names, IfExists: st.IfExists, Cascade: st.Cascade}, nil
 }

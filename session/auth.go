@@ -164,6 +164,23 @@ func (s *Session) checkPrivilegesAs(ctx context.Context, bound ir.Statement, use
 	if super {
 		return nil
 	}
+	checkOwner := func() error {
+		for _, o := range ownersOf(snap, desc.Owns) {
+			if o.owner != user && !snap.IsMemberOf(user, o.owner) { // pg_class_ownercheck: has_privs_of_role
+				return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s", o.what)
+			}
+		}
+		return nil
+	}
+	// ALTER TABLE ... SET SCHEMA looks the table up, checking its owner,
+	// before the new schema (AlterTableNamespace); other statements look
+	// the schema up first.
+	_, ownerFirst := bound.(*ir.AlterTable)
+	if ownerFirst {
+		if err := checkOwner(); err != nil {
+			return err
+		}
+	}
 	if desc.CreatesIn != "" && snap.SchemaPrivileges(user, desc.CreatesIn)&catalog.PrivCreate == 0 {
 		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", desc.CreatesIn)
 	}
@@ -171,9 +188,9 @@ func (s *Session) checkPrivilegesAs(ctx context.Context, bound ir.Statement, use
 		!s.holdsLanguageUsage(snap, rc.Options.Language) {
 		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for language %s", rc.Options.Language)
 	}
-	for _, o := range ownersOf(snap, desc.Owns) {
-		if o.owner != user && !snap.IsMemberOf(user, o.owner) { // pg_class_ownercheck: has_privs_of_role
-			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s", o.what)
+	if !ownerFirst {
+		if err := checkOwner(); err != nil {
+			return err
 		}
 	}
 	if err := checkTypeUsage(snap, user, colTypes); err != nil {
