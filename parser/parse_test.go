@@ -686,7 +686,9 @@ func TestSequenceStatements(t *testing.T) {
 		{sql: `CREATE SEQUENCE s START 1 START 2`, err: "42601"},
 		{sql: `CREATE SEQUENCE s AS text`, err: "22023"},
 		{sql: `CREATE SEQUENCE s RESTART 1`, err: "42601"},
-		{sql: `CREATE TEMP SEQUENCE s`, err: "0A000"},
+		{sql: `CREATE TEMP SEQUENCE s`, want: SequenceStatement{Kind: "create", Names: []string{"s"}, Temp: true}},
+		{sql: `CREATE SEQUENCE pg_temp.s`, want: SequenceStatement{Kind: "create", Names: []string{"s"}, Temp: true}},
+		{sql: `CREATE UNLOGGED SEQUENCE s`, err: "0A000"},
 	}
 	for _, c := range cases {
 		t.Run(c.sql, func(t *testing.T) {

@@ -32,6 +32,9 @@ type SequenceStatement struct {
 	// Qualified: the (first) name was written with its schema, so CREATE
 	// does not choose one from search_path.
 	Qualified bool
+	// Temp is CREATE TEMP[ORARY] SEQUENCE (or a name in pg_temp): the
+	// session's own sequence.
+	Temp bool
 }
 
 // SequenceOptions are the options of CREATE/ALTER SEQUENCE and of an
@@ -70,14 +73,18 @@ func (r *rewriter) sequenceStmt() (*SequenceStatement, error) {
 		return nil, nil
 	}
 	k := 1
-	if first == "create" && (r.peek(k, "temp") || r.peek(k, "temporary") || r.peek(k, "unlogged")) && r.peek(k+1, "sequence") {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s sequences are not supported", strings.ToUpper(r.toks[k].val)).WithPosition(r.pos(k))
+	temp := false
+	if first == "create" && r.peek(k, "unlogged") && r.peek(k+1, "sequence") {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "UNLOGGED sequences are not supported").WithPosition(r.pos(k))
+	}
+	if first == "create" && (r.peek(k, "temp") || r.peek(k, "temporary")) && r.peek(k+1, "sequence") {
+		temp, k = true, k+1
 	}
 	if !r.peek(k, "sequence") {
 		return nil, nil
 	}
 	k++
-	st := &SequenceStatement{Kind: first}
+	st := &SequenceStatement{Kind: first, Temp: temp}
 	switch {
 	case first == "create" && r.peek(k, "if") && r.peek(k+1, "not") && r.peek(k+2, "exists"):
 		st.IfNotExists, k = true, k+3
@@ -92,6 +99,10 @@ func (r *rewriter) sequenceStmt() (*SequenceStatement, error) {
 		if len(st.Names) == 0 {
 			st.Pos = r.pos(k)
 			st.Qualified = next-k > 1
+			if sc, bare, ok := strings.Cut(name, "."); ok && first == "create" && (sc == "pg_temp" || strings.HasPrefix(sc, "pg_temp_")) {
+				// CREATE SEQUENCE pg_temp.s: temporary, as TEMP is.
+				name, st.Temp, st.Qualified = bare, true, false
+			}
 		}
 		st.Names = append(st.Names, name)
 		k = next

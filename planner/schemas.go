@@ -431,7 +431,7 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 		}
 		for i := range q.Names {
 			if q.Kind == "create" {
-				if !q.Qualified {
+				if !q.Qualified && !q.Temp { // a temporary sequence is keyed by its bare name
 					create(&q.Names[i])
 				}
 			} else {

@@ -14,6 +14,7 @@ func bindSequence(snap *catalog.Snapshot, st *parser.SequenceStatement) (ir.Stat
 		if err != nil {
 			return nil, err
 		}
+		seq.Temp = st.Temp
 		if err := checkOwner(snap, seq.OwnedBy); err != nil {
 			return nil, err
 		}

@@ -1148,12 +1148,16 @@ func (st *statement) runCreateSequence(ctx context.Context, x *ir.CreateSequence
 	s := st.sess
 	e := st.sess.engine
 	x.Seq.Owner = s.currentUser()
-	cat, err := s.permCatalog(ctx)
+	cat, err := s.catalogForNew(ctx, x.Seq.Temp)
 	if err != nil {
 		return nil, err
 	}
 	if err := e.exec.CreateSequence(ctx, cat, x, s.notice); err != nil {
 		return nil, storeErr(err)
+	}
+	if x.Seq.Temp && s.txStatus != 'I' {
+		// ROLLBACK drops it (undoTempCreates).
+		s.temp.created = append(s.temp.created, tempObject{name: x.Seq.Name, seq: true})
 	}
 	return tagResult("CREATE SEQUENCE"), nil
 }
@@ -1176,7 +1180,7 @@ func (st *statement) runAlterSequence(ctx context.Context, x *ir.AlterSequence, 
 func (st *statement) runDropSequence(ctx context.Context, x *ir.DropSequence, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	cat, err := s.permCatalog(ctx)
+	cat, err := s.catalogFor(ctx, x.Names[0]) // a temporary sequence is the session's
 	if err != nil {
 		return nil, err
 	}
@@ -1273,6 +1277,8 @@ func createsTemp(b ir.Statement) bool {
 		return x.Create.Table.Temp
 	case *ir.CreateView:
 		return x.Temp
+	case *ir.CreateSequence:
+		return x.Seq.Temp
 	}
 	return false
 }

@@ -195,6 +195,7 @@ type tempObject struct {
 	view bool
 	fn   uint32
 	typ  bool // a type of pg_temp (name its key)
+	seq  bool // a temporary sequence
 }
 
 // noteTempCreate records a temporary object created inside a block.
@@ -237,6 +238,8 @@ func (s *Session) undoTempCreates(ctx context.Context, from int) error {
 			}
 		case o.view:
 			err = e.exec.DropView(ctx, c, &ir.DropView{Names: []string{o.name}, IfExists: true, Cascade: true}, func(*pgerr.Error) {})
+		case o.seq:
+			err = e.exec.DropSequence(ctx, c, &ir.DropSequence{Names: []string{o.name}, IfExists: true, Cascade: true}, func(*pgerr.Error) {})
 		default:
 			err = e.exec.DropTable(ctx, c, &ir.DropTable{Names: []string{o.name}, IfExists: true, Cascade: true}, func(*pgerr.Error) {})
 		}
