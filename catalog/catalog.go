@@ -577,6 +577,13 @@ func (s *Snapshot) FindIndex(name string) (*Table, *Index) {
 				return t, ix
 			}
 		}
+		if !slices.Contains(s.path, PublicSchema) {
+			// A bare name is public's key too (public.i, which the front
+			// end reads as i): found there, as Resolve finds public's
+			// relations (reindexdb's REINDEX INDEX public.i under its
+			// empty search_path).
+			return s.findIndexIn(PublicSchema, name)
+		}
 		return nil, nil
 	}
 	for _, t := range s.tables {
