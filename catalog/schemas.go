@@ -63,6 +63,20 @@ func (s *Snapshot) Schema(name string) (*Schema, bool) {
 	return sc, ok
 }
 
+// SchemaWith returns a user schema for which match is true (the first met,
+// in no particular order), without allocating.
+func (s *Snapshot) SchemaWith(match func(*Schema) bool) (*Schema, bool) {
+	if s.perm != nil {
+		return s.perm.SchemaWith(match)
+	}
+	for _, sc := range s.schemas {
+		if match(sc) {
+			return sc, true
+		}
+	}
+	return nil, false
+}
+
 // Schemas returns the user schemas sorted by name.
 func (s *Snapshot) Schemas() []*Schema {
 	if s.perm != nil {

@@ -420,12 +420,30 @@ func (s *Statement) NamePosition(name string) int {
 
 var tidbPool = sync.Pool{New: func() any {
 	p := tidb.New()
+	configureTiDB(p)
+	return p
+}}
+
+// configureTiDB sets the TiDB parser's modes for the SQL the front end
+// emits.
+func configureTiDB(p *tidb.Parser) {
 	p.SetSQLMode(mysql.ModeANSIQuotes | mysql.ModePipesAsConcat | mysql.ModeNoBackslashEscapes | mysql.ModeIgnoreSpace)
 	// Window functions make their names (rank, row_number, ...) reserved
 	// words in TiDB; a column of that name is backquoted on a retry.
 	p.EnableWindowFunc(true)
-	return p
-}}
+}
+
+// releaseTiDB returns a parser to the pool with its symbol stack cleared.
+// The stack keeps pointers to the last statement's expressions past its
+// top, and TiDB's parser sets the text position of whatever expression
+// its current symbol holds after each rule: a parser put back as it was
+// would write into a statement already handed to another session (a data
+// race) and keep that statement from being collected.
+func releaseTiDB(p *tidb.Parser) {
+	p.Reset() // (which also resets the modes)
+	configureTiDB(p)
+	tidbPool.Put(p)
+}
 
 // Parse splits sql into statements and parses each. An empty query (only
 // whitespace, comments or semicolons) yields no statements. Errors are
@@ -531,7 +549,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	// The TiDB parser reuses its result slice, so the statement is taken
 	// out of it before the parser goes back to the pool.
 	p := tidbPool.Get().(*tidb.Parser)
-	defer tidbPool.Put(p)
+	defer releaseTiDB(p)
 	for attempt := 0; ; attempt++ {
 		st.SQL = r.emit(head)
 		st.segs = r.seg

@@ -18,6 +18,7 @@ import (
 func TestXZNearestMatchesFullScans(t *testing.T) {
 	for _, be := range backends(t) {
 		t.Run(be.name, func(t *testing.T) {
+			t.Parallel() // the stores are the legs' own: DynamoDB Local's round trips overlap Pebble's work
 			_, sess := newSession(t, be.open(t))
 			mustExec(t, sess, "CREATE EXTENSION IF NOT EXISTS postgis")
 			// Sharded: the probe reads its ranges in key order across shards.
@@ -65,18 +66,23 @@ func TestXZNearestMatchesFullScans(t *testing.T) {
 				}
 				return fmt.Sprintf("(%d, %s, %s, %s, %s, %d)", id, g, b, pg, c, rng.Intn(5))
 			}
+			// DynamoDB Local answers each full scan and each rewritten row
+			// with round trips: a smaller table keeps its leg as long as
+			// Pebble's (the search's logic is the same; the store's part is
+			// the ranges and pages it reads).
+			size, steps := 2000, 160
+			if be.name == "dynamodb" {
+				size, steps = 600, 20
+			}
 			var rows []string
-			for id := 0; id < 2000; id++ {
+			for id := 0; id < size; id++ {
 				rows = append(rows, row(id))
 			}
 			mustExec(t, sess, "INSERT INTO xn VALUES "+strings.Join(rows, ", "))
 			ctx := context.Background()
-			nearest, steps := 0, 160
-			if be.name == "dynamodb" {
-				steps = 40
-			}
+			nearest := 0
 			for step := 0; step < steps; step++ {
-				id := rng.Intn(2040)
+				id := rng.Intn(size + size/50)
 				var write string
 				switch rng.Intn(3) {
 				case 0:

@@ -95,6 +95,11 @@ func TestSQLScripts(t *testing.T) {
 		t.Run(be.name, func(t *testing.T) {
 			for _, f := range files {
 				t.Run(strings.TrimSuffix(filepath.Base(f), ".slt"), func(t *testing.T) {
+					// Scripts run in parallel, each with an engine and a store
+					// of its own: so they also show that engines in one
+					// process share nothing (one process serves several
+					// databases).
+					t.Parallel()
 					if only := scriptBackend(t, f); only != "" && only != be.name {
 						t.Skipf("the script runs on %s only", only)
 					}

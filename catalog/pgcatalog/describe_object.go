@@ -23,7 +23,7 @@ func (e *Env) describeObject(classID, objID uint32, sub int64) (sqltypes.Value, 
 		if ns == NamespaceCatalog || ns == NamespacePublic {
 			return name
 		}
-		return namespaceName(ns) + "." + name
+		return e.namespaceName(ns) + "." + name
 	}
 	switch classID {
 	case pgClassOID:
@@ -49,7 +49,7 @@ func (e *Env) describeObject(classID, objID uint32, sub int64) (sqltypes.Value, 
 		}
 		return sqltypes.Null, nil
 	case pgNamespaceOID:
-		if n := namespaceName(objID); n != "" {
+		if n := e.namespaceName(objID); n != "" {
 			return textV("schema " + n), nil
 		}
 		return sqltypes.Null, nil

@@ -199,7 +199,7 @@ func init() {
 				if c.typ.IsDomain() {
 					sc, bare := catalog.SplitName(c.typ.Domain.Name)
 					out = append(out, &isColumnDomainUsageRow{DomainCatalog: nameV(e.database()), DomainSchema: nameV(sc),
-						DomainName: nameV(bare), TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)),
+						DomainName: nameV(bare), TableCatalog: nameV(e.database()), TableSchema: nameV(e.namespaceName(o.ns)),
 						TableName: nameV(o.name), ColumnName: nameV(c.name)})
 				}
 			}

@@ -223,7 +223,7 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 			}
 		}
 		if _, _, ok := tempNamespaceNum(oid); ok {
-			return sqltypes.QuoteIdent(namespaceName(oid)) // pg_temp_N, pg_toast_temp_N
+			return sqltypes.QuoteIdent(e.namespaceName(oid)) // pg_temp_N, pg_toast_temp_N
 		}
 	case sqltypes.RegRole:
 		for _, r := range e.roles() {

@@ -77,7 +77,7 @@ func init() {
 			}
 			up := strings.ToUpper(typ)
 			up = strings.ReplaceAll(strings.ReplaceAll(up, "ZM", ""), "Z", "")
-			out = append(out, &pgGeometryColumnsRow{FTableCatalog: textV(e.database()), FTableSchema: nameV(namespaceName(o.ns)),
+			out = append(out, &pgGeometryColumnsRow{FTableCatalog: textV(e.database()), FTableSchema: nameV(e.namespaceName(o.ns)),
 				FTableName: nameV(o.name), FGeometryColumn: nameV(c.name), CoordDimension: intV(dims), Srid: intV(srid), Type: textV(up)})
 		})
 		return out
@@ -85,7 +85,7 @@ func init() {
 	generate("public.geography_columns", func(e *Env) []row {
 		var out []row
 		geomColumns(e, sqltypes.Geography, func(o *object, c column, dims, srid int64, typ string) {
-			r := &pgGeographyColumnsRow{FTableCatalog: nameV(e.database()), FTableSchema: nameV(namespaceName(o.ns)),
+			r := &pgGeographyColumnsRow{FTableCatalog: nameV(e.database()), FTableSchema: nameV(e.namespaceName(o.ns)),
 				FTableName: nameV(o.name), FGeographyColumn: nameV(c.name), CoordDimension: intV(dims), Srid: intV(srid), Type: textV(typ)}
 			if dims < 0 {
 				r.CoordDimension = nullV

@@ -388,7 +388,7 @@ func init() {
 			}
 			pretty := len(a) > 1 && a[1].K == sqltypes.KindBool && a[1].I != 0
 			def, _ := e.viewDefinition(o, pretty)
-			name := namespaceName(o.ns) + "." + sqltypes.QuoteIdent(o.name)
+			name := e.namespaceName(o.ns) + "." + sqltypes.QuoteIdent(o.name)
 			if pretty {
 				name = e.relationName(o)
 			}
@@ -1042,9 +1042,9 @@ var privilegeKinds = []privilegeKind{
 				return name, nil
 			}
 			oid, err := namespaceOID(name)
-			return namespaceName(oid), err
+			return e.namespaceName(oid), err
 		},
-		byOID: func(_ *Env, oid uint32) (string, bool) { n := namespaceName(oid); return n, n != "" },
+		byOID: func(e *Env, oid uint32) (string, bool) { n := e.namespaceName(oid); return n, n != "" },
 		holds: func(e *Env, role, schema, p string) bool {
 			if _, user := e.Snap.Schema(schema); !user && schema != "public" {
 				// pg_catalog, information_schema and pg_toast: USAGE to

@@ -57,7 +57,7 @@ func (e *Env) typeIdentity(oid uint32) (string, bool) {
 	if n, ok := sqlTypeNames[oid]; ok {
 		return n, true
 	}
-	return sqltypes.QuoteIdent(namespaceName(t.ns)) + "." + sqltypes.QuoteIdent(t.name), true
+	return sqltypes.QuoteIdent(e.namespaceName(t.ns)) + "." + sqltypes.QuoteIdent(t.name), true
 }
 
 // relationKinds are getRelationTypeDescription's words.
@@ -74,7 +74,7 @@ func (e *Env) identify(classID, objID uint32, sub int64) (objectIdentity, error)
 			return objectIdentity{typ: "relation"}, nil
 		}
 		kind := relationKinds[o.kind]
-		schema, rel := namespaceName(o.ns), o.name
+		schema, rel := e.namespaceName(o.ns), o.name
 		id := objectIdentity{typ: kind, schema: textV(q(schema)), name: textV(q(rel)), identity: textV(q(schema) + "." + q(rel)), names: []string{schema, rel}}
 		if sub != 0 {
 			id.typ += " column"
@@ -92,17 +92,17 @@ func (e *Env) identify(classID, objID uint32, sub int64) (objectIdentity, error)
 			return objectIdentity{typ: "type"}, nil
 		}
 		ident, _ := e.typeIdentity(objID)
-		return objectIdentity{typ: "type", schema: textV(q(namespaceName(t.ns))), name: textV(q(t.name)), identity: textV(ident), names: []string{ident}}, nil
+		return objectIdentity{typ: "type", schema: textV(q(e.namespaceName(t.ns))), name: textV(q(t.name)), identity: textV(ident), names: []string{ident}}, nil
 	case pgProcOID:
 		name, ns, args, ok := e.functionSignature(objID)
 		if !ok {
 			return objectIdentity{typ: "function"}, nil
 		}
-		schema := namespaceName(ns)
+		schema := e.namespaceName(ns)
 		return objectIdentity{typ: "function", schema: textV(q(schema)), name: sqltypes.Null,
 			identity: textV(q(schema) + "." + q(name) + "(" + strings.Join(args, ",") + ")"), names: []string{schema, name}, args: args}, nil
 	case pgNamespaceOID:
-		n := namespaceName(objID)
+		n := e.namespaceName(objID)
 		if n == "" {
 			return objectIdentity{typ: "schema"}, nil
 		}
@@ -123,7 +123,7 @@ func (e *Env) identify(classID, objID uint32, sub int64) (objectIdentity, error)
 			if o == nil {
 				return objectIdentity{typ: "constraint"}, nil // a domain's: not listed here
 			}
-			schema := namespaceName(o.ns)
+			schema := e.namespaceName(o.ns)
 			return objectIdentity{typ: "table constraint", schema: textV(q(schema)),
 				identity: textV(q(c.Conname.S) + " on " + q(schema) + "." + q(o.name)), names: []string{schema, o.name, c.Conname.S}}, nil
 		}
@@ -138,7 +138,7 @@ func (e *Env) identify(classID, objID uint32, sub int64) (objectIdentity, error)
 			if o == nil {
 				break
 			}
-			schema := namespaceName(o.ns)
+			schema := e.namespaceName(o.ns)
 			return objectIdentity{typ: "trigger", identity: textV(q(t.Tgname.S) + " on " + q(schema) + "." + q(o.name)),
 				names: []string{schema, o.name, t.Tgname.S}}, nil
 		}

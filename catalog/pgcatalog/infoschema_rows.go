@@ -44,7 +44,7 @@ func init() {
 			default:
 				continue
 			}
-			out = append(out, &isTablesRow{TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)), TableName: nameV(o.name),
+			out = append(out, &isTablesRow{TableCatalog: nameV(e.database()), TableSchema: nameV(e.namespaceName(o.ns)), TableName: nameV(o.name),
 				TableType: textV(typ), IsInsertableInto: yesNo(o.isTable() && o.rel == nil || o.view != nil && e.relationUpdatable(o, nil, false, nil)&eventInsert != 0),
 				IsTyped: textV("NO")})
 		}
@@ -73,7 +73,7 @@ func init() {
 			// pg_relation_is_updatable(oid, false) and the view's
 			// INSTEAD OF row triggers.
 			events, instead := e.relationUpdatable(o, nil, false, nil), insteadEvents(o.view)
-			out = append(out, &isViewsRow{TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)), TableName: nameV(o.name),
+			out = append(out, &isViewsRow{TableCatalog: nameV(e.database()), TableSchema: nameV(e.namespaceName(o.ns)), TableName: nameV(o.name),
 				ViewDefinition: textV(def), CheckOption: textV("NONE"), IsUpdatable: yesNo(events&(eventUpdate|eventDelete) == eventUpdate|eventDelete),
 				IsInsertableInto: yesNo(events&eventInsert != 0), IsTriggerUpdatable: yesNo(instead&eventUpdate != 0),
 				IsTriggerDeletable: yesNo(instead&eventDelete != 0), IsTriggerInsertableInto: yesNo(instead&eventInsert != 0)})
@@ -129,8 +129,8 @@ func init() {
 	generate("information_schema.table_constraints", func(e *Env) []row {
 		var out []row
 		add := func(o *object, name, kind string, deferrable, deferred bool, nullsDistinct sqltypes.Value) {
-			out = append(out, &isTableConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(namespaceName(o.ns)), ConstraintName: nameV(name),
-				TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)), TableName: nameV(o.name), ConstraintType: textV(kind),
+			out = append(out, &isTableConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(e.namespaceName(o.ns)), ConstraintName: nameV(name),
+				TableCatalog: nameV(e.database()), TableSchema: nameV(e.namespaceName(o.ns)), TableName: nameV(o.name), ConstraintType: textV(kind),
 				IsDeferrable: yesNo(deferrable), InitiallyDeferred: yesNo(deferred), Enforced: textV("YES"), NullsDistinct: nullsDistinct})
 		}
 		constraints(e, func(c tableConstraint) {
@@ -154,8 +154,8 @@ func init() {
 		var out []row
 		constraints(e, func(c tableConstraint) {
 			for i, col := range c.cols {
-				r := &isKeyColumnUsageRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(namespaceName(c.o.ns)),
-					ConstraintName: nameV(c.name), TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(c.o.ns)),
+				r := &isKeyColumnUsageRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(e.namespaceName(c.o.ns)),
+					ConstraintName: nameV(c.name), TableCatalog: nameV(e.database()), TableSchema: nameV(e.namespaceName(c.o.ns)),
 					TableName: nameV(c.o.name), ColumnName: nameV(col), OrdinalPosition: intV(int64(i + 1))}
 				if c.fk != nil {
 					// The position of the referenced column in the key it
@@ -178,7 +178,7 @@ func init() {
 		constraints(e, func(c tableConstraint) {
 			// A foreign key uses the columns it references, as in
 			// PostgreSQL; the other constraints their own.
-			schema, table, cols := namespaceName(c.o.ns), c.o.name, c.cols
+			schema, table, cols := e.namespaceName(c.o.ns), c.o.name, c.cols
 			if c.fk != nil {
 				table, cols = c.refTable.BareName(), c.refCols
 				if sc, _ := catalog.SplitName(c.refTable.Name); !c.refTable.Temp {
@@ -188,7 +188,7 @@ func init() {
 			for _, col := range cols {
 				out = append(out, &isConstraintColumnUsageRow{TableCatalog: nameV(e.database()), TableSchema: nameV(schema),
 					TableName: nameV(table), ColumnName: nameV(col), ConstraintCatalog: nameV(e.database()),
-					ConstraintSchema: nameV(namespaceName(c.o.ns)), ConstraintName: nameV(c.name)})
+					ConstraintSchema: nameV(e.namespaceName(c.o.ns)), ConstraintName: nameV(c.name)})
 			}
 		})
 		return out
@@ -214,7 +214,7 @@ func init() {
 				return string(a)
 			}
 			refSchema, _ := catalog.SplitName(c.refTable.Name)
-			out = append(out, &isReferentialConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(namespaceName(c.o.ns)),
+			out = append(out, &isReferentialConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(e.namespaceName(c.o.ns)),
 				ConstraintName: nameV(c.name), UniqueConstraintCatalog: nameV(e.database()), UniqueConstraintSchema: nameV(refSchema),
 				UniqueConstraintName: nameV(unique), MatchOption: textV(match), UpdateRule: textV(rule(c.fk.OnUpdate)), DeleteRule: textV(rule(c.fk.OnDelete))})
 		})
@@ -231,12 +231,12 @@ func init() {
 				if name == "" {
 					name = o.name + "_check"
 				}
-				out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(namespaceName(o.ns)),
+				out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(e.namespaceName(o.ns)),
 					ConstraintName: nameV(name), CheckClause: textV("(" + c.SQL + ")")})
 			}
 		}
 		notNulls(e, func(o *object, name, col string) {
-			out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(namespaceName(o.ns)),
+			out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(e.namespaceName(o.ns)),
 				ConstraintName: nameV(name), CheckClause: textV(sqltypes.QuoteIdent(col) + " IS NOT NULL")})
 		})
 		return append(out, e.domainCheckConstraints()...)
@@ -260,7 +260,7 @@ func init() {
 		for _, o := range e.objects().list {
 			if q := o.seq; q != nil {
 				t := seqType(q)
-				out = append(out, &isSequencesRow{SequenceCatalog: nameV(e.database()), SequenceSchema: nameV(namespaceName(o.ns)), SequenceName: nameV(o.name),
+				out = append(out, &isSequencesRow{SequenceCatalog: nameV(e.database()), SequenceSchema: nameV(e.namespaceName(o.ns)), SequenceName: nameV(o.name),
 					DataType: textV(t.String()), NumericPrecision: intV(int64(numericPrecision(t))), NumericPrecisionRadix: intV(2),
 					NumericScale: intV(0), StartValue: textV(itoa(q.Start)), MinimumValue: textV(itoa(q.Min)),
 					MaximumValue: textV(itoa(q.Max)), Increment: textV(itoa(q.Increment)), CycleOption: yesNo(q.Cycle)})
@@ -332,7 +332,7 @@ func columnRow(e *Env, o *object, i int, c column) *isColumnsRow {
 func typeColumnsRow(e *Env, o *object, i int, c column) *isColumnsRow {
 	t := c.typ
 	udt := typeNameOf(t.OID())
-	r := &isColumnsRow{TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)), TableName: nameV(o.name),
+	r := &isColumnsRow{TableCatalog: nameV(e.database()), TableSchema: nameV(e.namespaceName(o.ns)), TableName: nameV(o.name),
 		ColumnName: nameV(c.name), OrdinalPosition: intV(int64(i + 1)), IsNullable: yesNo(!c.notNull),
 		DataType: textV(t.InfoSchemaName()), UdtCatalog: nameV(e.database()), UdtSchema: nameV("pg_catalog"), UdtName: nameV(udt),
 		DtdIdentifier: textV(itoa(int64(i + 1))), IsSelfReferencing: textV("NO"), IsIdentity: yesNo(c.ident != ""),

@@ -103,13 +103,8 @@ func RoleOID(name string) uint32 {
 	return 1<<31 | h.Sum32()&(1<<31-1)
 }
 
-// userSchemaNames maps the OIDs of user schemas (ObjectOID of their IDs,
-// which no other schema ever gets) to their names as last seen, for
-// namespaceName, which has no snapshot to ask.
-var userSchemaNames sync.Map
-
 // schemaOID is the OID of a schema relations are in: public's, or a user
-// schema's (recorded for namespaceName).
+// schema's (ObjectOID of its ID).
 func schemaOID(snap *catalog.Snapshot, name string) uint32 {
 	if name == catalog.PublicSchema {
 		return NamespacePublic
@@ -124,9 +119,7 @@ func schemaOID(snap *catalog.Snapshot, name string) uint32 {
 	if !ok {
 		return NamespacePublic
 	}
-	oid := ObjectOID(sc.ID, 0)
-	userSchemaNames.Store(oid, sc.Name)
-	return oid
+	return ObjectOID(sc.ID, 0)
 }
 
 // schemas are the user schemas of the statement's snapshot.
@@ -146,14 +139,23 @@ var namespaces = []namespace{
 	{NamespaceCatalog, "pg_catalog"}, {NamespaceToast, "pg_toast"}, {NamespacePublic, "public"}, {NamespaceInfoSchema, "information_schema"},
 }
 
-func namespaceName(oid uint32) string {
+// namespaceName is the name of the schema whose OID is oid in the
+// statement's catalog, "" if none.
+func (e *Env) namespaceName(oid uint32) string { return namespaceNameIn(e.Snap, oid) }
+
+// namespaceNameIn is the name of the schema whose OID is oid in snap. A
+// user schema's name is asked of snap itself: OIDs are unique within one
+// database's catalog only, and one process serves several databases.
+func namespaceNameIn(snap *catalog.Snapshot, oid uint32) string {
 	for _, n := range namespaces {
 		if n.oid == oid {
 			return n.name
 		}
 	}
-	if n, ok := userSchemaNames.Load(oid); ok {
-		return n.(string)
+	if snap != nil {
+		if sc, ok := snap.SchemaWith(func(sc *catalog.Schema) bool { return ObjectOID(sc.ID, 0) == oid }); ok {
+			return sc.Name
+		}
 	}
 	if n, toast, ok := tempNamespaceNum(oid); ok {
 		if toast {
@@ -318,6 +320,7 @@ func (o *object) rowType() uint32 {
 
 // objects is the relations of one snapshot, by OID and by name.
 type objects struct {
+	snap   *catalog.Snapshot
 	list   []*object
 	byOID  map[uint32]*object
 	byName map[string][]*object // name → objects of that name (by schema order)
@@ -358,7 +361,7 @@ func (e *Env) objects() *objects {
 }
 
 func buildObjects(snap *catalog.Snapshot) *objects {
-	out := &objects{byOID: map[uint32]*object{}, byName: map[string][]*object{}, hasChildren: map[uint64]bool{}}
+	out := &objects{snap: snap, byOID: map[uint32]*object{}, byName: map[string][]*object{}, hasChildren: map[uint64]bool{}}
 	out.keys = map[string]*object{}
 	add := func(o *object) {
 		out.list = append(out.list, o)
@@ -582,7 +585,7 @@ func (os *objects) find(schema, rel string) *object {
 	cands := os.byName[rel]
 	if schema != "" {
 		for _, o := range cands {
-			if namespaceName(o.ns) == schema || schema == "pg_temp" && o.ns == os.tempNS && o.ns != 0 {
+			if namespaceNameIn(os.snap, o.ns) == schema || schema == "pg_temp" && o.ns == os.tempNS && o.ns != 0 {
 				return o
 			}
 		}
@@ -647,7 +650,7 @@ func (e *Env) relationName(o *object) string {
 		if os.visible(o) {
 			return name
 		}
-		return sqltypes.QuoteIdent(namespaceName(o.ns)) + "." + name
+		return sqltypes.QuoteIdent(e.namespaceName(o.ns)) + "." + name
 	}
 	if e.Sess == nil || o.ns != NamespacePublic {
 		return name // pg_catalog's, or the session's temporary schema's: always searched

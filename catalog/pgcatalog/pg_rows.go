@@ -44,8 +44,8 @@ func init() {
 		}
 		if n, ok := e.Snap.TempSchema(); ok {
 			oid := TempNamespaceOID(n)
-			out = append(out, &pgNamespaceRow{Oid: oidV(oid), Nspname: nameV(namespaceName(oid)), Nspowner: oidV(BootstrapOID)},
-				&pgNamespaceRow{Oid: oidV(oid + 1), Nspname: nameV(namespaceName(oid + 1)), Nspowner: oidV(BootstrapOID)})
+			out = append(out, &pgNamespaceRow{Oid: oidV(oid), Nspname: nameV(e.namespaceName(oid)), Nspowner: oidV(BootstrapOID)},
+				&pgNamespaceRow{Oid: oidV(oid + 1), Nspname: nameV(e.namespaceName(oid + 1)), Nspowner: oidV(BootstrapOID)})
 		}
 		return out
 	})
@@ -557,7 +557,7 @@ func init() {
 						last = v
 					}
 				}
-				out = append(out, &pgSequencesRow{Schemaname: nameV(namespaceName(o.ns)), Sequencename: nameV(o.name), Sequenceowner: nameV(owner),
+				out = append(out, &pgSequencesRow{Schemaname: nameV(e.namespaceName(o.ns)), Sequencename: nameV(o.name), Sequenceowner: nameV(owner),
 					DataType: sqltypes.NewReg(seqType(q).OID(), seqType(q).String()), StartValue: intV(q.Start), MinValue: intV(q.Min),
 					MaxValue: intV(q.Max), IncrementBy: intV(q.Increment), Cycle: boolV(q.Cycle), CacheSize: intV(q.Cache), LastValue: last})
 			}
@@ -642,7 +642,7 @@ func init() {
 			if !o.isTable() {
 				continue
 			}
-			out = append(out, &pgTablesRow{Schemaname: nameV(namespaceName(o.ns)), Tablename: nameV(o.name), Tableowner: nameV(ownerName(o.owner)),
+			out = append(out, &pgTablesRow{Schemaname: nameV(e.namespaceName(o.ns)), Tablename: nameV(o.name), Tableowner: nameV(ownerName(o.owner)),
 				Hasindexes: boolV(o.table != nil || o.rel != nil)})
 		}
 		return out
@@ -654,7 +654,7 @@ func init() {
 				continue
 			}
 			def, _ := e.viewDefinition(o, false)
-			out = append(out, &pgMatviewsRow{Schemaname: nameV(namespaceName(o.ns)), Matviewname: nameV(o.name), Matviewowner: nameV(ownerName(o.owner)),
+			out = append(out, &pgMatviewsRow{Schemaname: nameV(e.namespaceName(o.ns)), Matviewname: nameV(o.name), Matviewowner: nameV(ownerName(o.owner)),
 				Hasindexes: boolV(len(o.table.Indexes) > 0), Ispopulated: boolV(o.table.Matview.Populated), Definition: textV(def)})
 		}
 		return out
@@ -665,7 +665,7 @@ func init() {
 			if !o.isIndex() {
 				continue
 			}
-			out = append(out, &pgIndexesRow{Schemaname: nameV(namespaceName(o.ns)), Tablename: nameV(o.table.BareName()), Indexname: nameV(o.name),
+			out = append(out, &pgIndexesRow{Schemaname: nameV(e.namespaceName(o.ns)), Tablename: nameV(o.table.BareName()), Indexname: nameV(o.name),
 				Indexdef: textV(indexDef(o, true, nil))})
 		}
 		return out
@@ -677,7 +677,7 @@ func init() {
 				continue
 			}
 			def, _ := e.viewDefinition(o, false)
-			out = append(out, &pgViewsRow{Schemaname: nameV(namespaceName(o.ns)), Viewname: nameV(o.name), Viewowner: nameV(ownerName(o.owner)),
+			out = append(out, &pgViewsRow{Schemaname: nameV(e.namespaceName(o.ns)), Viewname: nameV(o.name), Viewowner: nameV(ownerName(o.owner)),
 				Definition: textV(def)})
 		}
 		return out
@@ -1043,8 +1043,7 @@ func (e *Env) description(oid, classoid uint32, sub int64) (string, bool) {
 		}
 	}
 	if classoid != 0 {
-		e.descriptions()
-		d, ok := e.objects().descIndex[descriptionKey{oid, classoid, sub}]
+		d, ok := e.describedObjects().descIndex[descriptionKey{oid, classoid, sub}]
 		return d, ok
 	}
 	for _, d := range e.descriptions() {
@@ -1071,7 +1070,13 @@ type descriptionEntry struct {
 // descriptions are the database's comments, as pg_description holds
 // them: schemas, relations and their columns, routines, types and
 // extensions.
-func (e *Env) descriptions() []descriptionEntry {
+func (e *Env) descriptions() []descriptionEntry { return e.describedObjects().descs }
+
+// describedObjects is e's objects with their descriptions made. The
+// caller reads the descriptions from the objects returned, never from a
+// second call of objects: another snapshot's statement may have replaced
+// the process's cached objects in between, with ones not yet described.
+func (e *Env) describedObjects() *objects {
 	o := e.objects()
 	o.descsOnce.Do(func() {
 		o.descs = e.buildDescriptions()
@@ -1080,7 +1085,7 @@ func (e *Env) descriptions() []descriptionEntry {
 			o.descIndex[descriptionKey{d.objoid, d.classoid, d.subid}] = d.text
 		}
 	})
-	return o.descs
+	return o
 }
 
 // sharedDescriptions are the comments of the objects every database

@@ -232,7 +232,7 @@ func (e *Env) functionName(f *catalog.Function) string {
 		// A routine of the session's: its schema's real name, as
 		// PostgreSQL prints it (the search path never finds it).
 		if n, ok := e.Snap.TempSchema(); ok {
-			return sqltypes.QuoteIdent(namespaceName(TempNamespaceOID(n))) + "." + sqltypes.QuoteIdent(bare)
+			return sqltypes.QuoteIdent(e.namespaceName(TempNamespaceOID(n))) + "." + sqltypes.QuoteIdent(bare)
 		}
 	}
 	return sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(bare)
