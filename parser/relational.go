@@ -539,7 +539,7 @@ func (r *rewriter) subParseAround(prefix, suffix string, from, to int) (ast.Stmt
 		segs = append(segs, s)
 	}
 	p := tidbPool.Get().(*tidb.Parser)
-	defer tidbPool.Put(p)
+	defer releaseTiDB(p)
 	stmts, _, err := p.ParseSQL(text)
 	if err != nil || len(stmts) != 1 {
 		if err == nil {

@@ -287,7 +287,7 @@ func parsePrefixed(sql string, toks []token, prefix string) (Statement, error) {
 	st.SQL = r.emit(0)
 	st.segs = r.seg
 	p := tidbPool.Get().(*tidb.Parser)
-	defer tidbPool.Put(p)
+	defer releaseTiDB(p)
 	stmts, _, err := p.ParseSQL(st.SQL)
 	if err != nil || len(stmts) != 1 {
 		if err == nil {
