@@ -42,10 +42,14 @@ type indexView struct {
 	// What again reuses: the pseudo columns by ir.ExprKey, the gist
 	// indexes whose boxes add conjuncts, and the partial indexes'
 	// predicates with whether the conjuncts implied each.
-	pseudo  map[string]*ir.ColRef
-	gists   []gistSource
-	preds   []ir.Expr
-	implied []bool
+	pseudo map[string]*ir.ColRef
+	gists  []gistSource
+	// keyRef maps each bound key expression to its pseudo column;
+	// binaryKey says some key is a comparison (rewriteDerived).
+	keyRef    map[ir.Expr]*ir.ColRef
+	binaryKey bool
+	preds     []ir.Expr
+	implied   []bool
 }
 
 // newIndexView builds the view of s's table, or returns nil when it has
@@ -64,6 +68,7 @@ func newIndexView(s *scanSpec, ctx *ir.EvalContext, opts Options) (*indexView, e
 	ext.Columns = append([]catalog.Column(nil), t.Columns...)
 	ext.Indexes = nil
 	v.pseudo = map[string]*ir.ColRef{} // ir.ExprKey → the pseudo column
+	v.keyRef = map[ir.Expr]*ir.ColRef{}
 	gistCols := map[int]bool{}
 	for _, ix := range t.Indexes {
 		if ix.State != catalog.StatePublic || ix.Plain() {
@@ -100,6 +105,10 @@ func newIndexView(s *scanSpec, ctx *ir.EvalContext, opts Options) (*indexView, e
 				ext.Columns = append(ext.Columns, catalog.Column{Name: ix.Columns[i].Expr, Type: e.Type(), Attr: exprAttrPrefix + key})
 			}
 			nix.Columns[i].Column = ref.Index
+			v.keyRef[e] = ref
+			if _, ok := e.(*ir.Binary); ok {
+				v.binaryKey = true
+			}
 		}
 		ext.Indexes = append(ext.Indexes, &nix)
 		v.orig[&nix] = ix
@@ -159,8 +168,25 @@ func (v *indexView) deriveBoxes(t *catalog.Table, ctx *ir.EvalContext, opts Opti
 	v.conj = append(filter[:v.derived:v.derived], derived...)
 	v.rew = v.rew[:v.derived]
 	for _, c := range derived {
-		v.rew = append(v.rew, replaceExprs(c, v.pseudo))
+		v.rew = append(v.rew, v.rewriteDerived(c))
 	}
+}
+
+// rewriteDerived is replaceExprs of a conjunct a gist box added: most are
+// a bound key expression (the very expression) compared with a constant,
+// rewritten without printing either to compare them, unless some index
+// expression is itself a comparison.
+func (v *indexView) rewriteDerived(c ir.Expr) ir.Expr {
+	if b, ok := c.(*ir.Binary); ok && !v.binaryKey {
+		if ref, ok := v.keyRef[b.L]; ok {
+			if _, isConst := b.R.(*ir.Const); isConst {
+				out := *b
+				out.L = ref
+				return &out
+			}
+		}
+	}
+	return replaceExprs(c, v.pseudo)
 }
 
 // again is the view v of the same scan for the values in ctx, reusing
