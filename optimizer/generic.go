@@ -20,15 +20,22 @@ import (
 // A prefix path (primary key, btree index) derives its key ranges from the
 // filter's bounds (rederive): it refuses when a conjunct the ranges
 // enforced is no longer a bound, an equality column of the key no longer a
-// set of points. Every other static path (an inverted index's tokens, a
-// Z-order box's cover within the range budget and layout, a nearest
-// search's box, a gist index's bounds through index expressions) is the
-// scan alone planned again for the values by the same rules (replanScan),
-// kept when it took the same path: the same index, method, order and
-// covering. The values may make another path right (a tsquery of no
-// lexemes, a containment of nothing, a NULL): then the rules choose it and
-// the plan is refused, so an instance is always exactly the scan a custom
-// plan would have.
+// set of points. An inverted scan derives its posting-list query and its
+// recheck on the plan's gin index (invertedDerivation.rederive): it refuses
+// when the index no longer narrows the same conjuncts (a containment of
+// nothing, '{}', narrows none) or a partial index's predicate is no longer
+// implied. Every other static path (a Z-order box's cover, a gist index's
+// box, a nearest search, an index expression's bounds) is the scan alone
+// planned again for the values by the same rules, with the view of the
+// table's index expressions kept (replanScan, indexView.again), and kept
+// when it took the same path (samePath): the same index, method, order and
+// covering. Where the values make another path right (a NULL box, no
+// bound left), the rules choose it and the plan is refused, so such an
+// instance reads what a custom plan for its values would. An inverted
+// instance may read another gin index than a custom plan would pick for
+// its values (the one with fewer posting lists), as a PostgreSQL generic
+// plan does: its lists hold every row the conjuncts can be true for, and
+// the recheck keeps the answer exact.
 //
 // What can change with the values, and so keeps a plan custom:
 //   - a dynamic scan (re-planned per outer row anyway), a table with a TTL
