@@ -88,6 +88,15 @@ func TestGenericScansAgreeWithFreshPlans(t *testing.T) {
 					return sqltypes.NewFloat(lo + rng.Float64()*width)
 				}
 			}
+			// The partial index's predicate kind = 1 holds for most
+			// values, so the statement settles on it; others must
+			// leave it.
+			mostlyOne := func() sqltypes.Value {
+				if rng.IntN(4) == 0 {
+					return intArg(0, 3)()
+				}
+				return sqltypes.NewInt(1)
+			}
 			x, y := floatArg(9.9, 1.2), floatArg(49.9, 1.2)
 			pt := `ST_SetSRID(ST_MakePoint($1, $2), 4326)`
 			type args = []func() sqltypes.Value
@@ -105,7 +114,7 @@ func TestGenericScansAgreeWithFreshPlans(t *testing.T) {
 				{`SELECT id FROM docs WHERE to_tsvector('english', body) @@ plainto_tsquery('english', $1)`, args{pick(words...)}},
 				{`SELECT id FROM docs WHERE to_tsvector('english', body) @@ to_tsquery('english', $1)`, args{pick(queries...)}},
 				{`SELECT id, name FROM docs WHERE lower(name) = $1`, args{pick(names...)}},
-				{`SELECT id FROM kinds WHERE tags @> $1::text[] AND kind = $2`, args{pick(arrays...), intArg(0, 3)}},
+				{`SELECT id FROM kinds WHERE tags @> $1::text[] AND kind = $2`, args{pick(arrays...), mostlyOne}},
 				{`SELECT id FROM pts WHERE geom && ST_MakeEnvelope($1, $2, $3, $4, 4326)`, args{x, y, x, y}},
 				{`SELECT id, kind FROM pts WHERE ST_DWithin(geom, ` + pt + `, $3) AND kind <> $4`, args{x, y, floatArg(0, 0.2), intArg(0, 4)}},
 				{`SELECT id FROM pts ORDER BY geom <-> ` + pt + ` LIMIT 5`, args{x, y}},
@@ -113,10 +122,14 @@ func TestGenericScansAgreeWithFreshPlans(t *testing.T) {
 				{`SELECT count(*) FROM pts WHERE ST_Within(geom, ST_Buffer(` + pt + `, $3))`, args{x, y, floatArg(0, 0.3)}},
 				{`SELECT id FROM zr WHERE a BETWEEN $1 AND $2 AND b BETWEEN $3 AND $4`, args{intArg(-2, 34), intArg(-2, 34), intArg(-2, 40), intArg(-2, 40)}},
 			}
+			n := 40
+			if be.name != "pebble" {
+				n = 20 // every query a round trip or more
+			}
 			for _, c := range cases {
-				generic, custom := agreeWithFreshPlans(t, ctx, sess, c.sql, c.args, 40)
+				generic, custom := agreeWithFreshPlans(t, ctx, sess, c.sql, c.args, n)
 				if generic == 0 || custom < 5 {
-					t.Errorf("%s: %d generic plans and %d custom plans over 40 executions; want generic plans after 5 custom", c.sql, generic, custom)
+					t.Errorf("%s: %d generic plans and %d custom plans over %d executions; want generic plans after 5 custom", c.sql, generic, custom, n)
 				}
 			}
 		})
