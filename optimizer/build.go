@@ -15,11 +15,26 @@ import (
 // planScan chooses the access path of one table scan by the rules and
 // computes its key ranges with this execution's parameter values.
 func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.Error) (*Scan, error) {
+	return planScanAgain(s, nil, ctx, opts, notices)
+}
+
+// errViewChanged refuses to plan a generic plan's scan again with a view
+// of the table other than the one its path was chosen in (indexView.again).
+var errViewChanged = pgerr.New(pgerr.InternalError, "the values change the partial indexes the filter implies")
+
+// planScanAgain is planScan, with the view of the table's index
+// expressions made from prev (nil: none made before) when it has one.
+func planScanAgain(s *scanSpec, prev *indexView, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.Error) (*Scan, error) {
 	orig := s.Table
 	conj := ir.Conjuncts(s.Filter)
 	origSpec, origConj := s, conj
-	view, err := newIndexView(s, ctx, opts)
-	if err != nil {
+	var view *indexView
+	var err error
+	if prev != nil {
+		if view = prev.again(orig, ctx, opts); view == nil {
+			return nil, errViewChanged
+		}
+	} else if view, err = newIndexView(s, ctx, opts); err != nil {
 		return nil, err
 	}
 	if view != nil {
@@ -203,6 +218,11 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 		}
 		d.prepare()
 		scan.derive = d
+	} else {
+		// A Z-order box, a nearest search, an index expression's bounds:
+		// a generic plan plans the scan again for other values and keeps
+		// it only on this path (generic.go).
+		scan.replan = &scanReplan{spec: origSpec, view: view}
 	}
 	return scan, nil
 }

@@ -1,6 +1,7 @@
 package optimizer
 
 import (
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 )
@@ -10,18 +11,36 @@ import (
 // executions with their values (custom plans), then keeps one generic plan
 // whose index conditions read the parameters when the executor starts.
 // zproxy does the same with the one part of its plans that follows from
-// the values: a scan's key ranges (or keys). A GenericPlan is a plan built
-// for one set of values whose every other part is the same for any values;
-// Instantiate re-derives each scan's ranges from new values, on the path the
+// the values: its scans' access paths' arguments. A GenericPlan is a plan
+// built for one set of values whose every other part is the same for any
+// values; Instantiate re-derives each scan from new values, on the path the
 // plan chose, and refuses (ok false: plan anew) when the values would not
-// keep that path exact: a conjunct the ranges enforced is no longer a bound,
-// an equality column of the key is no longer a set of points.
+// keep that path exact.
+//
+// A prefix path (primary key, btree index) derives its key ranges from the
+// filter's bounds (rederive): it refuses when a conjunct the ranges
+// enforced is no longer a bound, an equality column of the key no longer a
+// set of points. An inverted scan derives its posting-list query and its
+// recheck on the plan's gin index (invertedDerivation.rederive): it refuses
+// when the index no longer narrows the same conjuncts (a containment of
+// nothing, '{}', narrows none) or a partial index's predicate is no longer
+// implied. Every other static path (a Z-order box's cover, a gist index's
+// box, a nearest search, an index expression's bounds) is the scan alone
+// planned again for the values by the same rules, with the view of the
+// table's index expressions kept (replanScan, indexView.again), and kept
+// when it took the same path (samePath): the same index, method, order and
+// covering. Where the values make another path right (a NULL box, no
+// bound left), the rules choose it and the plan is refused, so such an
+// instance reads what a custom plan for its values would. An inverted
+// instance may read another gin index than a custom plan would pick for
+// its values (the one with fewer posting lists), as a PostgreSQL generic
+// plan does: its lists hold every row the conjuncts can be true for, and
+// the recheck keeps the answer exact.
 //
 // What can change with the values, and so keeps a plan custom:
-//   - a scan planned on something other than key prefixes (Z-order boxes,
-//     inverted indexes, nearest neighbours, index expressions), a dynamic
-//     scan (re-planned per outer row anyway), a table with a TTL (its
-//     cutoff is the statement's time, folded into a filter);
+//   - a dynamic scan (re-planned per outer row anyway), a table with a TTL
+//     (its cutoff is the statement's time, folded into a filter), the one
+//     partition of a partitioned table a filter left;
 //   - LIMIT and OFFSET other than constants (their counts are pushed into
 //     scans and sorts);
 //   - subqueries, data-modifying WITH, joins, set operations, windows:
@@ -83,8 +102,11 @@ func (g *GenericPlan) Plan() *Plan { return g.plan }
 // the caller plans the statement anew.
 func (g *GenericPlan) Instantiate(params []sqltypes.Value, opts Options) (*Plan, bool) {
 	ctx := &ir.EvalContext{Params: params, Now: opts.Fn.Now, Fn: opts.Fn}
+	if opts.MaxPoints <= 0 {
+		opts.MaxPoints = DefaultMaxPoints
+	}
 	var first *Scan
-	root, ok := instantiate(g.plan.Root, ctx, g.plan.Scan, &first)
+	root, ok := instantiate(g.plan.Root, ctx, opts, g.plan.Scan, &first)
 	if !ok {
 		return nil, false
 	}
@@ -110,8 +132,7 @@ func sameShape(a, b Node) bool {
 	switch x := a.(type) {
 	case *Scan:
 		y, ok := b.(*Scan)
-		if !ok || x.Table != y.Table || x.Index != y.Index || x.Method != y.Method || x.Reverse != y.Reverse ||
-			x.Limit != y.Limit || (x.derive == nil) != (y.derive == nil) {
+		if !ok || !samePath(x, y) || x.Limit != y.Limit {
 			return false
 		}
 		if x.derive != nil {
@@ -134,6 +155,19 @@ func sameShape(a, b Node) bool {
 	return true
 }
 
+// samePath reports whether two scans of one statement's table read it the
+// same way: the same index by the same method, in the same order, with the
+// same lookups, and re-derived for other values the same way. The
+// operators above a scan rely on no more of it (a Sort left out for an
+// ordered path, an aggregate computed inside a plain one).
+func samePath(x, y *Scan) bool {
+	return x.Table == y.Table && x.Index == y.Index && x.Method == y.Method && x.Reverse == y.Reverse &&
+		x.Ordered == y.Ordered && x.Covering == y.Covering && x.Lookup == y.Lookup &&
+		(x.derive == nil) == (y.derive == nil) && (x.replan == nil) == (y.replan == nil) && (x.inverted == nil) == (y.inverted == nil) &&
+		(x.Nearest == nil) == (y.Nearest == nil) && (x.TopN == nil) == (y.TopN == nil) &&
+		(x.ZSchema == nil) == (y.ZSchema == nil)
+}
+
 // genericNode reports whether the plan under n is the same for any values
 // of the statement's parameters once its scans' ranges are derived anew.
 func genericNode(n Node) bool {
@@ -144,7 +178,7 @@ func genericNode(n Node) bool {
 	case *Scan:
 		// The one partition a filter left (Partitions) was chosen with
 		// this execution's values.
-		return x.derive != nil && !x.Dynamic && x.SortKeys == nil && x.Table.TTL == nil && x.Partitions == nil
+		return (x.derive != nil || x.replan != nil || x.inverted != nil) && !x.Dynamic && x.SortKeys == nil && x.Table.TTL == nil && x.Partitions == nil
 	case *Limit:
 		return constantCount(x.CountExpr) && constantCount(x.OffsetExpr) && genericNode(x.Input)
 	case *Project, *Filter, *Sort, *Distinct, *Aggregate:
@@ -171,17 +205,26 @@ func constantCount(e ir.Expr) bool {
 
 // instantiate copies the operators above the scans and derives the scans;
 // first receives the copy of firstScan (the plan's Scan, for metrics).
-func instantiate(n Node, ctx *ir.EvalContext, firstScan *Scan, first **Scan) (Node, bool) {
+func instantiate(n Node, ctx *ir.EvalContext, opts Options, firstScan *Scan, first **Scan) (Node, bool) {
 	var in Node
 	if ins := n.Inputs(); len(ins) == 1 {
 		var ok bool
-		if in, ok = instantiate(ins[0], ctx, firstScan, first); !ok {
+		if in, ok = instantiate(ins[0], ctx, opts, firstScan, first); !ok {
 			return nil, false
 		}
 	}
 	switch x := n.(type) {
 	case *Scan:
-		s, ok := x.derive.rederive(x, ctx)
+		var s *Scan
+		var ok bool
+		switch {
+		case x.derive != nil:
+			s, ok = x.derive.rederive(x, ctx)
+		case x.inverted != nil:
+			s, ok = x.inverted.rederive(x, ctx)
+		default:
+			s, ok = replanScan(x, ctx, opts)
+		}
 		if ok && x == firstScan {
 			*first = s
 		}
@@ -279,6 +322,31 @@ func (d *scanDerivation) rederive(tmpl *Scan, ctx *ir.EvalContext) (*Scan, bool)
 	return &out, true
 }
 
+// replanScan is the scan tmpl planned again for the values in ctx, by the
+// rules that planned it, or ok false when they take another path for them
+// (samePath): its tokens, box, cover and residual are those of these
+// values, the rest of the plan above it unchanged. What the plan's builder
+// set on the scan after planning it (the row lock, a pushed-down LIMIT,
+// what the index advisor reads) is tmpl's.
+func replanScan(tmpl *Scan, ctx *ir.EvalContext, opts Options) (*Scan, bool) {
+	var discard []*pgerr.Error
+	out, err := planScanAgain(tmpl.replan.spec, tmpl.replan.view, ctx, opts, &discard)
+	if err != nil || !samePath(tmpl, out) {
+		return nil, false
+	}
+	out.Lock, out.Limit = tmpl.Lock, tmpl.Limit
+	out.use = tmpl.use
+	out.use.ctx = ctx
+	return out, true
+}
+
+// scanReplan is what a scan is planned again from: its spec, and the view
+// of its table's index expressions it was planned in (nil: none).
+type scanReplan struct {
+	spec *scanSpec
+	view *indexView
+}
+
 // ReadsNothing reports whether some scan of p reads no key at all, its
 // values having bound a key column to nothing (an empty range, a NULL):
 // a plan shaped by such values says nothing of the paths other values
@@ -292,6 +360,11 @@ func ReadsNothing(p *Plan) bool {
 				empty = empty || len(s.Points) == 0
 			case RangeScan:
 				empty = empty || len(s.Ranges) == 0
+			case ZOrderRanges, ZOrderSkipScan:
+				empty = empty || (s.ZBox != nil && s.ZBox.Empty())
+			case InvertedScan:
+				// An OR of no posting lists (jsonb ?| '{}', a NULL).
+				empty = empty || (s.Inverted != nil && s.Inverted.Token == nil && len(s.Inverted.Kids) == 0)
 			}
 		}
 	})

@@ -39,6 +39,17 @@ type indexView struct {
 	// rangeBoxes are, per range column a gist index covers, its box for
 	// EXPLAIN, over the bounds' names.
 	rangeBoxes map[int]string
+	// What again reuses: the pseudo columns by ir.ExprKey, the gist
+	// indexes whose boxes add conjuncts, and the partial indexes'
+	// predicates with whether the conjuncts implied each.
+	pseudo map[string]*ir.ColRef
+	gists  []gistSource
+	// keyRef maps each bound key expression to its pseudo column;
+	// binaryKey says some key is a comparison (rewriteDerived).
+	keyRef    map[ir.Expr]*ir.ColRef
+	binaryKey bool
+	preds     []ir.Expr
+	implied   []bool
 }
 
 // newIndexView builds the view of s's table, or returns nil when it has
@@ -56,8 +67,8 @@ func newIndexView(s *scanSpec, ctx *ir.EvalContext, opts Options) (*indexView, e
 	ext := *t
 	ext.Columns = append([]catalog.Column(nil), t.Columns...)
 	ext.Indexes = nil
-	pseudo := map[string]*ir.ColRef{} // ir.ExprKey → the pseudo column
-	var derived []ir.Expr
+	v.pseudo = map[string]*ir.ColRef{} // ir.ExprKey → the pseudo column
+	v.keyRef = map[ir.Expr]*ir.ColRef{}
 	gistCols := map[int]bool{}
 	for _, ix := range t.Indexes {
 		if ix.State != catalog.StatePublic || ix.Plain() {
@@ -69,9 +80,14 @@ func newIndexView(s *scanSpec, ctx *ir.EvalContext, opts Options) (*indexView, e
 		if err != nil {
 			return nil, err
 		}
-		if bound.Pred != nil && !ir.Implies(v.conj, bound.Pred, ctx) {
-			v.skipped = append(v.skipped, Rejection{Path: indexLabel(ix), Reason: "the query does not imply its predicate " + ix.Predicate})
-			continue
+		if bound.Pred != nil {
+			implied := ir.Implies(v.conj, bound.Pred, ctx)
+			v.preds = append(v.preds, bound.Pred)
+			v.implied = append(v.implied, implied)
+			if !implied {
+				v.skipped = append(v.skipped, Rejection{Path: indexLabel(ix), Reason: "the query does not imply its predicate " + ix.Predicate})
+				continue
+			}
 		}
 		nix := *ix
 		nix.Columns = append([]catalog.KeyColumn(nil), ix.Columns...)
@@ -80,53 +96,113 @@ func newIndexView(s *scanSpec, ctx *ir.EvalContext, opts Options) (*indexView, e
 				continue
 			}
 			key := ir.ExprKey(e)
-			ref, ok := pseudo[key]
+			ref, ok := v.pseudo[key]
 			if !ok {
 				ref = &ir.ColRef{Index: len(ext.Columns), Name: ix.Columns[i].Expr, Typ: e.Type()}
-				pseudo[key] = ref
+				v.pseudo[key] = ref
 				// The attribute name matches no statistics: an expression
 				// is estimated by the shape of its bounds.
 				ext.Columns = append(ext.Columns, catalog.Column{Name: ix.Columns[i].Expr, Type: e.Type(), Attr: exprAttrPrefix + key})
 			}
 			nix.Columns[i].Column = ref.Index
+			v.keyRef[e] = ref
+			if _, ok := e.(*ir.Binary); ok {
+				v.binaryKey = true
+			}
 		}
 		ext.Indexes = append(ext.Indexes, &nix)
 		v.orig[&nix] = ix
 		if g := ix.Gist; g != nil && !gistCols[g.Column] {
-			// Spatial predicates on its column bound its x and y
-			// (gistbounds.go), range predicates its bounds
-			// (rangebounds.go).
 			gistCols[g.Column] = true
-			if typ := t.Columns[g.Column].Type; typ.IsRange() {
-				box := rangeGistConjuncts(v.conj, g.Column, typ, bound.Keys[0], bound.Keys[1], ctx)
-				derived = append(derived, box...)
-				if len(box) > 0 {
-					name := t.Columns[g.Column].Name
-					shown := map[string]*ir.ColRef{
-						ir.ExprKey(bound.Keys[0]): {Name: "lower(" + name + ")"},
-						ir.ExprKey(bound.Keys[1]): {Name: "upper(" + name + ")"},
-					}
-					if v.rangeBoxes == nil {
-						v.rangeBoxes = map[int]string{}
-					}
-					v.rangeBoxes[g.Column] = replaceExprs(andAll(box), shown).String()
-				}
-			} else if g.XZ != nil {
-				// Over shapes, the code ranges of their XZ2 cells.
-				derived = append(derived, xzConjuncts(v.conj, g.Column, bound.Keys[0], *g.XZ, xzBudget(opts), ctx)...)
-			} else {
-				derived = append(derived, gistConjuncts(v.conj, g.Column, bound.Keys[0], bound.Keys[1], g.Geography, ctx)...)
-			}
+			v.gists = append(v.gists, gistSource{gist: g, keys: bound.Keys})
 		}
 	}
 	v.derived = len(v.conj)
-	v.conj = append(v.conj, derived...)
 	v.ext = &ext
-	v.rew = make([]ir.Expr, len(v.conj))
+	v.rew = make([]ir.Expr, len(v.conj), len(v.conj)+4)
 	for i, c := range v.conj {
-		v.rew[i] = replaceExprs(c, pseudo)
+		v.rew[i] = replaceExprs(c, v.pseudo)
 	}
+	v.deriveBoxes(t, ctx, opts)
 	return v, nil
+}
+
+// gistSource is a gist index whose column's predicates bound its box's
+// pseudo columns: the first such index of its column, with its bound keys.
+type gistSource struct {
+	gist *catalog.GistKey
+	keys []ir.Expr
+}
+
+// deriveBoxes appends to v's conjuncts (and their rewrites) those its gist
+// indexes' boxes follow from the conjuncts before v.derived with the
+// values in ctx: spatial predicates on a column bound its x and y
+// (gistbounds.go), range predicates its bounds (rangebounds.go).
+func (v *indexView) deriveBoxes(t *catalog.Table, ctx *ir.EvalContext, opts Options) {
+	filter := v.conj[:v.derived]
+	var derived []ir.Expr
+	v.rangeBoxes = nil
+	for _, gb := range v.gists {
+		g := gb.gist
+		if typ := t.Columns[g.Column].Type; typ.IsRange() {
+			box := rangeGistConjuncts(filter, g.Column, typ, gb.keys[0], gb.keys[1], ctx)
+			derived = append(derived, box...)
+			if len(box) > 0 {
+				name := t.Columns[g.Column].Name
+				shown := map[string]*ir.ColRef{
+					ir.ExprKey(gb.keys[0]): {Name: "lower(" + name + ")"},
+					ir.ExprKey(gb.keys[1]): {Name: "upper(" + name + ")"},
+				}
+				if v.rangeBoxes == nil {
+					v.rangeBoxes = map[int]string{}
+				}
+				v.rangeBoxes[g.Column] = replaceExprs(andAll(box), shown).String()
+			}
+		} else if g.XZ != nil {
+			// Over shapes, the code ranges of their XZ2 cells.
+			derived = append(derived, xzConjuncts(filter, g.Column, gb.keys[0], *g.XZ, xzBudget(opts), ctx)...)
+		} else {
+			derived = append(derived, gistConjuncts(filter, g.Column, gb.keys[0], gb.keys[1], g.Geography, ctx)...)
+		}
+	}
+	v.conj = append(filter[:v.derived:v.derived], derived...)
+	v.rew = v.rew[:v.derived]
+	for _, c := range derived {
+		v.rew = append(v.rew, v.rewriteDerived(c))
+	}
+}
+
+// rewriteDerived is replaceExprs of a conjunct a gist box added: most are
+// a bound key expression (the very expression) compared with a constant,
+// rewritten without printing either to compare them, unless some index
+// expression is itself a comparison.
+func (v *indexView) rewriteDerived(c ir.Expr) ir.Expr {
+	if b, ok := c.(*ir.Binary); ok && !v.binaryKey {
+		if ref, ok := v.keyRef[b.L]; ok {
+			if _, isConst := b.R.(*ir.Const); isConst {
+				out := *b
+				out.L = ref
+				return &out
+			}
+		}
+	}
+	return replaceExprs(c, v.pseudo)
+}
+
+// again is the view v of the same scan for the values in ctx, reusing
+// what does not depend on them (the pseudo columns, the conjuncts'
+// rewrites): a generic plan's scan planned again (generic.go). nil when
+// the values change which partial indexes the conjuncts imply.
+func (v *indexView) again(t *catalog.Table, ctx *ir.EvalContext, opts Options) *indexView {
+	for i, p := range v.preds {
+		if ir.Implies(v.conj[:v.derived], p, ctx) != v.implied[i] {
+			return nil
+		}
+	}
+	out := *v
+	out.rew = append(make([]ir.Expr, 0, len(v.rew)), v.rew[:v.derived]...)
+	out.deriveBoxes(t, ctx, opts)
+	return &out
 }
 
 // replaceExprs returns e with every subexpression that is an index

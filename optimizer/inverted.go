@@ -102,6 +102,8 @@ type invertedIndex struct {
 	ix   *catalog.Index
 	keys []ir.Expr
 	ctx  *ir.EvalContext
+	// pred is a partial index's predicate, which the conjuncts must imply.
+	pred ir.Expr
 }
 
 // invertedPath returns the best inverted index for the conjuncts and its
@@ -112,8 +114,9 @@ type invertedIndex struct {
 // is named). The best serves the most conjuncts; then reads the fewest
 // posting lists; then is partial (it holds only rows the query wants);
 // then has the fewest key columns.
-func invertedPath(t *catalog.Table, conj []ir.Expr, ctx *ir.EvalContext, ignored, forced map[string]bool) (*catalog.Index, *InvertedQuery, []string, map[int]bool, []Rejection) {
+func invertedPath(t *catalog.Table, conj []ir.Expr, ctx *ir.EvalContext, ignored, forced map[string]bool) (*invertedIndex, *InvertedQuery, []string, map[int]bool, []Rejection) {
 	type option struct {
+		ii     *invertedIndex
 		ix     *catalog.Index
 		q      *InvertedQuery
 		served []string
@@ -152,8 +155,9 @@ func invertedPath(t *catalog.Table, conj []ir.Expr, ctx *ir.EvalContext, ignored
 				continue // named among the rejected by indexView
 			}
 			copy(ii.keys, bound.Keys)
+			ii.pred = bound.Pred
 		}
-		o := &option{ix: ix, exact: map[int]bool{}}
+		o := &option{ii: ii, ix: ix, exact: map[int]bool{}}
 		var qs []*InvertedQuery
 		for i, c := range conj {
 			if q := ii.query(c); q != nil {
@@ -183,7 +187,7 @@ func invertedPath(t *catalog.Table, conj []ir.Expr, ctx *ir.EvalContext, ignored
 			rejected = append(rejected, Rejection{Path: indexLabel(o.ix), Reason: fmt.Sprintf("serves %d conjunct%s with %d posting list%s", len(o.served), plural(len(o.served)), o.tokens, plural(o.tokens))})
 		}
 	}
-	return best.ix, best.q, best.served, best.exact, rejected
+	return best.ii, best.q, best.served, best.exact, rejected
 }
 
 // exact reports whether the posting lists decide conjunct e exactly, so
@@ -527,10 +531,11 @@ func invertedScan(s *scanSpec, conj []ir.Expr, ctx *ir.EvalContext, opts Options
 		return nil, nil
 	}
 	t := s.Table
-	ix, q, served, exact, lost := invertedPath(t, conj, ctx, hint.ignored, hint.inverted)
-	if ix == nil {
+	ii, q, served, exact, lost := invertedPath(t, conj, ctx, hint.ignored, hint.inverted)
+	if ii == nil {
 		return nil, lost
 	}
+	ix := ii.ix
 	// The conjuncts the posting lists decide exactly are not rechecked
 	// (a full-text match need not parse each row's document again).
 	var recheck []ir.Expr
@@ -551,5 +556,58 @@ func invertedScan(s *scanSpec, conj []ir.Expr, ctx *ir.EvalContext, opts Options
 		scan.Reason = "rule 1: chosen by USE_INDEX; inverted index " + ix.Name + " serves " + strings.Join(served, " AND ")
 	}
 	scan.Shards, scan.ShardNote = scanShards(t, &candidate{index: ix}, scan)
+	// Its tokens follow from the values: a generic plan derives them
+	// again on this index (rederiveInverted).
+	inv := &invertedDerivation{ii: *ii, conj: conj, served: make([]bool, len(conj))}
+	inv.ii.ctx = nil
+	for i, c := range conj {
+		inv.served[i] = ii.query(c) != nil
+	}
+	scan.inverted = inv
 	return scan, nil
+}
+
+// invertedDerivation is what an inverted scan's posting-list query
+// follows from: the index (with its bound key expressions and predicate)
+// and the scan's conjuncts over the table's row, with which of them the
+// index narrowed.
+type invertedDerivation struct {
+	ii     invertedIndex
+	conj   []ir.Expr
+	served []bool
+}
+
+// rederiveInverted is the inverted scan tmpl with its posting-list query
+// and recheck derived from the values in ctx, on the same index; ok false
+// when the values do not keep that path: the conjuncts no longer imply a
+// partial index's predicate, or the index no longer narrows the same
+// conjuncts (a containment of nothing, '{}', narrows none: every row is
+// read, which the rules would plan another way). A conjunct the lists
+// decide exactly for some values (a tsquery of lexemes) and not for others
+// (a negation) is rechecked for those.
+func (d *invertedDerivation) rederive(tmpl *Scan, ctx *ir.EvalContext) (*Scan, bool) {
+	ii := d.ii
+	ii.ctx = ctx
+	if ii.pred != nil && !ir.Implies(d.conj, ii.pred, ctx) {
+		return nil, false
+	}
+	var qs []*InvertedQuery
+	var recheck []ir.Expr
+	for i, c := range d.conj {
+		q := ii.query(c)
+		if (q != nil) != d.served[i] {
+			return nil, false
+		}
+		if q != nil {
+			qs = append(qs, q)
+		}
+		if q == nil || !ii.exact(c) {
+			recheck = append(recheck, c)
+		}
+	}
+	out := *tmpl
+	out.Inverted = invAnd(qs)
+	out.Residual = andAll(recheck)
+	out.use.ctx = ctx
+	return &out, true
 }

@@ -161,6 +161,13 @@ type Scan struct {
 	// derive re-derives a prefix path's ranges for other values of the
 	// statement's parameters (generic.go); nil on other paths.
 	derive *scanDerivation
+	// replan is what the other static paths (inverted, Z-order, nearest,
+	// index expressions) were planned from: a generic plan plans the scan
+	// alone again for other values and keeps it on the same path
+	// (generic.go).
+	replan *scanReplan
+	// inverted re-derives an inverted scan's tokens (inverted.go).
+	inverted *invertedDerivation
 
 	// Dynamic scans read outer rows (a correlated subquery, the inner side
 	// of an Apply): their access path is chosen again each time they open,

@@ -229,3 +229,76 @@ func BenchmarkSpatial(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDocs runs issue 28's document classes (bench/sidebyside
+// docs.go) over 10,000 documents with gin indexes on a jsonb, a text array
+// and a text body's tsvector, their arguments as parameters as the
+// side-by-side harness sends them: each class returns about a hundred rows.
+func BenchmarkDocs(b *testing.B) {
+	t := &testing.T{}
+	_, sess := newSession(t, memStore(t))
+	ctx := context.Background()
+	run := func(sql string) {
+		if _, err := runSQL(ctx, sess, sql); err != nil {
+			b.Fatalf("%s: %v", sql[:min(len(sql), 80)], err)
+		}
+	}
+	const n = 10000
+	word := func(i int) string { return fmt.Sprintf("qw%dx", i) }
+	run(`CREATE TABLE docs (id BIGINT PRIMARY KEY, attrs JSONB, tags TEXT[], body TEXT)`)
+	rng := rand.New(rand.NewSource(1))
+	var sb strings.Builder
+	for i := 0; i < n; i++ {
+		if sb.Len() == 0 {
+			sb.WriteString("INSERT INTO docs VALUES ")
+		} else {
+			sb.WriteString(", ")
+		}
+		body := "The"
+		for j := 0; j < 6; j++ {
+			body += " " + word(rng.Intn(n*6/100))
+		}
+		fmt.Fprintf(&sb, `(%d, '{"brand": "b%d", "color": "c%d", "size": %d, "dims": {"w": %d, "h": %d}, "x%d": true}', '{t%d,t%d,t%d}', '%s.')`,
+			i, rng.Intn(n/100), rng.Intn(10), rng.Intn(5), rng.Intn(50), rng.Intn(50), rng.Intn(n/100),
+			rng.Intn(n*3/100), rng.Intn(n*3/100), rng.Intn(n*3/100), body)
+		if i%500 == 499 || i == n-1 {
+			run(sb.String())
+			sb.Reset()
+		}
+	}
+	for _, sql := range []string{
+		`CREATE INDEX docs_attrs ON docs USING gin (attrs)`,
+		`CREATE INDEX docs_attrs_path ON docs USING gin (attrs jsonb_path_ops)`,
+		`CREATE INDEX docs_tags ON docs USING gin (tags)`,
+		`CREATE INDEX docs_body ON docs USING gin (to_tsvector('english', body))`,
+		`ANALYZE docs`,
+	} {
+		run(sql)
+	}
+	cases := []struct{ name, where, arg string }{
+		{"jsonb_contains", `attrs @> $1::jsonb`, `{"brand": "b7"}`},
+		{"jsonb_nested", `attrs @> $1::jsonb`, `{"dims": {"w": 27}, "color": "c4"}`},
+		{"jsonb_key", `attrs ? $1`, `x12`},
+		{"array_contains", `tags @> $1::text[]`, `{t31}`},
+		{"array_overlap", `tags && $1::text[]`, `{t31,t77}`},
+		{"fulltext_word", `to_tsvector('english', body) @@ to_tsquery('english', $1)`, word(42)},
+		{"fulltext_or", `to_tsvector('english', body) @@ to_tsquery('english', $1)`, word(42) + " | " + word(43)},
+		{"fulltext_plain", `to_tsvector('english', body) @@ plainto_tsquery('english', $1)`, word(44)},
+	}
+	for _, c := range cases {
+		sql := `SELECT id, attrs ->> 'color' FROM docs WHERE ` + c.where
+		stmts, err := sess.Parse(ctx, sql, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		types, _, err := stmts[0].Describe(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		v, err := sqltypes.ParseText(types[0], c.arg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) { benchQueryParams(b, sess, sql, []sqltypes.Value{v}) })
+	}
+}

@@ -15,7 +15,8 @@ import (
 // plan_cache_mode auto, the first executions are planned with their values
 // (custom plans); once customPlansBeforeGeneric of them in a row have taken
 // the same paths and could serve as a generic plan, the last one does, and
-// later executions only derive its scans' key ranges from their values.
+// later executions only derive its scans from their values (key ranges, an
+// inverted index's tokens, a Z-order box: optimizer/generic.go).
 // force_generic_plan keeps the first plan that can serve; force_custom_plan
 // plans every execution. A plan is kept for one schema snapshot (statistics
 // included) and the planner settings it was built under.

@@ -61,49 +61,69 @@ func TestGenericPlansAgreeWithFreshPlans(t *testing.T) {
 				{`SELECT DISTINCT c FROM g WHERE a BETWEEN $1 AND $2 ORDER BY c`, []func() sqltypes.Value{intArg, intArg}},
 			}
 			for _, c := range cases {
-				stmts, err := sess.Parse(ctx, c.sql, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				st := stmts[0]
-				types, _, err := st.Describe(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for i := 0; i < 60; i++ {
-					params := make([]sqltypes.Value, len(c.args))
-					spelled := c.sql
-					for j := len(c.args) - 1; j >= 0; j-- {
-						params[j] = c.args[j]()
-						lit := "NULL"
-						if !params[j].IsNull() {
-							lit = "'" + string(sqltypes.AppendText(nil, params[j])) + "'"
-						}
-						spelled = strings.ReplaceAll(spelled, fmt.Sprintf("$%d", j+1), lit+"::"+types[j].String())
-					}
-					got := executeRows(t, ctx, st, params)
-					want, err := runSQL(ctx, sess, spelled)
-					if err != nil {
-						t.Fatalf("%s: %v", spelled, err)
-					}
-					if !strings.Contains(c.sql, "ORDER BY") {
-						slices.Sort(got)
-						slices.Sort(want)
-					}
-					if !slices.Equal(got, want) {
-						t.Fatalf("execution %d of %s with %v:\n got %v\nwant %v (%s)", i, c.sql, params, got, want, spelled)
-					}
-				}
-				counter, ok := st.(wire.PlanCounter)
-				if !ok {
-					t.Fatal("session statements count their plans")
-				}
-				if generic, custom := counter.PlanCounts(); generic == 0 || custom < 5 {
+				generic, custom := agreeWithFreshPlans(t, ctx, sess, c.sql, c.args, 60)
+				if generic == 0 || custom < 5 {
 					t.Errorf("%s: %d generic plans and %d custom plans over 60 executions; want generic plans after 5 custom", c.sql, generic, custom)
 				}
 			}
 		})
 	}
+}
+
+// agreeWithFreshPlans prepares sql and executes it n times with values
+// from args, checking each answer against the same statement planned
+// afresh for those values (its text with the values spelled out, in
+// order when sql has an ORDER BY); it returns how many executions used
+// the generic plan and how many were custom plans.
+func agreeWithFreshPlans(t *testing.T, ctx context.Context, sess wire.Session, sql string, args []func() sqltypes.Value, n int) (generic, custom int64) {
+	t.Helper()
+	stmts, err := sess.Parse(ctx, sql, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := stmts[0]
+	types, _, err := st.Describe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		params := make([]sqltypes.Value, len(args))
+		spelled := sql
+		for j := len(args) - 1; j >= 0; j-- {
+			params[j] = args[j]()
+			if !params[j].IsNull() {
+				// A value of the parameter's type, as the wire's
+				// Bind gives it.
+				v, err := sqltypes.ParseText(types[j], string(sqltypes.AppendText(nil, params[j])))
+				if err != nil {
+					t.Fatal(err)
+				}
+				params[j] = v
+			}
+			lit := "NULL"
+			if !params[j].IsNull() {
+				lit = "'" + strings.ReplaceAll(string(sqltypes.AppendText(nil, params[j])), "'", "''") + "'"
+			}
+			spelled = strings.ReplaceAll(spelled, fmt.Sprintf("$%d", j+1), lit+"::"+types[j].String())
+		}
+		got := executeRows(t, ctx, st, params)
+		want, err := runSQL(ctx, sess, spelled)
+		if err != nil {
+			t.Fatalf("%s: %v", spelled, err)
+		}
+		if !strings.Contains(sql, "ORDER BY") {
+			slices.Sort(got)
+			slices.Sort(want)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("execution %d of %s with %v:\n got %v\nwant %v (%s)", i, sql, params, got, want, spelled)
+		}
+	}
+	counter, ok := st.(wire.PlanCounter)
+	if !ok {
+		t.Fatal("session statements count their plans")
+	}
+	return counter.PlanCounts()
 }
 
 // executeRows executes a prepared statement with params and returns its rows as
