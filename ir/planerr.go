@@ -150,7 +150,7 @@ func planErrRel(r Rel, need []bool, err *error) {
 // eval_const_expressions reaches (foldErr), and of the plans of its
 // subqueries, into *err, and marks in cols the input columns e reads.
 // It reports false when e reads its row other than through column
-// references (a correlated subquery, tableoid): the caller then counts
+// references (a correlated subquery): the caller then counts
 // every input column as read.
 func planErrExpr(e Expr, cols []bool, err *error) bool {
 	if e == nil {
@@ -179,8 +179,6 @@ func planErrExpr(e Expr, cols []bool, err *error) bool {
 			if y.Correlated || y.RowMap != nil {
 				plain = false
 			}
-		case *PartitionOID:
-			plain = false
 		}
 	})
 	return plain
