@@ -828,6 +828,9 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 		w := &writeSet{t: t}
 		var events []string // each change's event, for the AFTER triggers
 		var from []int      // each change's row in rows
+		// pks are the primary keys the statement's changes so far hold
+		// (true) or gave up (false), for DO UPDATE moving a row.
+		pks := map[string]bool{}
 		touched := map[string]bool{}
 		if ec.touched != nil {
 			// Rows an earlier upsert of the statement affected
@@ -929,13 +932,25 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 				if err := ec.checkConstraints(t, updated); err != nil {
 					return WriteResult{}, err
 				}
-				if string(t.EncodePK(nil, updated)) != k {
-					return WriteResult{}, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE may not change the primary key")
+				if nk := string(t.EncodePK(nil, updated)); nk != k {
+					// DO UPDATE moves the row to another primary key, as
+					// PostgreSQL's may: the key must be free, of the rows
+					// stored (but those the statement moved away) and of
+					// those it wrote; the row holds it from now on.
+					if err := ec.keyFree(ctx, t, updated, nk, pks, stats); err != nil {
+						return WriteResult{}, err
+					}
+					pks[k], pks[nk] = false, true
+					arb.record(cur, current{row: updated, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: 1}})
+					touched[nk] = true
 				}
 				w.add(change{old: old.row, new: updated, oldVersion: old.version})
 				events, from = append(events, "UPDATE"), append(from, i)
 			}
 			touched[k] = true
+			if _, ok := pks[k]; !ok {
+				pks[k] = true
+			}
 		}
 		err = ec.commit(ctx, w, stats)
 		var ce *conflictError
@@ -970,6 +985,27 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 		}
 		return res, nil
 	}
+}
+
+// keyFree checks that primary key pk (row's, encoded) is free for an
+// upsert's DO UPDATE to move a row to: not held by a change of the
+// statement (pks: true held, false given up) nor by a stored row the
+// statement did not move away (23505).
+func (ec *execCtx) keyFree(ctx context.Context, t *catalog.Table, row []sqltypes.Value, pk string, pks map[string]bool, stats *kv.Stats) error {
+	held, known := pks[pk]
+	if !known {
+		key := t.RowKey(row)
+		cur, err := ec.readCurrent(ctx, t, []kv.Key{key}, stats)
+		if err != nil {
+			return err
+		}
+		c, ok := cur[string(key.Sort)]
+		held = ok && !c.expired
+	}
+	if held {
+		return duplicateKey(t, t.RowAttrs(row, 0))
+	}
+	return nil
 }
 
 func immutable(t *catalog.Table) error {
