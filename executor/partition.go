@@ -403,7 +403,16 @@ func (b *BulkInsert) writePartitioned(ctx context.Context, ps *catalog.Partition
 		}
 		from = to
 	}
-	return nil
+	// The leaves' AFTER ROW triggers, in row order; the partitioned
+	// table's statement triggers' transition table keeps the rows.
+	evs := make([]leafEvent, len(full))
+	for i, row := range full {
+		evs[i] = leafEvent{leaf: leaves[i], event: "INSERT", c: change{new: row}}
+	}
+	if hasTransitionTable(b.t, "INSERT") {
+		b.inserted = append(b.inserted, full...)
+	}
+	return b.ec.fireLeafAfter(evs, nil)
 }
 
 // withPartitions adds to the tables DROP TABLE names the partitions of
