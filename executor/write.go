@@ -79,8 +79,14 @@ func (w *writeSet) add(c change) {
 		op.Cond, op.CondAttr = kv.CondAttrEquals, c.oldVersion
 		return op
 	}
+	rekey := c.old != nil && c.new != nil && !samePK
 	if c.old != nil && !samePK {
-		w.ops = append(w.ops, cas(kv.Op{Kind: kv.OpDelete, Key: oldKey}))
+		if !rekey || !w.leaveRowKey(oldKey, c.oldVersion) {
+			if rekey {
+				w.trackUnique(rowKeyString(oldKey))
+			}
+			w.ops = append(w.ops, cas(kv.Op{Kind: kv.OpDelete, Key: oldKey}))
+		}
 	}
 	if c.new != nil {
 		put := kv.Op{Kind: kv.OpPut, Key: newKey}
@@ -94,7 +100,12 @@ func (w *writeSet) add(c change) {
 		} else {
 			put.Attrs, put.Cond = t.RowAttrs(c.new, 1), kv.CondNotExists
 		}
-		w.ops = append(w.ops, put)
+		if !rekey || !w.takeRowKey(put) {
+			if rekey {
+				w.trackUnique(rowKeyString(newKey))
+			}
+			w.ops = append(w.ops, put)
+		}
 	}
 	for _, ix := range t.Indexes {
 		// A row's entry row holds its index expressions' values; a row
