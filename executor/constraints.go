@@ -172,10 +172,16 @@ func (ec *execCtx) checkConstraints(t *catalog.Table, row []sqltypes.Value) erro
 		}
 	}
 	if tc.PartitionOf != nil && !tc.PartitionOf.Holds(t, row) {
-		return pgerr.New(pgerr.CheckViolation, "new row for relation %q violates partition constraint", t.Name).
-			WithValues(rowDetail(t, row))
+		return partitionViolation(t, row)
 	}
 	return nil
+}
+
+// partitionViolation is the error for a row written to partition t that
+// does not belong there.
+func partitionViolation(t *catalog.Table, row []sqltypes.Value) error {
+	return pgerr.New(pgerr.CheckViolation, "new row for relation %q violates partition constraint", t.Name).
+		WithValues(rowDetail(t, row))
 }
 
 // enforceReferences checks and acts on the foreign keys a write set

@@ -271,8 +271,18 @@ func (b *BulkInsert) form(rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
 		if err := checkRow(t, row); err != nil {
 			return nil, &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
 		}
-		fired, err := b.ec.fireBefore(t, "INSERT", nil, nil, row)
-		if err != nil {
+		var fired []sqltypes.Value
+		var err error
+		if ps := b.ec.cons.PartitionsOf(); ps != nil {
+			// The BEFORE triggers of the leaf the row routes to.
+			leaf, err := ps.Route(row)
+			if err == nil {
+				fired, err = b.ec.fireLeafBefore(ps, leaf, "INSERT", nil, nil, row)
+			}
+			if err != nil {
+				return nil, &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
+			}
+		} else if fired, err = b.ec.fireBefore(t, "INSERT", nil, nil, row); err != nil {
 			return nil, &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
 		}
 		if fired == nil {
@@ -501,8 +511,10 @@ func (b *BulkInsert) Commit(ctx context.Context) (int64, error) {
 			return 0, err
 		}
 		changes := changesOf(b.inserted)
-		if err := b.ec.fireAfter(b.t, "INSERT", nil, changes); err != nil {
-			return 0, err
+		if b.ec.cons.PartitionsOf() == nil { // (the leaves fired theirs: writePartitioned)
+			if err := b.ec.fireAfter(b.t, "INSERT", nil, changes); err != nil {
+				return 0, err
+			}
 		}
 		if err := b.ec.fireStatement(b.t, "INSERT", "AFTER", changes...); err != nil {
 			return 0, err

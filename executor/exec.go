@@ -317,6 +317,14 @@ type execCtx struct {
 	// commit would enforce, to be enforced once the statement's writes
 	// to every partition of its target are in (insertPartitioned).
 	pending *[]*writeSet
+	// leafEvents collects, in a write through a partitioned table, the
+	// changes each leaf's upsert made, for the leaves' AFTER ROW
+	// triggers, fired in the statement's row order (insertLeaves).
+	leafEvents []leafEvent
+	// touched, when set, holds by table ID the keys of the rows the
+	// statement's upserts have inserted or updated, when it upserts the
+	// rows of one leaf in several runs (insertLeaves).
+	touched map[uint64]map[string]bool
 }
 
 // child is the context of a subplan run for outer row: the same statement,

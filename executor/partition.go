@@ -87,7 +87,40 @@ func (ec *execCtx) insertLeaves(ctx context.Context, n *optimizer.Insert, order 
 		// lists the rows inserted or updated in the statement's row
 		// order, as PostgreSQL's (which decides row by row).
 		var from []int
+		type run struct {
+			leaf *catalog.Table
+			at   []int // its rows' indexes in rows
+		}
+		var runs []run
+		trig := false
 		for _, leaf := range order {
+			runs = append(runs, run{leaf, at[leaf]})
+			trig = trig || len(leaf.Triggers) > 0
+		}
+		if trig {
+			// The leaves' BEFORE triggers fire row by row in the
+			// statement's order: each run of consecutive rows of one
+			// leaf is an upsert of its own, and a row the statement
+			// inserted or updated in an earlier run is one it may not
+			// affect again (ec.touched).
+			leafOf := make([]*catalog.Table, len(rows))
+			for _, leaf := range order {
+				for _, i := range at[leaf] {
+					leafOf[i] = leaf
+				}
+			}
+			runs = runs[:0]
+			for i, leaf := range leafOf {
+				if len(runs) == 0 || runs[len(runs)-1].leaf != leaf {
+					runs = append(runs, run{leaf: leaf})
+				}
+				runs[len(runs)-1].at = append(runs[len(runs)-1].at, i)
+			}
+			ec.touched = map[uint64]map[string]bool{}
+			defer func() { ec.touched = nil }()
+		}
+		for _, rn := range runs {
+			leaf := rn.leaf
 			ln := *n
 			ln.Table = leaf
 			oc := *n.OnConflict
@@ -114,14 +147,25 @@ func (ec *execCtx) insertLeaves(ctx context.Context, n *optimizer.Insert, order 
 				}
 			}
 			ln.OnConflict = &oc
-			r, err := ec.insertRows(ctx, &ln, leaf, groups[leaf], n.Returning, stats)
+			lrows := groups[leaf]
+			if trig {
+				lrows = make([][]sqltypes.Value, len(rn.at))
+				for k, i := range rn.at {
+					lrows[k] = rows[i]
+				}
+			}
+			evs := len(ec.leafEvents)
+			r, err := ec.insertRows(ctx, &ln, leaf, lrows, n.Returning, stats)
 			if err != nil {
 				return WriteResult{}, err
+			}
+			for i := evs; i < len(ec.leafEvents); i++ {
+				ec.leafEvents[i].from = rn.at[ec.leafEvents[i].from]
 			}
 			res.Count += r.Count
 			res.Returning = append(res.Returning, r.Returning...)
 			for _, i := range r.From {
-				from = append(from, at[leaf][i])
+				from = append(from, rn.at[i])
 			}
 		}
 		if len(from) == len(res.Returning) {
@@ -176,7 +220,7 @@ type partTarget struct {
 // leaf the new row routes to, as PostgreSQL's does. The statement runs in
 // a transaction (ir.Constraints.Txn), so no retry is needed here.
 func (ec *execCtx) modifyPartitioned(ctx context.Context, ps *catalog.PartitionSet, src optimizer.Node, recheck ir.Expr, ret *ir.Returning, stats *kv.Stats,
-	mk func(old current, extra []sqltypes.Value) (change, error)) (WriteResult, error) {
+	mk func(rt *catalog.Table, old current, extra []sqltypes.Value) (change, error)) (WriteResult, error) {
 	w := len(ps.Root.Columns)
 	in, err := ec.build(ctx, src)
 	if err != nil {
@@ -238,7 +282,7 @@ func (ec *execCtx) modifyPartitioned(ctx context.Context, ps *catalog.PartitionS
 		if !ok || old.expired {
 			continue
 		}
-		c, extra, ok, err := ec.targetChange(tg.target, w, old, recheck, mk)
+		c, extra, ok, err := ec.targetChange(tg.leaf, tg.target, w, old, recheck, mk)
 		if err != nil {
 			return WriteResult{}, err
 		}
@@ -249,6 +293,28 @@ func (ec *execCtx) modifyPartitioned(ctx context.Context, ps *catalog.PartitionS
 			dest, err := ps.Route(c.new)
 			if err != nil {
 				return WriteResult{}, err
+			}
+			if dest != tg.leaf {
+				// A row that moves is deleted from its leaf and inserted
+				// into dest: the BEFORE DELETE triggers of the one (NULL
+				// leaves the row alone) and the BEFORE INSERT triggers
+				// of the other (NULL inserts nothing) fire.
+				if row, err := ec.fireBefore(tg.leaf, "DELETE", nil, c.old, nil); err != nil || row == nil {
+					if err != nil {
+						return WriteResult{}, err
+					}
+					continue
+				}
+				row, err := ec.fireLeafBefore(ps, dest, "INSERT", nil, nil, c.new)
+				if err != nil {
+					return WriteResult{}, err
+				}
+				if row == nil {
+					set(tg.leaf).add(change{old: c.old, oldVersion: c.oldVersion})
+					ec.leafEvents = append(ec.leafEvents, leafEvent{leaf: tg.leaf, event: "DELETE", c: change{old: c.old}})
+					continue
+				}
+				c.new = row
 			}
 			if err := checkRow(dest, c.new); err != nil {
 				return WriteResult{}, err
@@ -269,11 +335,16 @@ func (ec *execCtx) modifyPartitioned(ctx context.Context, ps *catalog.PartitionS
 				// the one its new key routes to.
 				set(tg.leaf).add(change{old: c.old, oldVersion: c.oldVersion, moved: c.new})
 				set(dest).add(change{new: c.new})
+				ec.leafEvents = append(ec.leafEvents,
+					leafEvent{leaf: tg.leaf, event: "DELETE", c: change{old: c.old}},
+					leafEvent{leaf: dest, event: "INSERT", c: change{new: c.new}})
 			} else {
 				set(tg.leaf).add(c)
+				ec.leafEvents = append(ec.leafEvents, leafEvent{leaf: tg.leaf, event: "UPDATE", c: c})
 			}
 		} else {
 			set(tg.leaf).add(c)
+			ec.leafEvents = append(ec.leafEvents, leafEvent{leaf: tg.leaf, event: "DELETE", c: c})
 		}
 		res.Count++
 		if ret != nil {
@@ -332,7 +403,16 @@ func (b *BulkInsert) writePartitioned(ctx context.Context, ps *catalog.Partition
 		}
 		from = to
 	}
-	return nil
+	// The leaves' AFTER ROW triggers, in row order; the partitioned
+	// table's statement triggers' transition table keeps the rows.
+	evs := make([]leafEvent, len(full))
+	for i, row := range full {
+		evs[i] = leafEvent{leaf: leaves[i], event: "INSERT", c: change{new: row}}
+	}
+	if hasTransitionTable(b.t, "INSERT") {
+		b.inserted = append(b.inserted, full...)
+	}
+	return b.ec.fireLeafAfter(evs, nil)
 }
 
 // withPartitions adds to the tables DROP TABLE names the partitions of

@@ -369,6 +369,12 @@ func (ec *execCtx) afterUpsert(t *catalog.Table, ins *optimizer.Insert, changes 
 			return err
 		}
 	}
+	return ec.afterUpsertStatement(t, ins, changes, events)
+}
+
+// afterUpsertStatement fires INSERT ... ON CONFLICT's AFTER STATEMENT
+// triggers, UPDATE's before INSERT's.
+func (ec *execCtx) afterUpsertStatement(t *catalog.Table, ins *optimizer.Insert, changes []change, events []string) error {
 	if ins.OnConflict != nil && !ins.OnConflict.DoNothing {
 		if err := ec.fireStatement(t, "UPDATE", "AFTER", changesOfEvent(changes, events, "UPDATE")...); err != nil {
 			return err
@@ -497,9 +503,11 @@ func changesOf(rows [][]sqltypes.Value) []change {
 	return changes
 }
 
-// afterInsert fires an INSERT's AFTER ROW and AFTER STATEMENT triggers.
+// afterInsert fires an INSERT's AFTER ROW and AFTER STATEMENT triggers
+// (of a leaf of the partitioned table the statement writes, none: the
+// statement fires them, fireLeafAfter).
 func (ec *execCtx) afterInsert(t *catalog.Table, rows [][]sqltypes.Value) error {
-	if len(t.Triggers) == 0 {
+	if len(t.Triggers) == 0 || ec.routedLeaf(t) {
 		return nil
 	}
 	changes := changesOf(rows)
@@ -512,12 +520,19 @@ func (ec *execCtx) afterInsert(t *catalog.Table, rows [][]sqltypes.Value) error 
 // afterModify fires an UPDATE's or DELETE's AFTER ROW triggers on the
 // rows it changed (ec.changed) and its AFTER STATEMENT triggers.
 func (ec *execCtx) afterModify(t *catalog.Table, event string, set map[int]ir.Expr, res WriteResult, err error) (WriteResult, error) {
-	changed := ec.changed
-	ec.changed = nil
-	if err != nil || len(t.Triggers) == 0 {
+	changed, evs := ec.changed, ec.leafEvents
+	ec.changed, ec.leafEvents = nil, nil
+	if err != nil {
 		return res, err
 	}
-	if err := ec.fireAfter(t, event, set, changed); err != nil {
+	if ps := ec.cons.PartitionsOf(); ps != nil && ps.Root.ID == t.ID {
+		// The rows changed in the leaves fire the leaves' row triggers.
+		if err := ec.fireLeafAfter(evs, set); err != nil {
+			return WriteResult{}, err
+		}
+	} else if len(t.Triggers) == 0 {
+		return res, nil
+	} else if err := ec.fireAfter(t, event, set, changed); err != nil {
 		return WriteResult{}, err
 	}
 	if err := ec.fireStatement(t, event, "AFTER", changed...); err != nil {
@@ -556,7 +571,12 @@ func TruncatedTables(s *catalog.Snapshot, named []*catalog.Table, cascade bool) 
 // the statement recorded there win); it returns the row to decide, or
 // nil when a trigger skipped it.
 func (ec *execCtx) upsertBefore(ctx context.Context, arb *arbiters, cur map[string]current, row []sqltypes.Value, stats *kv.Stats) ([]sqltypes.Value, error) {
-	row, err := ec.fireBefore(arb.t, "INSERT", nil, nil, row)
+	var err error
+	if ps := ec.cons.PartitionsOf(); ps != nil && ec.routedLeaf(arb.t) {
+		row, err = ec.fireLeafBefore(ps, arb.t, "INSERT", nil, nil, row)
+	} else {
+		row, err = ec.fireBefore(arb.t, "INSERT", nil, nil, row)
+	}
 	if err != nil || row == nil {
 		return nil, err
 	}
@@ -573,4 +593,72 @@ func (ec *execCtx) upsertBefore(ctx context.Context, arb *arbiters, cur map[stri
 		}
 	}
 	return row, nil
+}
+
+// Row triggers of a partitioned table fire, as PostgreSQL's, in the leaf
+// each row is routed to (its clones there, catalog.ClonedTriggers, which
+// the write's partition set carries): a BEFORE ROW trigger after the row
+// is routed, with the leaf as TG_TABLE_NAME, and an UPDATE that moves a
+// row fires DELETE's triggers in the leaf it leaves and INSERT's in the
+// one it enters. The partitioned table's statement triggers fire around
+// the statement, and the leaves' own statement triggers not at all.
+
+// leafEvent is one change a write through a partitioned table made in
+// one of its leaves: event is the change's, from its input row (for the
+// order of the AFTER ROW triggers).
+type leafEvent struct {
+	leaf  *catalog.Table
+	event string
+	c     change
+	from  int
+}
+
+// routedLeaf reports whether t is a member of the partitioned table the
+// statement writes, written because the statement's rows route to it.
+func (ec *execCtx) routedLeaf(t *catalog.Table) bool {
+	ps := ec.cons.PartitionsOf()
+	if ps == nil || ps.Root.ID == t.ID {
+		return false
+	}
+	return slices.ContainsFunc(ps.Members, func(m *catalog.Table) bool { return m.ID == t.ID })
+}
+
+// fireLeafBefore runs the BEFORE ROW triggers of leaf, a row's partition
+// in ps, on the row; the row they leave must still belong to the leaf
+// (PostgreSQL's partition check after them, 23514).
+func (ec *execCtx) fireLeafBefore(ps *catalog.PartitionSet, leaf *catalog.Table, event string, set map[int]ir.Expr, old, new []sqltypes.Value) ([]sqltypes.Value, error) {
+	row, err := ec.fireBefore(leaf, event, set, old, new)
+	if err != nil || row == nil || event == "DELETE" || len(leaf.Triggers) == 0 {
+		return row, err
+	}
+	if !ps.Holds(leaf, row) {
+		return nil, partitionViolation(leaf, row)
+	}
+	return row, nil
+}
+
+// fireLeafAfter runs the AFTER ROW triggers of the changes a write made
+// in the leaves of a partitioned table, in the order of evs, ordered as
+// the statement's rows (PostgreSQL's after-trigger queue).
+func (ec *execCtx) fireLeafAfter(evs []leafEvent, set map[int]ir.Expr) error {
+	for _, e := range evs {
+		if len(e.leaf.Triggers) == 0 {
+			continue
+		}
+		if err := ec.fireAfter(e.leaf, e.event, set, []change{e.c}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// leafChanges are the changes of evs of event (any: "").
+func leafChanges(evs []leafEvent, event string) []change {
+	var out []change
+	for _, e := range evs {
+		if event == "" || e.event == event {
+			out = append(out, e.c)
+		}
+	}
+	return out
 }

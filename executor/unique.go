@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -64,6 +65,56 @@ func (w *writeSet) putEntry(ix *catalog.Index, k kv.Key, attrs []kv.Attr, unique
 		op.Cond = kv.CondNotExists
 	}
 	w.ops = append(w.ops, op)
+}
+
+// Row keys a statement moves rows between (UPDATE t SET id = id + 1) get
+// the same treatment: a key one row leaves and another takes becomes one
+// put, guarded by the leaving row's version, so the statement succeeds
+// whatever order its rows are visited in, and the batch writes each key
+// once.
+
+// rowKeyString is the write set's name of a row key (uniq).
+func rowKeyString(k kv.Key) string { return string(k.Partition) + "\x00" + string(k.Sort) }
+
+// leaveRowKey turns the put of a row of this statement that took key k
+// (which a row moving away at version v leaves) into the replacement of
+// that row; false when no row took it.
+func (w *writeSet) leaveRowKey(k kv.Key, v kv.Attr) bool {
+	i, ok := w.uniq[rowKeyString(k)]
+	if !ok || w.ops[i].Kind != kv.OpPut {
+		return false
+	}
+	w.ops[i] = replaceRow(w.ops[i], v)
+	return true
+}
+
+// takeRowKey turns the delete of a row of this statement that left put's
+// key into put, replacing that row; false when no row left it.
+func (w *writeSet) takeRowKey(put kv.Op) bool {
+	i, ok := w.uniq[rowKeyString(put.Key)]
+	if !ok || w.ops[i].Kind != kv.OpDelete {
+		return false
+	}
+	w.ops[i] = replaceRow(put, w.ops[i].CondAttr)
+	return true
+}
+
+// replaceRow is put made the replacement of the row stored at its key at
+// version v: conditional on v, and its version the next.
+func replaceRow(put kv.Op, v kv.Attr) kv.Op {
+	put.Cond, put.CondAttr = kv.CondAttrEquals, v
+	next := int64(1)
+	if v.Kind == kv.AttrInt {
+		next = v.I + 1
+	}
+	attrs := slices.Clone(put.Attrs)
+	for j := range attrs {
+		if attrs[j].Name == catalog.VersionAttr {
+			attrs[j].I = next
+		}
+	}
+	put.Attrs = attrs
+	return put
 }
 
 func (w *writeSet) trackUnique(ks string) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -78,8 +79,14 @@ func (w *writeSet) add(c change) {
 		op.Cond, op.CondAttr = kv.CondAttrEquals, c.oldVersion
 		return op
 	}
+	rekey := c.old != nil && c.new != nil && !samePK
 	if c.old != nil && !samePK {
-		w.ops = append(w.ops, cas(kv.Op{Kind: kv.OpDelete, Key: oldKey}))
+		if !rekey || !w.leaveRowKey(oldKey, c.oldVersion) {
+			if rekey {
+				w.trackUnique(rowKeyString(oldKey))
+			}
+			w.ops = append(w.ops, cas(kv.Op{Kind: kv.OpDelete, Key: oldKey}))
+		}
 	}
 	if c.new != nil {
 		put := kv.Op{Kind: kv.OpPut, Key: newKey}
@@ -93,7 +100,12 @@ func (w *writeSet) add(c change) {
 		} else {
 			put.Attrs, put.Cond = t.RowAttrs(c.new, 1), kv.CondNotExists
 		}
-		w.ops = append(w.ops, put)
+		if !rekey || !w.takeRowKey(put) {
+			if rekey {
+				w.trackUnique(rowKeyString(newKey))
+			}
+			w.ops = append(w.ops, put)
+		}
 	}
 	for _, ix := range t.Indexes {
 		// A row's entry row holds its index expressions' values; a row
@@ -646,35 +658,70 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 	if err != nil {
 		return WriteResult{}, err
 	}
-	rows := src[:0] // cast in place: sourceRows copied them
+	ps := n.Constraints.PartitionsOf()
+	var leaves []*catalog.Table // each row's leaf, of a partitioned t
+	rows := src[:0]             // cast in place: sourceRows copied them
 	for _, row := range src {
 		if err := ec.castRow(t, row); err != nil {
 			return WriteResult{}, err
 		}
 		row = row[:len(t.Columns):len(t.Columns)]
-		if n.OnConflict != nil && len(t.Triggers) > 0 {
+		if n.OnConflict != nil && (len(t.Triggers) > 0 || ps != nil) {
 			// ON CONFLICT fires each row's BEFORE triggers as it
-			// decides the row (upsert).
+			// decides the row (upsert, of the row's leaf).
 			rows = append(rows, row)
 			continue
 		}
-		if row, err = ec.fireBefore(t, "INSERT", nil, nil, row); err != nil || row == nil {
+		bt := t
+		if ps != nil {
+			// The row fires the BEFORE triggers of its leaf.
+			if bt, err = ps.Route(row); err != nil {
+				return WriteResult{}, err
+			}
+			row, err = ec.fireLeafBefore(ps, bt, "INSERT", nil, nil, row)
+		} else {
+			row, err = ec.fireBefore(t, "INSERT", nil, nil, row)
+		}
+		if err != nil || row == nil {
 			if err != nil {
 				return WriteResult{}, err
 			}
 			continue // a BEFORE trigger skipped the row
 		}
-		if err := ec.checkConstraints(t, row); err != nil {
+		if err := ec.checkConstraints(bt, row); err != nil {
 			return WriteResult{}, err
 		}
 		rows = append(rows, row)
+		leaves = append(leaves, bt)
 	}
-	if ps := n.Constraints.PartitionsOf(); ps != nil {
+	if ps != nil {
+		ec.leafEvents = nil
 		res, err := ec.insertPartitioned(ctx, n, ps, rows, stats)
-		if err == nil && n.OnConflict == nil {
-			// The partitions' writes fired their own AFTER triggers; the
-			// partitioned table's fire over all the statement's rows.
-			err = ec.afterInsert(t, rows)
+		if err != nil {
+			return WriteResult{}, err
+		}
+		// The leaves' AFTER ROW triggers fire in row order, then the
+		// partitioned table's AFTER STATEMENT triggers.
+		if n.OnConflict != nil {
+			evs := ec.leafEvents
+			ec.leafEvents = nil
+			slices.SortStableFunc(evs, func(a, b leafEvent) int { return a.from - b.from })
+			if err := ec.fireLeafAfter(evs, n.OnConflict.Set); err != nil {
+				return WriteResult{}, err
+			}
+			events := make([]string, len(evs))
+			for i, e := range evs {
+				events[i] = e.event
+			}
+			err = ec.afterUpsertStatement(t, n, leafChanges(evs, ""), events)
+		} else {
+			evs := make([]leafEvent, len(rows))
+			for i, row := range rows {
+				evs[i] = leafEvent{leaf: leaves[i], event: "INSERT", c: change{new: row}}
+			}
+			if err = ec.fireLeafAfter(evs, nil); err == nil {
+				err = ec.fireStatement(t, "INSERT", "AFTER", changesOf(rows)...)
+			}
 		}
 		if err != nil {
 			return WriteResult{}, err
@@ -792,7 +839,18 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 		w := &writeSet{t: t}
 		var events []string // each change's event, for the AFTER triggers
 		var from []int      // each change's row in rows
+		// pks are the primary keys the statement's changes so far hold
+		// (true) or gave up (false), for DO UPDATE moving a row.
+		pks := map[string]bool{}
 		touched := map[string]bool{}
+		if ec.touched != nil {
+			// Rows an earlier upsert of the statement affected
+			// (insertLeaves).
+			if ec.touched[t.ID] == nil {
+				ec.touched[t.ID] = map[string]bool{}
+			}
+			touched = ec.touched[t.ID]
+		}
 		var accepted [][]sqltypes.Value // rows DO NOTHING inserts, for its exclusion arbiters
 		for i, row := range rows {
 			if trig {
@@ -885,13 +943,25 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 				if err := ec.checkConstraints(t, updated); err != nil {
 					return WriteResult{}, err
 				}
-				if string(t.EncodePK(nil, updated)) != k {
-					return WriteResult{}, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE may not change the primary key")
+				if nk := string(t.EncodePK(nil, updated)); nk != k {
+					// DO UPDATE moves the row to another primary key, as
+					// PostgreSQL's may: the key must be free, of the rows
+					// stored (but those the statement moved away) and of
+					// those it wrote; the row holds it from now on.
+					if err := ec.keyFree(ctx, t, updated, nk, pks, stats); err != nil {
+						return WriteResult{}, err
+					}
+					pks[k], pks[nk] = false, true
+					arb.record(cur, current{row: updated, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: 1}})
+					touched[nk] = true
 				}
 				w.add(change{old: old.row, new: updated, oldVersion: old.version})
 				events, from = append(events, "UPDATE"), append(from, i)
 			}
 			touched[k] = true
+			if _, ok := pks[k]; !ok {
+				pks[k] = true
+			}
 		}
 		err = ec.commit(ctx, w, stats)
 		var ce *conflictError
@@ -901,7 +971,15 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 		if err != nil {
 			return WriteResult{}, finishWrite(t, err)
 		}
-		if trig {
+		switch {
+		case ec.routedLeaf(t):
+			// A leaf of the partitioned table the statement writes: its
+			// AFTER triggers fire in the statement's row order
+			// (ec.insert).
+			for i, c := range w.changes {
+				ec.leafEvents = append(ec.leafEvents, leafEvent{leaf: t, event: events[i], c: c, from: from[i]})
+			}
+		case trig:
 			if err := ec.afterUpsert(t, ins, w.changes, events); err != nil {
 				return WriteResult{}, err
 			}
@@ -918,6 +996,27 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 		}
 		return res, nil
 	}
+}
+
+// keyFree checks that primary key pk (row's, encoded) is free for an
+// upsert's DO UPDATE to move a row to: not held by a change of the
+// statement (pks: true held, false given up) nor by a stored row the
+// statement did not move away (23505).
+func (ec *execCtx) keyFree(ctx context.Context, t *catalog.Table, row []sqltypes.Value, pk string, pks map[string]bool, stats *kv.Stats) error {
+	held, known := pks[pk]
+	if !known {
+		key := t.RowKey(row)
+		cur, err := ec.readCurrent(ctx, t, []kv.Key{key}, stats)
+		if err != nil {
+			return err
+		}
+		c, ok := cur[string(key.Sort)]
+		held = ok && !c.expired
+	}
+	if held {
+		return duplicateKey(t, t.RowAttrs(row, 0))
+	}
+	return nil
 }
 
 func immutable(t *catalog.Table) error {
@@ -975,7 +1074,7 @@ func (ec *execCtx) targets(ctx context.Context, t *catalog.Table, src optimizer.
 // each into a change, and write conditionally on the versions read,
 // retrying rows a concurrent statement changed first.
 func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.Node, recheck ir.Expr, ret *ir.Returning, stats *kv.Stats,
-	mk func(old current, extra []sqltypes.Value) (change, error)) (WriteResult, error) {
+	mk func(rt *catalog.Table, old current, extra []sqltypes.Value) (change, error)) (WriteResult, error) {
 	if ps := ec.cons.PartitionsOf(); ps != nil && ps.Root == t {
 		return ec.modifyPartitioned(ctx, ps, src, recheck, ret, stats, mk)
 	}
@@ -1001,7 +1100,7 @@ func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.N
 			if !ok || old.expired {
 				continue // deleted, moved or expired since the scan
 			}
-			c, extra, ok, err := ec.targetChange(tg, w, old, recheck, mk)
+			c, extra, ok, err := ec.targetChange(t, tg, w, old, recheck, mk)
 			if err != nil {
 				return WriteResult{}, err
 			}
@@ -1038,13 +1137,14 @@ func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.N
 	}
 }
 
-// targetChange turns one target row an UPDATE or DELETE found, as read
-// now (old), into its change; ok is false for a row to leave alone: one
+// targetChange turns one target row an UPDATE or DELETE found in table
+// rt (the target, or the leaf of a partitioned target holding it), as
+// read now (old), into its change; ok is false for a row to leave alone: one
 // that another statement changed so that it no longer passes the
 // recheck, or one a BEFORE trigger skipped. extra are the source row's
 // FROM/USING columns (after its first w, the table row's).
-func (ec *execCtx) targetChange(tg target, w int, old current, recheck ir.Expr,
-	mk func(old current, extra []sqltypes.Value) (change, error)) (c change, extra []sqltypes.Value, ok bool, err error) {
+func (ec *execCtx) targetChange(rt *catalog.Table, tg target, w int, old current, recheck ir.Expr,
+	mk func(rt *catalog.Table, old current, extra []sqltypes.Value) (change, error)) (c change, extra []sqltypes.Value, ok bool, err error) {
 	if recheck != nil {
 		v, err := recheck.Eval(ec.eval, old.row)
 		if err != nil || !ir.Truthy(v) {
@@ -1054,7 +1154,7 @@ func (ec *execCtx) targetChange(tg target, w int, old current, recheck ir.Expr,
 	if tg.src != nil {
 		extra = tg.src[w:]
 	}
-	if c, err = mk(old, extra); err != nil {
+	if c, err = mk(rt, old, extra); err != nil {
 		return change{}, nil, false, err
 	}
 	return c, extra, c.old != nil || c.new != nil, nil
@@ -1071,7 +1171,7 @@ func (ec *execCtx) update(ctx context.Context, u *optimizer.Update, stats *kv.St
 	if err := ec.beforeStatement(t, "UPDATE", false); err != nil {
 		return WriteResult{}, err
 	}
-	res, err := ec.modify(ctx, t, u.Source, u.Recheck, u.Returning, stats, func(old current, extra []sqltypes.Value) (change, error) {
+	res, err := ec.modify(ctx, t, u.Source, u.Recheck, u.Returning, stats, func(rt *catalog.Table, old current, extra []sqltypes.Value) (change, error) {
 		in := old.row
 		if extra != nil {
 			in = append(copyRow(old.row), extra...)
@@ -1089,7 +1189,10 @@ func (ec *execCtx) update(ctx context.Context, u *optimizer.Update, stats *kv.St
 		if err := ec.generate(t, row); err != nil {
 			return change{}, err
 		}
-		row, err := ec.fireBefore(t, "UPDATE", u.Set, old.row, row)
+		// The BEFORE triggers are those of the table holding the row
+		// (a partition's, when t is partitioned); its constraints,
+		// those of the partition the new row routes to (modifyPartitioned).
+		row, err := ec.fireBefore(rt, "UPDATE", u.Set, old.row, row)
 		if err != nil || row == nil {
 			return change{}, err
 		}
@@ -1111,8 +1214,8 @@ func (ec *execCtx) delete(ctx context.Context, d *optimizer.Delete, stats *kv.St
 	if err := ec.beforeStatement(d.Table, "DELETE", false); err != nil {
 		return WriteResult{}, err
 	}
-	res, err := ec.modify(ctx, d.Table, d.Source, d.Recheck, d.Returning, stats, func(old current, _ []sqltypes.Value) (change, error) {
-		if row, err := ec.fireBefore(d.Table, "DELETE", nil, old.row, nil); err != nil || row == nil {
+	res, err := ec.modify(ctx, d.Table, d.Source, d.Recheck, d.Returning, stats, func(rt *catalog.Table, old current, _ []sqltypes.Value) (change, error) {
+		if row, err := ec.fireBefore(rt, "DELETE", nil, old.row, nil); err != nil || row == nil {
 			return change{}, err
 		}
 		return change{old: old.row, oldVersion: old.version}, nil

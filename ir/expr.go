@@ -882,21 +882,6 @@ func (f *Failed) AppendChildren(dst []Expr) []Expr { return dst }
 // WithChildren implements Expr.
 func (f *Failed) WithChildren([]Expr) Expr { return f }
 
-// PlanErr is the error of the first constant of a query's plan whose
-// folding failed (Failed), which running the query raises before it
-// returns a row; nil when there is none.
-func PlanErr(r Rel) error {
-	var err error
-	VisitExprs(r, func(e Expr, _ int) {
-		Walk(e, func(x Expr) {
-			if f, ok := x.(*Failed); ok && err == nil {
-				err = f.Err
-			}
-		})
-	})
-	return err
-}
-
 // Collate is e COLLATE name: e's value, marked with the collation it was
 // given (every collation zproxy accepts compares bytewise), which Deparse
 // prints again.

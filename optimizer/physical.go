@@ -365,8 +365,20 @@ func mergeable(outer, inner []ir.Expr) bool {
 // volatile one is kept (it runs once a row, for its effects); plain column
 // references and constants cost nothing and stay.
 func unusedOutputs(n *ir.Project, need []bool) *ir.Project {
+	exprs := unusedExprs(n.Exprs, need)
+	if exprs == nil {
+		return n
+	}
+	c := *n
+	c.Exprs = exprs
+	return &c
+}
+
+// unusedExprs is unusedOutputs of a list of output expressions: a copy
+// with those need leaves unread replaced by NULL, or nil when none is.
+func unusedExprs(out []ir.Expr, need []bool) []ir.Expr {
 	var exprs []ir.Expr
-	for i, e := range n.Exprs {
+	for i, e := range out {
 		if i >= len(need) || need[i] {
 			continue
 		}
@@ -378,16 +390,11 @@ func unusedOutputs(n *ir.Project, need []bool) *ir.Project {
 			continue
 		}
 		if exprs == nil {
-			exprs = append([]ir.Expr(nil), n.Exprs...)
+			exprs = append([]ir.Expr(nil), out...)
 		}
 		exprs[i] = &ir.Const{V: sqltypes.Null, Typ: e.Type()}
 	}
-	if exprs == nil {
-		return n
-	}
-	c := *n
-	c.Exprs = exprs
-	return &c
+	return exprs
 }
 
 // volatileExpr reports whether e calls a volatile function, in the plans
@@ -1032,6 +1039,13 @@ func simpleUnionAll(r ir.Rel) bool {
 func (b *builder) planValues(n *ir.Values, req request) (Node, bool, error) {
 	rows := make([][]ir.Expr, len(n.Rows))
 	for i, row := range n.Rows {
+		if len(n.Rows) == 1 {
+			// A one-row VALUES in FROM is a SELECT without FROM, whose
+			// unread outputs PostgreSQL never evaluates (unusedOutputs).
+			if pruned := unusedExprs(row, req.need); pruned != nil {
+				row = pruned
+			}
+		}
 		rows[i] = b.exprs(row)
 	}
 	return &Values{Rows: rows, Cols: n.Cols}, false, nil

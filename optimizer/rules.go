@@ -371,19 +371,9 @@ func qualCost(e ir.Expr) int {
 
 // pseudoconstant reports whether a conjunct reads no column of the row it
 // filters and nothing volatile (PostgreSQL's pseudoconstant qual): its
-// value is the same for every row, a gate. (tableoid reads the row without
-// a column reference.)
+// value is the same for every row, a gate.
 func pseudoconstant(p ir.Expr) bool {
-	if len(ir.Columns(p)) > 0 || !pushable(p) {
-		return false
-	}
-	ok := true
-	ir.Walk(p, func(x ir.Expr) {
-		if _, rowOID := x.(*ir.PartitionOID); rowOID {
-			ok = false
-		}
-	})
-	return ok
+	return len(ir.Columns(p)) == 0 && pushable(p)
 }
 
 // havingGate reports whether a HAVING conjunct of an ungrouped aggregate

@@ -39,6 +39,9 @@ type Binder struct {
 	keepCollate bool
 	// wholeRowOK: a FROM item's name may stand for its row (rowjson.go).
 	wholeRowOK bool
+	// wholeRowNames are the unqualified column names of the statement,
+	// the names a whole-row reference may take (namesWholeRow).
+	wholeRowNames map[string]bool
 	// rowTypes are the row types of the tables whose whole rows the
 	// statement reads (record.go), one per table.
 	rowTypes map[uint64]*sqltypes.CompositeType

@@ -737,12 +737,33 @@ func (b *Binder) bindLogic(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinder
 		}
 		bound[len(terms)-1-i] = e // terms were collected right to left
 	}
+	if c := forcedLogic(op, bound); c != nil {
+		return c, nil
+	}
 	if op == ir.OpOr {
 		if in := orAsIn(bound); in != nil {
 			return in, nil
 		}
 	}
 	return fold(balanced(op, bound))
+}
+
+// forcedLogic folds an OR with a true term (an AND with a false one) to
+// that constant, as PostgreSQL's simplify_or_arguments does whatever the
+// other terms are: x OR true is true though x would fail. PostgreSQL
+// folds the terms left to right, so a term before it whose folding
+// fails (1/0 > 0 OR true) leaves the chain, to fail when planned. It
+// returns nil when no term decides the chain.
+func forcedLogic(op ir.BinOp, terms []ir.Expr) ir.Expr {
+	for _, t := range terms {
+		if ir.FoldErr(t) != nil {
+			return nil
+		}
+		if c, ok := t.(*ir.Const); ok && c.V.K == sqltypes.KindBool && (c.V.I != 0) == (op == ir.OpOr) {
+			return &ir.Const{V: c.V, Typ: sqltypes.TypeBool, From: balanced(op, terms)}
+		}
+	}
+	return nil
 }
 
 // orAsIn returns col IN (v1, v2, ...) for an OR of equalities between one

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -429,6 +430,9 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *lateralEn
 			it.table = s.Table
 		}
 		b.rtable = append(b.rtable, rtEntry{alias: alias, table: it.table})
+		if it.table == nil && b.notes == nil && b.namesWholeRow(alias) {
+			rel = withPresence(rel, it)
+		}
 		return &fromPart{rel: rel, items: []*fromItem{it}}, nil
 	}
 	switch src := ts.Source.(type) {
@@ -806,3 +810,46 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 	tf.Cols = cols
 	return &fromPart{rel: tf, items: []*fromItem{{alias: alias, cols: cols}}}, nil
 }
+
+// withPresence gives the relation of it, a derived FROM item (subquery,
+// VALUES, function, view, WITH query), a hidden last column that is true
+// in every row: an outer join null-extending the item makes it NULL, so
+// the item's whole row is NULL there, as PostgreSQL's whole-row Var of a
+// null-extended relation is (presentColumn), not a row of NULLs.
+func withPresence(rel ir.Rel, it *fromItem) ir.Rel {
+	cols := rel.Columns()
+	exprs := make([]ir.Expr, len(cols), len(cols)+1)
+	for i, c := range cols {
+		exprs[i] = &ir.ColRef{Index: i, Name: c.Name, Typ: c.Type}
+	}
+	exprs = append(exprs, &ir.Const{V: sqltypes.NewBool(true), Typ: sqltypes.TypeBool})
+	out := append(slices.Clip(slices.Clone(cols)), ir.Column{Name: "?present?", Type: sqltypes.TypeBool, Col: -1, Hidden: true})
+	it.present = len(cols)
+	return &ir.Project{Input: rel, Exprs: exprs, Cols: out}
+}
+
+// namesWholeRow reports whether the statement may read the whole row of
+// the FROM item alias: it names alias as a column (s, row_to_json(s),
+// (s).a), or it is not known (nil statement).
+func (b *Binder) namesWholeRow(alias string) bool {
+	if b.stmt == nil || b.stmt.AST == nil {
+		return true
+	}
+	if b.wholeRowNames == nil {
+		b.wholeRowNames = map[string]bool{}
+		b.stmt.AST.Accept(&columnNames{names: b.wholeRowNames})
+	}
+	return b.wholeRowNames[strings.ToLower(alias)]
+}
+
+// columnNames collects the unqualified column names of a statement.
+type columnNames struct{ names map[string]bool }
+
+func (v *columnNames) Enter(n ast.Node) (ast.Node, bool) {
+	if c, ok := n.(*ast.ColumnNameExpr); ok && c.Name.Table.O == "" {
+		v.names[c.Name.Name.L] = true
+	}
+	return n, false
+}
+
+func (v *columnNames) Leave(n ast.Node) (ast.Node, bool) { return n, true }

@@ -173,7 +173,7 @@ func (b *Binder) targetTableOID(it *fromItem, t *catalog.Table) {
 		for _, leaf := range ps.Leaves() {
 			oids[leaf.ID] = sqltypes.NewOID(pgcatalog.ObjectOID(leaf.ID, 0))
 		}
-		e = &ir.PartitionOID{Set: ps, Width: len(t.Columns), OIDs: oids}
+		e = ir.NewPartitionOID(ps, it.offset, oids)
 	}
 	it.system = map[string]ir.Expr{tableOIDColumn.Name: e}
 }

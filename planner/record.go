@@ -186,7 +186,11 @@ func (b *Binder) wholeRowValue(sc *scope, qual string) (ir.Expr, error) {
 	for i, c := range cols {
 		names[i], types[i] = c.Name, c.Type
 	}
-	return ir.NewRecordExpr(exprs, sqltypes.AnonymousRecord(names, types)), nil
+	rec := ir.NewRecordExpr(exprs, sqltypes.AnonymousRecord(names, types))
+	if it := sc.item(qual); it != nil {
+		rec.Present = it.presentColumn()
+	}
+	return rec, nil
 }
 
 // item is the FROM item of sc named alias, nil if none.

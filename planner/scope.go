@@ -5,6 +5,7 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 )
 
@@ -61,6 +62,10 @@ type fromItem struct {
 	// nullable marks an item on the side of an outer join that the join
 	// null-extends: its whole row is NULL there (presentColumn).
 	nullable bool
+	// present, when above 0, is where after offset a derived item's
+	// relation has a hidden column that is true in each of its rows, so
+	// NULL only where an outer join null-extended it (withPresence).
+	present int
 	// system are system columns whose value is the same in every row of
 	// the item (tableoid of an UPDATE's or DELETE's target, dml.go),
 	// found by name when no column of the item has it, never by *.
@@ -74,9 +79,12 @@ type fromItem struct {
 // rows never hold NULL in, which is NULL only where an outer join
 // null-extended the item: the first primary-key column of a stored table
 // (the hidden row id of a table without a key). nil when the item may not
-// be null-extended or has no such column (a derived table: its whole row
-// is then a row of NULLs there).
+// be null-extended or has no such column. A derived table whose whole
+// row the statement may read has a column of its own for it (present).
 func (it *fromItem) presentColumn() ir.Expr {
+	if it.nullable && it.present > 0 {
+		return &ir.ColRef{Index: it.offset + it.present, Name: "?present?", Typ: sqltypes.TypeBool}
+	}
 	if !it.nullable || it.table == nil || len(it.table.PrimaryKey) == 0 {
 		return nil
 	}

@@ -29,7 +29,15 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 	written := map[*catalog.Table]bool{t: true} // the tables the statement writes rows of
 	if ps := b.snap.PartitionSet(t); ps != nil {
 		// A write to a partitioned table writes its partitions (each
-		// with its own constraints), in a transaction of its own.
+		// with its own constraints), in a transaction of its own. Each
+		// member carries its clones of the row triggers of the
+		// partitioned tables above it: a row routed to a leaf fires
+		// the leaf's, as PostgreSQL's does.
+		members := make([]*catalog.Table, len(ps.Members))
+		for i, m := range ps.Members {
+			members[i] = b.snap.WithClonedTriggers(m)
+		}
+		ps = &catalog.PartitionSet{Root: ps.Root, Members: members}
 		c.Partitions, c.Txn = ps, true
 		queue = append(queue, ps.Members...)
 		for _, m := range ps.Members {

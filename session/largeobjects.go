@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sort"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/builtins"
@@ -35,6 +36,94 @@ type loDesc struct {
 	// back to one of them closes it, as PostgreSQL closes the descriptors
 	// of an aborted subtransaction.
 	depth int
+	// frozen, of a read-only descriptor, is the object as it was when the
+	// descriptor was opened, kept once the transaction first writes the
+	// object after that (freeze): PostgreSQL's read-only descriptor reads
+	// the snapshot it was opened in, not the transaction's later writes.
+	frozen *loFrozen
+}
+
+// loFrozen is a large object's content at one point: its stored pages in
+// order, and its length.
+type loFrozen struct {
+	pages []catalog.LargeObjectPage
+	size  int64
+}
+
+// read reads up to n bytes from off on, as catalog.ReadLargeObject reads
+// the stored object (holes as zeros, fewer bytes at its end).
+func (f *loFrozen) read(off, n int64) []byte {
+	end := min(off+n, f.size)
+	if n <= 0 || end <= off {
+		return []byte{}
+	}
+	out := make([]byte, end-off)
+	i := sort.Search(len(f.pages), func(i int) bool {
+		p := f.pages[i]
+		return int64(p.PageNo)*catalog.LOBlockSize+int64(len(p.Data)) > off
+	})
+	for ; i < len(f.pages); i++ {
+		p := f.pages[i]
+		start := int64(p.PageNo) * catalog.LOBlockSize
+		if start >= end {
+			break
+		}
+		from, to := max(off, start), min(end, start+int64(len(p.Data)))
+		if to > from {
+			copy(out[from-off:], p.Data[from-start:to-start])
+		}
+	}
+	return out
+}
+
+// freeze keeps, for each read-only descriptor of oid, the object as it is
+// now, before the transaction writes it (rw: its transaction): the state
+// the descriptor was opened in, as nothing wrote the object since.
+func (l *sessionLargeObjects) freeze(rw kv.ReadWriter, oid uint32) error {
+	var f *loFrozen
+	for _, d := range l.s.loDescs {
+		if d == nil || d.oid != oid || d.write || d.frozen != nil {
+			continue
+		}
+		if f == nil {
+			pages, err := catalog.LargeObjectPages(l.ctx, rw, oid, 0)
+			if err != nil {
+				return storeErr(err)
+			}
+			f = &loFrozen{pages: pages}
+			if n := len(pages); n > 0 {
+				f.size = int64(pages[n-1].PageNo)*catalog.LOBlockSize + int64(len(pages[n-1].Data))
+			}
+		}
+		d.frozen = f
+	}
+	return nil
+}
+
+// writer is the transaction the session writes oid through, after
+// keeping what its read-only descriptors must go on reading (freeze; oid
+// 0: a new object, which none reads). A read-only transaction's cannot
+// write (kv.TxnOptions.ReadOnly): where PostgreSQL 15 writes the object,
+// zproxy refuses (0A000).
+func (l *sessionLargeObjects) writer(oid uint32) (kv.ReadWriter, error) {
+	t, err := l.s.blockTxn(l.ctx)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	if t != nil && t.ReadOnly() {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "large objects cannot be written in a read-only transaction").
+			WithHint("Write them in a read-write transaction.")
+	}
+	rw, err := l.rw()
+	if err != nil {
+		return nil, err
+	}
+	if oid != 0 {
+		if err := l.freeze(rw, oid); err != nil {
+			return nil, err
+		}
+	}
+	return rw, nil
 }
 
 // closeLargeObjectsAbove closes the descriptors opened while more than
@@ -139,7 +228,7 @@ func (l *sessionLargeObjects) require(lo catalog.LargeObject, priv catalog.Privi
 const firstFreeOID = 16384
 
 func (l *sessionLargeObjects) Create(oid uint32) (uint32, error) {
-	rw, err := l.rw()
+	rw, err := l.writer(0)
 	if err != nil {
 		return 0, err
 	}
@@ -226,6 +315,11 @@ func (l *sessionLargeObjects) Read(fd int32, n int32) ([]byte, error) {
 		return nil, err
 	}
 	n = max(n, 0) // a negative length reads nothing, as in be_loread
+	if d.frozen != nil {
+		b := d.frozen.read(d.offset, int64(n))
+		d.offset += int64(len(b))
+		return b, nil
+	}
 	rw, err := l.rw()
 	if err != nil {
 		return nil, err
@@ -246,7 +340,7 @@ func (l *sessionLargeObjects) Write(fd int32, data []byte) (int32, error) {
 	if d.offset+int64(len(data)) > catalog.MaxLargeObjectSize {
 		return 0, pgerr.New(pgerr.InvalidParameterValue, "invalid large object write request size: %d", len(data))
 	}
-	rw, err := l.rw()
+	rw, err := l.writer(d.oid)
 	if err != nil {
 		return 0, err
 	}
@@ -269,6 +363,10 @@ func (l *sessionLargeObjects) Seek(fd int32, off int64, whence int32) (int64, er
 	case 1:
 		to = d.offset + off
 	case 2:
+		if d.frozen != nil {
+			to = d.frozen.size + off
+			break
+		}
 		rw, err := l.rw()
 		if err != nil {
 			return 0, err
@@ -304,7 +402,7 @@ func (l *sessionLargeObjects) Truncate(fd int32, size int64) error {
 	if size < 0 || size > catalog.MaxLargeObjectSize {
 		return pgerr.New(pgerr.InvalidParameterValue, "invalid large object truncation target: %d", size)
 	}
-	rw, err := l.rw()
+	rw, err := l.writer(d.oid)
 	if err != nil {
 		return err
 	}
@@ -325,6 +423,9 @@ func (l *sessionLargeObjects) Unlink(oid uint32) error {
 		if !l.s.isSuperuser(snap) && user != lo.Owner && !snap.IsMemberOf(user, lo.Owner) {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of large object %d", oid)
 		}
+	}
+	if rw, err = l.writer(0); err != nil {
+		return err
 	}
 	// The transaction's descriptors of the object close with it.
 	for i, d := range l.s.loDescs {
@@ -373,6 +474,9 @@ func (l *sessionLargeObjects) Put(oid uint32, off int64, data []byte) error {
 	}
 	if off+int64(len(data)) > catalog.MaxLargeObjectSize {
 		return pgerr.New(pgerr.InvalidParameterValue, "invalid large object write request size: %d", len(data))
+	}
+	if rw, err = l.writer(oid); err != nil {
+		return err
 	}
 	return storeErr(catalog.WriteLargeObject(l.ctx, rw, oid, off, data))
 }

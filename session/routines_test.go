@@ -169,6 +169,41 @@ BEGIN UPDATE counts SET n = n + 1 WHERE k = 1; RETURN NULL; END $$`)
 	}
 }
 
+// COPY FROM into a partitioned table fires the row triggers of the leaf
+// each row routes to (TG_TABLE_NAME the leaf), in row order, and the
+// partitioned table's statement triggers, as PostgreSQL's does (the AFTER
+// ROW ones after each batch of rows, as COPY into a table fires them); a
+// BEFORE trigger moving a row out of its leaf fails the COPY (23514).
+func TestCopyPartitionedFiresLeafTriggers(t *testing.T) {
+	eng := newEngine(t, memStore(t))
+	defer eng.Close()
+	sess := openSession(t, eng)
+	mustExec(t, sess, `CREATE TABLE pt (id int PRIMARY KEY, v int) PARTITION BY RANGE (id)`)
+	mustExec(t, sess, `CREATE TABLE pt1 PARTITION OF pt FOR VALUES FROM (0) TO (10)`)
+	mustExec(t, sess, `CREATE TABLE pt2 PARTITION OF pt FOR VALUES FROM (10) TO (20)`)
+	mustExec(t, sess, `CREATE TABLE lg (seq serial, msg text)`)
+	mustExec(t, sess, `CREATE FUNCTION lgf() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO lg(msg) VALUES (TG_NAME || ' ' || TG_TABLE_NAME || ' ' || TG_LEVEL || coalesce(' ' || NEW.id, ''));
+  IF NEW.v = 99 THEN NEW.id := NEW.id + 10; END IF;
+  RETURN NEW;
+END $$`)
+	mustExec(t, sess, `CREATE TRIGGER br BEFORE INSERT ON pt FOR EACH ROW EXECUTE FUNCTION lgf()`)
+	mustExec(t, sess, `CREATE TRIGGER ar AFTER INSERT ON pt FOR EACH ROW EXECUTE FUNCTION lgf()`)
+	mustExec(t, sess, `CREATE TRIGGER as_ AFTER INSERT ON pt FOR EACH STATEMENT EXECUTE FUNCTION lgf()`)
+	row := func(id, v int64) []sqltypes.Value { return []sqltypes.Value{sqltypes.NewInt(id), sqltypes.NewInt(v)} }
+	if _, err := copyIn(context.Background(), sess, `COPY pt FROM STDIN`, [][]sqltypes.Value{row(5, 1), row(17, 1), row(6, 1)}, 10); err != nil {
+		t.Fatal(err)
+	}
+	want := "br pt1 ROW 5,br pt2 ROW 17,br pt1 ROW 6,ar pt1 ROW 5,ar pt2 ROW 17,ar pt1 ROW 6,as_ pt STATEMENT"
+	if got := strings.Join(mustExec(t, sess, `SELECT msg FROM lg ORDER BY seq`), ","); got != want {
+		t.Errorf("fired:\n got %s\nwant %s", got, want)
+	}
+	if _, err := copyIn(context.Background(), sess, `COPY pt FROM STDIN`, [][]sqltypes.Value{row(7, 99)}, 1); pgerr.CodeOf(err) != pgerr.CheckViolation {
+		t.Fatalf("got %v, want 23514", err)
+	}
+}
+
 // A function in the filter of a scan read by several goroutines (one per
 // shard) is called from all of them at once.
 func TestFunctionCalledFromParallelScan(t *testing.T) {
