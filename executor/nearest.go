@@ -19,14 +19,16 @@ import (
 // A probe first reads the K entries that follow the query point's own
 // Z-address (and, when too few follow it, the first ones of the index):
 // they are real rows, so the K-th nearest lies within their K-th
-// distance, which sizes the first ring. The rings (zorder.NearestSearch)
-// then read the index outward from the point, each an ordinary Z-order
-// scan of the ranges no ring or probe read, with the scan's box, residual
-// filter and row lookups. After each ring the candidates are cut to the
-// K nearest and every row tied with the K-th, and the search stops once
-// the K-th is settled: no unread row can be nearer. Those candidates are
-// its rows, nearest first; the Sort and Limit above order them by every
-// ORDER BY key and take K.
+// distance, and their density sizes the search. Over a gist index (runCells)
+// the search then reads best-first batches of Z-cells
+// (zorder.NearestCells), each one Z-order scan of the cells that can still
+// hold one of the K nearest, with the scan's box, residual filter and row
+// lookups; over a Z-order index of more attributes (runRings), square
+// rings (zorder.NearestSearch). After each batch or ring the candidates
+// are cut to the K nearest and every row tied with the K-th, and the
+// search stops once the K-th is settled: no unread row can be nearer.
+// Those candidates are its rows, nearest first; the Sort and Limit above
+// order them by every ORDER BY key and take K.
 type nearestRows struct {
 	ec             *execCtx
 	planned, node  *optimizer.Scan
