@@ -483,11 +483,12 @@ func (a *tableAdvisor) candidates() []*catalog.Index {
 
 // gistCandidate is a gist index over column col, as CREATE INDEX ...
 // USING gist would make it (planner/gist.go: a Z-order index over points,
-// an XZ index over other geometries), or nil when the column has one or is
+// an XZ index over other geometries and over boxes, polygons and
+// circles), or nil when the column has one or is
 // of a type zproxy cannot index so.
 func (a *tableAdvisor) gistCandidate(col int) *catalog.Index {
 	typ := a.t.Columns[col].Type
-	if _, planar := builtins.PlanarTypeOf(typ); !planar {
+	if _, planar := builtins.PlanarTypeOf(typ); !planar && !xzShapes[typ.ID] || typ.ID == sqltypes.Array {
 		return nil
 	}
 	for _, ix := range a.t.Indexes {
@@ -496,12 +497,17 @@ func (a *tableAdvisor) gistCandidate(col int) *catalog.Index {
 		}
 	}
 	kind, xz := catalog.KindZOrder, (*zorder.XZ2)(nil)
-	if k, _, _, _ := typ.GeomTypmodParts(); typ.ID == sqltypes.Geometry && k != geo.Point {
+	if k, _, _, _ := typ.GeomTypmodParts(); typ.ID == sqltypes.Geometry && k != geo.Point || xzShapes[typ.ID] {
 		kind, xz = catalog.KindBTree, &zorder.XZ2{}
 	}
 	return &catalog.Index{Kind: kind, Shards: a.t.Shards, State: catalog.StatePublic,
 		Columns: []catalog.KeyColumn{{Column: col}}, ExprColumns: []int{col}, Gist: &catalog.GistKey{Column: col, XZ: xz}}
 }
+
+// xzShapes are PostgreSQL's shapes whose gist index is an XZ index over
+// their boxes (planner/gist.go), answering && and <@ predicates and
+// ORDER BY col <-> point LIMIT k.
+var xzShapes = map[sqltypes.TypeID]bool{sqltypes.GeoBox: true, sqltypes.GeoPolygon: true, sqltypes.GeoCircle: true}
 
 // hasColumn reports whether col is among keys.
 func hasColumn(keys []catalog.KeyColumn, col int) bool {

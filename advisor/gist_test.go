@@ -69,3 +69,46 @@ func TestAdviceGist(t *testing.T) {
 		}
 	}
 }
+
+// TestAdviceGistNearestShapes: a workload of ORDER BY col <-> point LIMIT k
+// over PostgreSQL's box, polygon and circle columns and a geometry of
+// polygons gets a gist index (an XZ one) on the column, which answers the
+// search from the index.
+func TestAdviceGistNearestShapes(t *testing.T) {
+	geomPolygon, ok := sqltypes.ParseTypeName("geometry(Polygon, 4326)")
+	if !ok {
+		t.Fatal("geometry(Polygon, 4326) does not parse")
+	}
+	for _, c := range []struct {
+		name string
+		typ  sqltypes.Type
+	}{
+		{"box", sqltypes.Type{ID: sqltypes.GeoBox}},
+		{"polygon", sqltypes.Type{ID: sqltypes.GeoPolygon}},
+		{"circle", sqltypes.Type{ID: sqltypes.GeoCircle}},
+		{"geometry", geomPolygon},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			shapes := &catalog.Table{ID: 1, Name: "shapes", Shards: 1, PrimaryKey: []catalog.KeyColumn{{Column: 0}},
+				Columns: []catalog.Column{{Name: "id", Type: sqltypes.TypeInt8, NotNull: true}, {Name: "s", Type: c.typ}}}
+			var near []*optimizer.TableUse
+			for i := 0; i < 4; i++ {
+				near = append(near, &optimizer.TableUse{Table: shapes, Needed: []int{0, 1}, Nearest: 1, NearestK: 10, Method: optimizer.FullScan})
+			}
+			recs, err := Advise(Input{Tables: []*catalog.Table{shapes},
+				Statements: []Statement{stmt(1, "SELECT id FROM shapes ORDER BY s <-> $1 LIMIT 10", 500, near...)},
+				Caps:       kv.Capabilities{CheapSeek: true},
+				Stats:      func(*catalog.Table) (Statistics, error) { return NewSampleStats(100_000, nil), nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			const want = "CREATE INDEX shapes_s_idx ON shapes USING gist (s)"
+			for _, r := range recs {
+				if r.SQL == want && r.Kind == KindGist && r.ItemsAfter*10 < r.ItemsBefore {
+					return
+				}
+			}
+			t.Errorf("no gist recommendation %q:\n%s", want, Render(recs, nil))
+		})
+	}
+}

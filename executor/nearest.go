@@ -19,14 +19,16 @@ import (
 // A probe first reads the K entries that follow the query point's own
 // Z-address (and, when too few follow it, the first ones of the index):
 // they are real rows, so the K-th nearest lies within their K-th
-// distance, which sizes the first ring. The rings (zorder.NearestSearch)
-// then read the index outward from the point, each an ordinary Z-order
-// scan of the ranges no ring or probe read, with the scan's box, residual
-// filter and row lookups. After each ring the candidates are cut to the
-// K nearest and every row tied with the K-th, and the search stops once
-// the K-th is settled: no unread row can be nearer. Those candidates are
-// its rows, nearest first; the Sort and Limit above order them by every
-// ORDER BY key and take K.
+// distance, and their density sizes the search. Over a gist index (runCells)
+// the search then reads best-first batches of Z-cells
+// (zorder.NearestCells), each one Z-order scan of the cells that can still
+// hold one of the K nearest, with the scan's box, residual filter and row
+// lookups; over a Z-order index of more attributes (runRings), square
+// rings (zorder.NearestSearch). After each batch or ring the candidates
+// are cut to the K nearest and every row tied with the K-th, and the
+// search stops once the K-th is settled: no unread row can be nearer.
+// Those candidates are its rows, nearest first; the Sort and Limit above
+// order them by every ORDER BY key and take K.
 type nearestRows struct {
 	ec             *execCtx
 	planned, node  *optimizer.Scan
@@ -70,6 +72,22 @@ func (ec *execCtx) newNearest(planned, n *optimizer.Scan) Rows {
 	return r
 }
 
+// The best-first search's scale (BenchmarkSpatialNearest, bench/README.md
+// "Issue 30: best-first kNN"): the first batch reads the disc that holds K
+// rows at the probe's density (times nearestFirstBatch), in cells of a
+// third of its radius but none holding fewer than about nearestCellRows
+// rows (a finer cell saves less than a row for another request); a batch
+// that leaves fewer than K within its disc is followed by one to where
+// that disc's density puts the K-th, widened by nearestMargin; after
+// nearestMaxBatches batches without K candidates the next reads the rest.
+const (
+	nearestFirstBatch     = 1.0
+	nearestCellsPerRadius = 3.0
+	nearestMaxBatches     = 24
+	nearestMargin         = 1.1
+	nearestCellRows       = 1.0
+)
+
 // nearestSlack widens the probe's radius for the rounding of a ring's box
 // around the centre, so that the ring of that radius settles.
 const nearestSlack = 1 + 1e-6
@@ -90,11 +108,100 @@ func (r *nearestRows) run(ctx context.Context) error {
 		// any K rows do; the first ring is the last and reads them all.
 		cx, cy = math.NaN(), math.NaN()
 	}
+	if n.ZSchema.Dims() == 2 {
+		return r.runCells(ctx, cx, cy)
+	}
+	return r.runRings(ctx, cx, cy)
+}
+
+// runCells is the search over a Z-order index of the point's x and y
+// alone (a gist index): a probe sizes it, then best-first batches of
+// Z-cells (zorder.NearestCells), each one multi-range read of the cells
+// that can still hold one of the K nearest, until the K-th candidate is
+// nearer than every unread cell.
+func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
+	n, q := r.node, r.q
+	cells := n.ZSchema.NearestCells(n.ZBox, q.X, q.Y, cx, cy)
+	// rad is the next batch's radius, side the width below which its cells
+	// are read rather than split.
+	rad, side := math.Inf(1), math.Inf(1)
+	if finiteF(cx) && finiteF(cy) {
+		probed, radius, err := r.probe(ctx, cx, cy)
+		if err != nil {
+			return err
+		}
+		area := 0.0
+		for _, p := range probed {
+			cells.MarkRead(p)
+			area += n.ZSchema.RangeArea(p, q.X, q.Y)
+		}
+		m := len(r.cands)
+		r.trim(q.K)
+		switch {
+		case radius > 0:
+			// The probe's K-th distance, along the Z-curve from the centre,
+			// overstates the K-th nearest's, by 1.4 to 10 times: the
+			// first batch reads the disc that holds K at the density the
+			// probe found (its rows over the area of the cells it read),
+			// and the next, if needed, as far as the density of that disc
+			// says, or the K-th candidate's distance.
+			rad = radius / 4 // no density: where the rings began
+			side = rad / nearestCellsPerRadius
+			if m > 0 && area > 0 {
+				rad = min(radius, math.Sqrt(float64(q.K)*area/(math.Pi*float64(m)))*nearestFirstBatch)
+				// No finer than cells of about nearestCellRows rows each: a
+				// finer cell saves less than a row for another request.
+				side = max(rad/nearestCellsPerRadius, math.Sqrt(nearestCellRows*area/float64(m)))
+			}
+		case radius == 0:
+			// K rows at the centre itself: the cells touching it settle them.
+			rad = 0
+			side = math.Max(math.Max(math.Abs(cx), math.Abs(cy)), 1) * 1e-12
+		}
+	}
+	for batch := 0; !cells.Done(); batch++ {
+		ranges := cells.Batch(rad, side)
+		r.rings++
+		r.ranges += int64(len(ranges))
+		if len(ranges) > 0 {
+			// Checked against the base box: the ranges are read for good,
+			// so every row of the base box in them is a candidate.
+			if err := r.read(ctx, n.ZBox, ranges, 0, nil); err != nil {
+				return err
+			}
+		}
+		r.trim(q.K)
+		if d := r.kth(q.K); d >= 0 && d < cells.Settled() {
+			break
+		}
+		switch d := r.kth(q.K); {
+		case d >= 0:
+			// Every cell within the K-th candidate's distance settles it;
+			// a batch reaching only as far as the density of the disc read
+			// says the K-th lies may settle it with fewer items.
+			rad = min(d, r.densityRadius(q.K, rad))
+		case batch >= nearestMaxBatches:
+			rad = math.Inf(1)
+		default:
+			// Too few candidates yet: a disc of twice the area.
+			rad = math.Max(rad*math.Sqrt2, side)
+			side = math.Max(side, rad/nearestCellsPerRadius)
+		}
+	}
+	return r.finish(ctx)
+}
+
+// runRings is the search over a Z-order index of more attributes, whose
+// cells the others split too: a probe, then square rings
+// (zorder.NearestSearch) around the centre.
+func (r *nearestRows) runRings(ctx context.Context, cx, cy float64) error {
+	n, q := r.node, r.q
 	s := n.ZSchema
 	r0 := 0.0
 	var probed []zorder.Range
 	if finiteF(cx) && finiteF(cy) {
 		var radius float64
+		var err error
 		if probed, radius, err = r.probe(ctx, cx, cy); err != nil {
 			return err
 		}
@@ -342,6 +449,33 @@ func (r *nearestRows) trim(k int) {
 	}
 	clear(r.cands[end:]) // let the rows go
 	r.cands = r.cands[:end]
+}
+
+// densityRadius is where the K-th nearest is expected from the number of
+// candidates within rad, a disc read whole: the radius holding K at their
+// density, widened by nearestMargin.
+func (r *nearestRows) densityRadius(k int, rad float64) float64 {
+	m := 0
+	for _, c := range r.cands {
+		if c.dist.IsNull() || !(c.dist.AsFloat() <= rad) {
+			break
+		}
+		m++
+	}
+	return rad * math.Sqrt(float64(k)/float64(max(m, 1))) * nearestMargin
+}
+
+// kth is the K-th candidate's distance, -1 when there are fewer or it
+// is no finite number.
+func (r *nearestRows) kth(k int) float64 {
+	if len(r.cands) < k {
+		return -1
+	}
+	d := r.cands[k-1].dist
+	if d.IsNull() || !finiteF(d.AsFloat()) {
+		return -1
+	}
+	return d.AsFloat()
 }
 
 // settled reports whether the k-th candidate is no farther than radius,

@@ -1,0 +1,218 @@
+package zorder
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand"
+	"sort"
+	"testing"
+)
+
+// TestNearestCellsMatchesBruteForce runs the best-first search over a
+// sorted model of an index, as the executor does (a probe, then batches:
+// the first at a guessed radius, the next at the k-th candidate's
+// distance or wider; stop once the k-th candidate is nearer than every
+// unread cell), and compares the candidates it would hand to the sort
+// with the brute-force k nearest, ties included. It also checks that no
+// entry is read twice.
+func TestNearestCellsMatchesBruteForce(t *testing.T) {
+	testNearestCells(t, distSlack, false)
+}
+
+// TestNearestCellsStopConditionMatters loosens the stop condition (a
+// candidate as near as the nearest unread cell, or a little farther,
+// counts as settled) and expects the brute-force comparison to catch it:
+// the property test above is no test if it cannot fail.
+func TestNearestCellsStopConditionMatters(t *testing.T) {
+	if testNearestCells(t, 1.05, true) == 0 {
+		t.Fatal("a loosened stop condition went unnoticed")
+	}
+}
+
+// testNearestCells runs the property test with settled as the factor on
+// Settled() a candidate must be below; with count it returns how many
+// queries answered wrongly instead of failing.
+func testNearestCells(t *testing.T, settled float64, count bool) (wrong int) {
+	rng := rand.New(rand.NewSource(42))
+	layouts := []struct {
+		name  string
+		attrs func() []Attr
+	}{
+		{"xy64", func() []Attr {
+			return []Attr{{Name: "x", Type: TypeFloat}, {Name: "y", Type: TypeFloat}}
+		}},
+		{"xy24-nullable", func() []Attr {
+			return []Attr{{Name: "x", Type: TypeFloat, Width: 24, Nullable: true}, {Name: "y", Type: TypeFloat, Width: 24, Nullable: true}}
+		}},
+		{"yx32", func() []Attr {
+			return []Attr{{Name: "y", Type: TypeFloat, Width: 32}, {Name: "x", Type: TypeFloat, Width: 32}}
+		}},
+	}
+	for _, lay := range layouts {
+		for trial := 0; trial < nnTrials; trial++ {
+			attrs := lay.attrs()
+			xi, yi := 0, 1
+			if attrs[0].Name == "y" {
+				xi, yi = 1, 0
+			}
+			n := 1 + rng.Intn(400)
+			scale := math.Pow(10, float64(rng.Intn(7)-3))
+			off := (rng.Float64() - 0.5) * 100 * scale
+			pts := make([]nnPoint, n)
+			xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+			for i := range pts {
+				p := nnPoint{id: i}
+				switch r := rng.Intn(40); {
+				case r == 0 && attrs[xi].Nullable:
+					p.null = true
+				case r == 1:
+					p.x, p.y = math.NaN(), rng.Float64()
+				case r == 2:
+					p.x, p.y = math.Inf(1), rng.Float64()
+				case r < 8 && i > 0 && !pts[i-1].null:
+					p.x, p.y = pts[i-1].x, pts[i-1].y // ties
+				default:
+					// Integer grid points make exact distance ties too.
+					p.x = off + math.Round(rng.NormFloat64()*20)*scale
+					p.y = off + math.Round(rng.NormFloat64()*20)*scale
+				}
+				if !p.null && finite(p.x) {
+					xlo, xhi, ylo, yhi = min(xlo, p.x), max(xhi, p.x), min(ylo, p.y), max(yhi, p.y)
+				}
+				pts[i] = p
+			}
+			if rng.Intn(2) == 0 && xlo <= xhi {
+				// Align to the data, as USING gist indexes are built.
+				attrs[xi].Lead = attrs[xi].DataLead(attrs[xi].Float(xlo), attrs[xi].Float(xhi))
+				attrs[yi].Lead = attrs[yi].DataLead(attrs[yi].Float(ylo), attrs[yi].Float(yhi))
+			}
+			s := MustSchema(attrs...)
+			for i := range pts {
+				c := make([]uint64, len(attrs))
+				if pts[i].null {
+					c[xi], c[yi] = s.Attr(xi).Null(), s.Attr(yi).Null()
+				} else {
+					c[xi], c[yi] = s.Attr(xi).Float(pts[i].x), s.Attr(yi).Float(pts[i].y)
+				}
+				pts[i].addr = s.Encode(c)
+			}
+			sort.Slice(pts, func(i, j int) bool { return bytes.Compare(pts[i].addr, pts[j].addr) < 0 })
+
+			for q := 0; q < 5; q++ {
+				cx := off + rng.NormFloat64()*30*scale
+				cy := off + rng.NormFloat64()*30*scale
+				if q == 4 {
+					p := pts[rng.Intn(n)] // on a point
+					cx, cy = p.x, p.y
+					if p.null || !finite(cx) {
+						cx, cy = off, off
+					}
+				}
+				k := 1 + rng.Intn(min(n, 60))
+				if rng.Intn(8) == 0 {
+					k = n + rng.Intn(3) // more than there are
+				}
+				// A filter on the column bounds the search to a base box.
+				var base Box
+				if rng.Intn(3) == 0 {
+					base = s.Universe()
+					base.Narrow(xi, s.Attr(xi).FloatBetween(cx-rng.Float64()*40*scale, cx+rng.Float64()*40*scale))
+				}
+				inBase := func(p nnPoint) bool { return base == nil || s.Contains(base, p.addr) }
+				search := s.NearestCells(base, xi, yi, cx, cy)
+				seen := map[int]bool{}
+				var cands []nnCand
+				readRange := func(r Range) {
+					for _, p := range pts {
+						if bytes.Compare(p.addr, r.Lo) < 0 || (r.Hi != nil && bytes.Compare(p.addr, r.Hi) >= 0) {
+							continue
+						}
+						if seen[p.id] {
+							t.Fatalf("point %d read twice", p.id)
+						}
+						seen[p.id] = true
+						if inBase(p) {
+							d, class := nnDist(p, cx, cy)
+							cands = append(cands, nnCand{id: p.id, d: d, class: class})
+						}
+					}
+				}
+				kth := func() float64 {
+					sort.SliceStable(cands, func(i, j int) bool { return nnLess(cands[i], cands[j]) })
+					if len(cands) < k || cands[k-1].class != 0 || !finite(cands[k-1].d) {
+						return -1
+					}
+					return cands[k-1].d
+				}
+				// A probe: a random stretch of the index, read whole.
+				if rng.Intn(2) == 0 {
+					i := rng.Intn(n)
+					j := min(n, i+rng.Intn(k+1))
+					pr := Range{Lo: pts[i].addr}
+					if j < n {
+						pr.Hi = pts[j].addr
+						if bytes.Equal(pr.Hi, pr.Lo) {
+							pr.Hi = nil
+						}
+					}
+					readRange(pr)
+					search.MarkRead(pr)
+				}
+				r := scale * math.Pow(2, float64(rng.Intn(12)-6))
+				side := r / float64(1+rng.Intn(8))
+				if !finite(cx) || !finite(cy) {
+					r = math.Inf(1)
+				}
+				batches := 0
+				for !search.Done() {
+					batches++
+					for _, rg := range search.Batch(r, side) {
+						readRange(rg)
+					}
+					d := kth()
+					if d >= 0 && d < search.Settled()/distSlack*settled {
+						break
+					}
+					switch {
+					case d >= 0:
+						r = d
+					case batches > 30:
+						r = math.Inf(1)
+					default:
+						r = max(r*2, side)
+						side = max(side, r/4)
+					}
+				}
+				var all []nnCand
+				for _, p := range pts {
+					if inBase(p) {
+						d, class := nnDist(p, cx, cy)
+						all = append(all, nnCand{id: p.id, d: d, class: class})
+					}
+				}
+				if len(all) == 0 {
+					if len(cands) != 0 {
+						t.Fatalf("candidates %v from an empty base box", cands)
+					}
+					continue
+				}
+				kk := min(k, len(all))
+				want := topWithTies(all, kk)
+				got := topWithTies(cands, min(kk, len(cands)))
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					if count {
+						wrong++
+						continue
+					}
+					t.Fatalf("%s trial %d query %d (k=%d, centre %g,%g, %d batches): got %v, want %v",
+						lay.name, trial, q, k, cx, cy, batches, got, want)
+				}
+			}
+		}
+	}
+	return wrong
+}
+
+// nnTrials is how many indexes each layout of the property test builds.
+const nnTrials = 40
