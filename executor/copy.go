@@ -453,7 +453,7 @@ func (b *BulkInsert) writeTxn(ctx context.Context, t *catalog.Table, full [][]sq
 				return b.firstDuplicate(ctx, b.txn, w, w.dupAt, base, base+int64(i), w.dup)
 			}
 		}
-		err := b.txn.Write(ctx, kv.Batch{Ops: w.ops, Stats: b.stats})
+		err := b.txn.Write(ctx, kv.Batch{Ops: w.ops, Stats: b.stats, Fresh: b.ec.txn.freshTable(t)})
 		if err == nil {
 			b.lastOpsSize += opsSize(w.ops)
 		}

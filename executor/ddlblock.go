@@ -137,6 +137,29 @@ func (e *Executor) rowsOf(ctx context.Context, cat *catalog.Catalog, tables ...*
 	return e.Store
 }
 
+// freshTable reports whether the transaction's snapshot can hold no row
+// or index entry of tbl, so that its writes' conditions (an INSERT's or a
+// COPY's primary key and unique entries: CondNotExists) are decided by
+// the transaction's own writes without reading the snapshot
+// (kv.Batch.Fresh). The rule: a permanent table of no partitioned or
+// inheritance parent whose rows' partitions (StoreID: the table's, or the
+// fresh ones a TRUNCATE moved it to) and every index were created by this
+// block. Their IDs come from a change number the block claimed, which no
+// committed change has used, so no committed key lies in their
+// partitions; other sessions cannot see the table before the block
+// commits, and any write of theirs would conflict at commit anyway.
+func (t *Txn) freshTable(tbl *catalog.Table) bool {
+	if t == nil || t.schema == nil || tbl.Temp || len(tbl.Parents) > 0 || !t.schema.CreatedInBlock(tbl.StoreID()) {
+		return false
+	}
+	for _, ix := range tbl.Indexes {
+		if !t.schema.CreatedInBlock(ix.ID) {
+			return false
+		}
+	}
+	return true
+}
+
 // wroteTable reports whether the transaction wrote rows of tbl.
 func (t *Txn) wroteTable(tbl *catalog.Table) bool {
 	t.mu.Lock()

@@ -304,7 +304,7 @@ func (ec *execCtx) buffer(ctx context.Context, w *writeSet, stats *kv.Stats) err
 	if err := ec.txn.charge(opsSize(w.ops)); err != nil {
 		return err
 	}
-	if err := writeErr(ec.txn.kv.Write(ctx, kv.Batch{Ops: w.ops, Stats: stats}), w); err != nil {
+	if err := writeErr(ec.txn.kv.Write(ctx, kv.Batch{Ops: w.ops, Stats: stats, Fresh: ec.txn.freshTable(w.t)}), w); err != nil {
 		return err
 	}
 	stats.AddWriteOps(w.ops)

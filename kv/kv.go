@@ -126,6 +126,12 @@ type Batch struct {
 	Ops    []Op
 	Atomic bool
 	Stats  *Stats // optional, per-statement accounting
+	// Fresh says that the transaction's snapshot holds no key of any op
+	// (their partitions were created by the transaction itself), so
+	// Txn.Write decides the conditions from the transaction's own writes
+	// alone, without reading the snapshot. Store.Write ignores it: a
+	// plain write has no snapshot of its own to rule out.
+	Fresh bool
 }
 
 // GetRequest reads a set of exact keys.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	zpebble "github.com/zproxy/zproxy/kv/pebble"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -14,6 +15,8 @@ import (
 // the readings shape, already decoded, formed and written by the session's
 // copy-in result into a table with a btree and a Z-order index, on an
 // on-disk store (bench/copy compares the whole path with PostgreSQL).
+// Besides rows/s it reports the process's CPU time per row until the
+// store is idle again (its flushes and compactions included) and closed.
 func BenchmarkCopyFrom(b *testing.B) {
 	const rows = 100000
 	ctx := context.Background()
@@ -25,11 +28,14 @@ func BenchmarkCopyFrom(b *testing.B) {
 			sqltypes.NewFloat(15 + rng.NormFloat64()*8), sqltypes.NewFloat(40 + rng.Float64()), sqltypes.NewFloat(-74.5 + rng.Float64()),
 			sqltypes.NewText("code-" + string(rune('a'+rng.Intn(26))))}
 	}
+	var cpu time.Duration
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		t := &testing.T{}
 		store, _, sess := readingsStore(b, t)
+		settle()
+		cpu0 := processCPU()
 		b.StartTimer()
 		stmts, err := sess.Parse(ctx, "COPY readings FROM STDIN", nil)
 		if err != nil {
@@ -50,7 +56,63 @@ func BenchmarkCopyFrom(b *testing.B) {
 		}
 		res.Close()
 		b.StopTimer()
+		settle()
 		store.Close()
+		cpu += processCPU() - cpu0
 	}
 	b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64(cpu.Microseconds())/float64(rows*b.N), "cpu-µs/row")
+}
+
+// BenchmarkCopyFromInBlock is BenchmarkCopyFrom as a restore runs it:
+// BEGIN; CREATE TABLE; CREATE INDEX ...; COPY; COMMIT, the rows buffered
+// in the block's transaction and committed with it. It reports the
+// process's CPU time per row as BenchmarkCopyFrom does.
+func BenchmarkCopyFromInBlock(b *testing.B) {
+	const rows = 100000
+	ctx := context.Background()
+	rng := rand.New(rand.NewSource(1))
+	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
+	data := make([][]sqltypes.Value, rows)
+	for i := range data {
+		data[i] = []sqltypes.Value{sqltypes.NewInt(int64(i % 10000)), sqltypes.NewTimestamp(base + int64(i/10000)*26e9 + rng.Int63n(26e9)),
+			sqltypes.NewFloat(15 + rng.NormFloat64()*8), sqltypes.NewFloat(40 + rng.Float64()), sqltypes.NewFloat(-74.5 + rng.Float64()),
+			sqltypes.NewText("code-" + string(rune('a'+rng.Intn(26))))}
+	}
+	var cpu time.Duration
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		t := &testing.T{}
+		store, err := zpebble.Open(b.TempDir(), zpebble.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, sess := newSession(t, store)
+		settle()
+		cpu0 := processCPU()
+		b.StartTimer()
+		for _, sql := range []string{"BEGIN",
+			`CREATE TABLE readings (sensor_id BIGINT NOT NULL, ts TIMESTAMP NOT NULL, celsius DOUBLE PRECISION,
+			lat DOUBLE PRECISION, lon DOUBLE PRECISION, note TEXT, PRIMARY KEY (sensor_id, ts)) WITH (shards = 1)`,
+			`CREATE INDEX by_note ON readings (note, ts) INCLUDE (celsius)`,
+			`CREATE INDEX by_place ON readings USING zorder (lat, lon, ts) INCLUDE (celsius, note)`,
+		} {
+			if _, err := runSQL(ctx, sess, sql); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := copyIn(ctx, sess, "COPY readings FROM STDIN", data, 4096); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := runSQL(ctx, sess, "COMMIT"); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		settle()
+		store.Close()
+		cpu += processCPU() - cpu0
+	}
+	b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64(cpu.Microseconds())/float64(rows*b.N), "cpu-µs/row")
 }

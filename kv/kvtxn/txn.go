@@ -179,7 +179,8 @@ type keyState struct {
 
 // checkConditions evaluates the batch's conditions in op order against the
 // view (snapshot, buffer, then the batch's earlier ops), reading the
-// snapshot once for every conditioned key the buffer does not decide.
+// snapshot once for every conditioned key the buffer does not decide
+// (none for a fresh batch).
 func (t *Txn) checkConditions(ctx context.Context, b kv.Batch, keys []string) error {
 	state := map[string]keyState{}
 	var fetch []kv.Key
@@ -206,7 +207,9 @@ func (t *Txn) checkConditions(ctx context.Context, b kv.Batch, keys []string) er
 	if len(state) == 0 {
 		return nil
 	}
-	if len(fetch) > 0 {
+	// A fresh batch's keys are absent from the snapshot (kv.Batch.Fresh):
+	// those the buffer does not decide do not exist.
+	if len(fetch) > 0 && !b.Fresh {
 		items, err := t.backend.Get(ctx, kv.GetRequest{Keys: fetch, Consistent: true, Stats: b.Stats})
 		if err != nil {
 			return err

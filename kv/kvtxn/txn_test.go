@@ -22,9 +22,11 @@ type memBackend struct {
 	data      map[string][]kv.Attr // encodeKey -> attrs
 	committed []Write
 	released  int
+	gets      int
 }
 
 func (m *memBackend) Get(_ context.Context, req kv.GetRequest) ([]kv.Item, error) {
+	m.gets++
 	out := make([]kv.Item, len(req.Keys))
 	for i, k := range req.Keys {
 		if a, ok := m.data[encodeKey(k)]; ok {
@@ -315,6 +317,32 @@ func TestConditions(t *testing.T) {
 	items, _ := txn.Get(ctx, kv.GetRequest{Keys: []kv.Key{key("p", "x"), key("p", "a"), key("p", "b")}})
 	if kv.Found(items[0]) || !kv.Found(items[1]) || items[1].Attrs[0].I != 9 || kv.Found(items[2]) {
 		t.Errorf("view after conditional writes: %v", items)
+	}
+}
+
+// TestFreshConditions: a fresh batch's conditions read no snapshot; the
+// transaction's own writes still decide them.
+func TestFreshConditions(t *testing.T) {
+	be := &memBackend{data: map[string][]kv.Attr{}}
+	txn := New(be, kv.TxnOptions{})
+	ins := func(s string) kv.Op {
+		return kv.Op{Kind: kv.OpPut, Key: key("f", s), Attrs: val(1), Cond: kv.CondNotExists}
+	}
+	if err := txn.Write(ctx, kv.Batch{Ops: []kv.Op{ins("a"), ins("b")}, Fresh: true}); err != nil {
+		t.Fatal(err)
+	}
+	var cf *kv.ConditionFailedError
+	if err := txn.Write(ctx, kv.Batch{Ops: []kv.Op{ins("c"), ins("b")}, Fresh: true}); !errors.As(err, &cf) || cf.Index != 1 {
+		t.Errorf("a key of an earlier write: %v, want op 1 failed", err)
+	}
+	if err := txn.Write(ctx, kv.Batch{Ops: []kv.Op{ins("d"), ins("d")}, Fresh: true}); !errors.As(err, &cf) || cf.Index != 1 {
+		t.Errorf("a key repeated in the batch: %v, want op 1 failed", err)
+	}
+	if be.gets != 0 {
+		t.Errorf("fresh batches read the snapshot %d times", be.gets)
+	}
+	if err := txn.Write(ctx, kv.Batch{Ops: []kv.Op{ins("e")}}); err != nil || be.gets != 1 {
+		t.Errorf("a batch that is not fresh: %v, %d reads, want 1", err, be.gets)
 	}
 }
 

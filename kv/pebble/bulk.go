@@ -353,18 +353,10 @@ func (b *bulk) Commit(ctx context.Context, stats *kv.Stats) (err error) {
 	if err != nil {
 		return err
 	}
-	batch := s.db.NewBatch()
-	defer batch.Close()
-	if err := batch.SetRepr(repr); err != nil {
-		return fmt.Errorf("kv/pebble: bulk batch: %w", err)
-	}
-	if err := batch.Commit(s.sync); err != nil {
-		return fmt.Errorf("kv/pebble: commit: %w", err)
+	if err := s.commitRepr(repr, s.liveWriters.Load() > 0); err != nil {
+		return err
 	}
 	s.unflushed.Store(true)
-	if s.liveWriters.Load() > 0 {
-		s.recordBatch(batch)
-	}
 	stats.AddRequest()
 	stats.AddWritten(b.n)
 	return nil

@@ -43,6 +43,11 @@ type Options struct {
 	// (the proxy's store of temporary tables): no write-ahead log, and
 	// writes return without waiting for the disk.
 	Ephemeral bool
+	// IngestMinBytes is the encoded size from which an atomic bulk batch
+	// or a transaction's commit is written as sstables and ingested
+	// (ingest.go) rather than committed as a Pebble batch: 0 is
+	// defaultIngestMinBytes, a negative value never ingests.
+	IngestMinBytes int64
 }
 
 const defaultCacheSize = 64 << 20
@@ -91,6 +96,16 @@ type Store struct {
 	iters   map[*iterator]struct{} // open iterators, closed by Close
 
 	conflicts // first-committer-wins bookkeeping for transactions (txn.go)
+
+	// fs, dir and popts are the database's file system, directory and
+	// options, with which ingest.go writes the sstables it ingests;
+	// ingestMin is Options.IngestMinBytes resolved (0: never).
+	fs          vfs.FS
+	dir         string
+	popts       *pebble.Options
+	ingestMin   int64
+	ingests     atomic.Int64  // commits ingested (IngestCount)
+	ingestFiles atomic.Uint64 // names ingestion files
 
 	// unflushed says a batch was committed since PartitionBytes last
 	// flushed the memtable (size.go).
@@ -153,18 +168,30 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kv/pebble: open %s: %w", dir, err)
 	}
+	removeStaleIngestFiles(fs, dir)
+	ingestMin := opts.IngestMinBytes
+	switch {
+	case ingestMin == 0:
+		ingestMin = defaultIngestMinBytes
+	case ingestMin < 0:
+		ingestMin = 0
+	}
 	tempDir := ""
 	if fs == vfs.Default {
 		tempDir = dir
 	}
 	return &Store{
-		db:       db,
-		sync:     sync,
-		tempDir:  tempDir,
-		observer: opts.Observer,
-		seed:     maphash.MakeSeed(),
-		locks:    newKeyLocks(),
-		iters:    map[*iterator]struct{}{},
+		db:        db,
+		sync:      sync,
+		tempDir:   tempDir,
+		fs:        fs,
+		dir:       dir,
+		popts:     popts,
+		ingestMin: ingestMin,
+		observer:  opts.Observer,
+		seed:      maphash.MakeSeed(),
+		locks:     newKeyLocks(),
+		iters:     map[*iterator]struct{}{},
 		conflicts: conflicts{
 			live:      map[uint64]int{},
 			lastWrite: map[string]uint64{},

@@ -306,13 +306,10 @@ func (b *txnBackend) CommitEach(ctx context.Context, n int, each func(yield func
 	if err != nil {
 		return err
 	}
+	var repr []byte
 	if bk != nil && written > 0 {
-		repr, err := bk.repr()
-		if err != nil {
+		if repr, err = bk.repr(); err != nil {
 			return err
-		}
-		if err := batch.SetRepr(repr); err != nil {
-			return fmt.Errorf("kv/pebble: commit: %w", err)
 		}
 	}
 	if len(kinds) > bigTxnKeys {
@@ -332,8 +329,15 @@ func (b *txnBackend) CommitEach(ctx context.Context, n int, each func(yield func
 	}
 	s.txnMu.Unlock()
 	if written > 0 {
-		if err := batch.Commit(s.sync); err != nil {
-			return fmt.Errorf("kv/pebble: commit: %w", err)
+		// A large transaction's entries may be ingested as sstables
+		// (ingest.go); the record of its keys is kept below.
+		if repr != nil {
+			err = s.commitRepr(repr, false)
+		} else if err = batch.Commit(s.sync); err != nil {
+			err = fmt.Errorf("kv/pebble: commit: %w", err)
+		}
+		if err != nil {
+			return err
 		}
 		s.unflushed.Store(true)
 		stats.AddRequest()
