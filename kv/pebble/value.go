@@ -25,19 +25,20 @@ import (
 //
 // Format version 2 is written when every attribute has an ID (kv.Attr.ID:
 // a table row's columns, its version and expiry) in strictly increasing
-// order, and leads with a table of them:
+// order, and every attribute starts within the first 64 KiB, and leads
+// with a table of them:
 //
-//	value := 0x02 uvarint(n) entry{n} body{n}
-//	entry := id:uint16 kind:byte offset:uint32      (little-endian, 7 bytes)
-//	body  := uvarint(len(name)) name payload
+//	value := 0x02 uvarint(n) entry{n} attr{n}
+//	entry := id:uint16 offset:uint16                (little-endian, 4 bytes)
 //
-// offset is where the entry's body starts, counted from the value's first
-// byte; bodies follow one another in entry order, and the value ends with
-// the last. A scan that asks for a few IDs (kv.ScanRequest.AttrIDs) walks
-// the fixed-size entries, jumps to the bodies it wants and reads nothing
-// of the others, comparing no names; the names stay so that readers that
-// go by name (the catalog's descriptors, row versions, a store without
-// IDs) read the value as they read format 1. The first byte tells the two
+// with attr as in format 1; offset is where the entry's attr starts,
+// counted from the value's first byte, and the attrs follow one another in
+// entry order, the value ending with the last. A scan that asks for a few
+// IDs (kv.ScanRequest.AttrIDs) walks the fixed-size entries, jumps to the
+// attrs it wants and reads nothing of the others, comparing no names; the
+// names stay so that readers that go by name (row versions, DecodeRow, a
+// copy to a store without IDs) read the value as they read format 1. The
+// table costs 1 + 4n bytes a value. The first byte tells the formats
 // apart, so a store holds both and rows written before version 2 read as
 // they did.
 const (
@@ -46,29 +47,36 @@ const (
 )
 
 // v2EntrySize is the size of one entry of a format 2 value's table.
-const v2EntrySize = 7
+const v2EntrySize = 4
 
 // errCorruptValue reports a stored value this code cannot decode.
 var errCorruptValue = errors.New("kv/pebble: corrupt stored value")
 
 // appendValue appends the encoding of attrs to dst: format 2 when every
-// attribute has an ID, in increasing order, format 1 otherwise.
+// attribute has an ID, in increasing order, and fits its table, format 1
+// otherwise.
 func appendValue(dst []byte, attrs []kv.Attr) ([]byte, error) {
 	if hasIDs(attrs) {
-		return appendValueV2(dst, attrs)
+		if v, ok, err := appendValueV2(dst, attrs); ok || err != nil {
+			return v, err
+		}
 	}
 	dst = append(dst, valueFormatV1)
 	for i := range attrs {
-		a := &attrs[i]
-		dst = append(dst, byte(a.Kind))
-		dst = binary.AppendUvarint(dst, uint64(len(a.Name)))
-		dst = append(dst, a.Name...)
 		var err error
-		if dst, err = appendPayload(dst, a); err != nil {
+		if dst, err = appendAttr(dst, &attrs[i]); err != nil {
 			return nil, err
 		}
 	}
 	return dst, nil
+}
+
+// appendAttr appends a as format 1 lays out an attribute.
+func appendAttr(dst []byte, a *kv.Attr) ([]byte, error) {
+	dst = append(dst, byte(a.Kind))
+	dst = binary.AppendUvarint(dst, uint64(len(a.Name)))
+	dst = append(dst, a.Name...)
+	return appendPayload(dst, a)
 }
 
 // hasIDs reports whether attrs can be written in format 2: at least one,
@@ -84,31 +92,28 @@ func hasIDs(attrs []kv.Attr) bool {
 	return len(attrs) > 0
 }
 
-// appendValueV2 appends attrs, which have increasing IDs, in format 2.
-func appendValueV2(dst []byte, attrs []kv.Attr) ([]byte, error) {
+// appendValueV2 appends attrs, which have increasing IDs, in format 2; ok
+// is false (and dst's contents past its length undefined) when an
+// attribute would start past an offset the table can hold.
+func appendValueV2(dst []byte, attrs []kv.Attr) (_ []byte, ok bool, err error) {
 	start := len(dst)
 	dst = append(dst, valueFormatV2)
 	dst = binary.AppendUvarint(dst, uint64(len(attrs)))
 	table := len(dst)
 	dst = append(dst, make([]byte, len(attrs)*v2EntrySize)...)
 	for i := range attrs {
-		a := &attrs[i]
 		off := len(dst) - start
-		if off > math.MaxUint32 {
-			return nil, fmt.Errorf("kv/pebble: value of %d bytes is too large", off)
+		if off > math.MaxUint16 {
+			return dst[:start], false, nil
 		}
 		e := dst[table+i*v2EntrySize:]
-		binary.LittleEndian.PutUint16(e, a.ID)
-		e[2] = byte(a.Kind)
-		binary.LittleEndian.PutUint32(e[3:], uint32(off))
-		dst = binary.AppendUvarint(dst, uint64(len(a.Name)))
-		dst = append(dst, a.Name...)
-		var err error
-		if dst, err = appendPayload(dst, a); err != nil {
-			return nil, err
+		binary.LittleEndian.PutUint16(e, attrs[i].ID)
+		binary.LittleEndian.PutUint16(e[2:], uint16(off))
+		if dst, err = appendAttr(dst, &attrs[i]); err != nil {
+			return nil, false, err
 		}
 	}
-	return dst, nil
+	return dst, true, nil
 }
 
 // appendPayload appends a's payload, as its kind encodes it.
@@ -211,16 +216,15 @@ func (r *valueReader) next() (a kv.Attr, name, data []byte, ok bool, err error) 
 func (r *valueReader) header() (kind kv.AttrKind, id uint16, name []byte, err error) {
 	if r.v2 {
 		e := r.buf[r.table+r.i*v2EntrySize:]
-		id, kind = binary.LittleEndian.Uint16(e), kv.AttrKind(e[2])
-		if uint64(binary.LittleEndian.Uint32(e[3:])) != uint64(r.pos) || id <= r.lastID {
+		id = binary.LittleEndian.Uint16(e)
+		if int(binary.LittleEndian.Uint16(e[2:])) != r.pos || id <= r.lastID || r.pos >= len(r.buf) {
 			return 0, 0, nil, errCorruptValue
 		}
 		r.i++
 		r.lastID = id
-	} else {
-		kind = kv.AttrKind(r.buf[r.pos])
-		r.pos++
 	}
+	kind = kv.AttrKind(r.buf[r.pos])
+	r.pos++
 	name, err = r.lengthPrefixed()
 	return kind, id, name, err
 }
@@ -412,7 +416,7 @@ func decodeValueAliased(dst []kv.Attr, v []byte, p *projection) ([]kv.Attr, erro
 // with ids that reads the bodies of the wanted entries only.
 func decodeV2Projected(dst []kv.Attr, r valueReader, ids []uint16) ([]kv.Attr, error) {
 	dst = dst[:0]
-	body := r.pos // the first body starts after the table
+	body := r.pos // the first attr starts after the table
 	j := 0
 	for i := 0; i < r.n && j < len(ids); i++ {
 		e := r.buf[r.table+i*v2EntrySize:]
@@ -427,16 +431,17 @@ func decodeV2Projected(dst []kv.Attr, r valueReader, ids []uint16) ([]kv.Attr, e
 			continue
 		}
 		j++
-		off := uint64(binary.LittleEndian.Uint32(e[3:]))
-		if off < uint64(body) || off >= uint64(len(r.buf)) {
+		off := int(binary.LittleEndian.Uint16(e[2:]))
+		if off < body || off >= len(r.buf) {
 			return nil, errCorruptValue
 		}
-		r.pos = int(off)
+		kind := kv.AttrKind(r.buf[off])
+		r.pos = off + 1
 		name, err := r.lengthPrefixed()
 		if err != nil {
 			return nil, err
 		}
-		dst = append(dst, kv.Attr{Kind: kv.AttrKind(e[2]), ID: id, Name: aliasString(name)})
+		dst = append(dst, kv.Attr{Kind: kind, ID: id, Name: aliasString(name)})
 		if err := r.aliasPayload(&dst[len(dst)-1]); err != nil {
 			return nil, err
 		}
