@@ -180,7 +180,7 @@ func newValueReader(v []byte) (valueReader, error) {
 }
 
 // more reports whether an attribute is left to read. At the end of a
-// format 2 value, the last body must end the value.
+// format 2 value, the last attribute must end the value.
 func (r *valueReader) more() (bool, error) {
 	if !r.v2 {
 		return r.pos < len(r.buf), nil
@@ -413,10 +413,10 @@ func decodeValueAliased(dst []kv.Attr, v []byte, p *projection) ([]kv.Attr, erro
 
 // decodeV2Projected is decodeValueAliased of a format 2 value for the
 // attributes whose IDs are among ids (sorted): a walk of the table merged
-// with ids that reads the bodies of the wanted entries only.
+// with ids that reads the attributes of the wanted entries only.
 func decodeV2Projected(dst []kv.Attr, r valueReader, ids []uint16) ([]kv.Attr, error) {
 	dst = dst[:0]
-	body := r.pos // the first attr starts after the table
+	first := r.pos // the first attr starts after the table
 	j := 0
 	for i := 0; i < r.n && j < len(ids); i++ {
 		e := r.buf[r.table+i*v2EntrySize:]
@@ -432,7 +432,7 @@ func decodeV2Projected(dst []kv.Attr, r valueReader, ids []uint16) ([]kv.Attr, e
 		}
 		j++
 		off := int(binary.LittleEndian.Uint16(e[2:]))
-		if off < body || off >= len(r.buf) {
+		if off < first || off >= len(r.buf) {
 			return nil, errCorruptValue
 		}
 		kind := kv.AttrKind(r.buf[off])
