@@ -87,6 +87,13 @@ type Column struct {
 	// a column added after another of its name was dropped gets a fresh
 	// one (so the dropped column's values never come back).
 	Attr string `json:"attr,omitempty"`
+	// ID is the column's number in its table (1 up, Table.NextColumnID
+	// hands them out): it never changes (RENAME keeps it, ALTER TYPE too)
+	// and a dropped column's is never given again, so a stored value can
+	// name the column by it (kv.Attr.ID, kv/pebble's value format 2). 0
+	// until the descriptor is first written (AssignColumnIDs); rows written
+	// meanwhile go by name alone.
+	ID uint16 `json:"id,omitempty"`
 	// Missing, for a column added with a constant DEFAULT by ALTER TABLE,
 	// is that default's text: rows written before the column existed
 	// have no attribute for it and read as this value (PostgreSQL's
@@ -297,6 +304,10 @@ type Table struct {
 	// RetiredAttrs are store attributes of dropped columns: rows still
 	// hold them, so no new column may use them.
 	RetiredAttrs []string `json:"retired_attrs,omitempty"`
+	// NextColumnID is the ID the next column added gets (Column.ID); 0 in
+	// a descriptor written before column IDs existed, whose columns
+	// AssignColumnIDs numbers from 1 when it is read.
+	NextColumnID uint16 `json:"next_column_id,omitempty"`
 	// Revision is the catalog version that last wrote this descriptor (0
 	// for descriptors written before revisions existed). A transaction
 	// commits only if the tables it wrote still have the revisions its
@@ -945,7 +956,40 @@ func decodeTable(it kv.Item) (*Table, error) {
 	if err := decodeDesc(it, &t); err != nil {
 		return nil, err
 	}
+	t.AssignColumnIDs()
 	return &t, nil
+}
+
+// Reserved attribute IDs (kv.Attr.ID) of the attributes of a row that are
+// not columns'; column IDs stay below MaxColumnID.
+const (
+	MaxColumnID   = 0xFF00
+	VersionAttrID = 0xFFFF
+	ExpiresAttrID = 0xFFFE
+)
+
+// AssignColumnIDs gives each column without an ID the table's next one.
+// A descriptor from before column IDs (NextColumnID 0) is numbered 1, 2,
+// ... in column order: the same numbers at every read, so they need no
+// migration, and its stored rows name their columns only (format 1), so
+// no number of a column dropped before the upgrade can be met again.
+// A table that ran out of IDs (MaxColumnID columns added over its life)
+// leaves its new columns without one; their rows go by name.
+func (t *Table) AssignColumnIDs() {
+	if t.NextColumnID == 0 {
+		t.NextColumnID = 1
+		for _, c := range t.Columns {
+			if c.ID >= t.NextColumnID {
+				t.NextColumnID = c.ID + 1
+			}
+		}
+	}
+	for i := range t.Columns {
+		if c := &t.Columns[i]; c.ID == 0 && t.NextColumnID < MaxColumnID {
+			c.ID = t.NextColumnID
+			t.NextColumnID++
+		}
+	}
 }
 
 // decodeDesc reads a descriptor item's JSON into v.
@@ -1078,6 +1122,7 @@ func (c *Catalog) changeOps(snap *Snapshot, ch Change, rev uint64) ([]kv.Op, err
 	for _, t := range ch.Put {
 		t.Revision = rev
 		t.pruneConstraintComments() // a dropped constraint's comment goes with it
+		t.AssignColumnIDs()         // a column added by this change gets its ID
 		op, err := c.putDescriptor(tablePrefix+t.Name, t)
 		if err != nil {
 			return nil, err

@@ -227,7 +227,7 @@ func (t *Table) RowAttrs(row []sqltypes.Value, version int64) []kv.Attr {
 		attrs = t.appendAttr(attrs, i, v)
 	}
 	attrs = t.appendExpiry(attrs, row)
-	return append(attrs, kv.Attr{Name: VersionAttr, Kind: kv.AttrInt, I: version})
+	return append(attrs, kv.Attr{Name: VersionAttr, ID: VersionAttrID, Kind: kv.AttrInt, I: version})
 }
 
 // appendAttr appends column i's value: nothing for NULL, except in a
@@ -239,9 +239,11 @@ func (t *Table) appendAttr(attrs []kv.Attr, i int, v sqltypes.Value) []kv.Attr {
 		if c.Missing == "" {
 			return attrs
 		}
-		return append(attrs, kv.Attr{Name: c.AttrName(), Kind: kv.AttrNull})
+		return append(attrs, kv.Attr{Name: c.AttrName(), ID: c.ID, Kind: kv.AttrNull})
 	}
-	return append(attrs, ValueAttr(c.AttrName(), v))
+	a := ValueAttr(c.AttrName(), v)
+	a.ID = c.ID
+	return append(attrs, a)
 }
 
 // RowVersion returns the version attribute of a stored row (an AttrNull for
@@ -438,6 +440,16 @@ func (t *Table) columnOrdinal(name string) int {
 	// Tables are narrow; a linear scan beats a map for typical widths.
 	for i := range t.Columns {
 		if t.Columns[i].AttrName() == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// columnByID returns the ordinal of the column with ID id, or -1.
+func (t *Table) columnByID(id uint16) int {
+	for i := range t.Columns {
+		if t.Columns[i].ID == id {
 			return i
 		}
 	}

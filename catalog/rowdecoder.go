@@ -14,7 +14,9 @@ import (
 // copies the other five. It also remembers which column the attribute at
 // each position of the last item was, since the items of one scan almost
 // always list their attributes in one order, and so skips the search by
-// name. A RowDecoder is not safe for concurrent use.
+// name. Attributes written with column IDs (kv.Attr.ID) are known by their
+// ID, so a row is matched by one integer comparison per attribute. A
+// RowDecoder is not safe for concurrent use.
 type RowDecoder struct {
 	t *Table
 	// init is what a row starts as: each wanted column's value when the
@@ -23,9 +25,11 @@ type RowDecoder struct {
 	init    []sqltypes.Value
 	initErr error
 	want    []bool
-	// names[i] is the attribute name last seen at position i, ords[i] its
-	// wanted column or -1.
+	// names[i] and ids[i] are the attribute name and ID last seen at
+	// position i, ords[i] its wanted column or -1. An attribute with an ID
+	// is matched by it alone.
 	names []string
+	ids   []uint16
 	ords  []int
 	// The slices' memory for a narrow table, in the decoder's one
 	// allocation: a scan makes its decoder at every execution, and five
@@ -33,6 +37,7 @@ type RowDecoder struct {
 	initBuf  [smallTable]sqltypes.Value
 	wantBuf  [smallTable]bool
 	namesBuf [smallTable + 4]string
+	idsBuf   [smallTable + 4]uint16
 	ordsBuf  [smallTable + 4]int
 }
 
@@ -45,11 +50,11 @@ const smallTable = 8
 func NewRowDecoder(t *Table, cols []int) *RowDecoder {
 	d := &RowDecoder{t: t}
 	if n := len(t.Columns); n <= smallTable {
-		d.init, d.want, d.names, d.ords = d.initBuf[:n], d.wantBuf[:n], d.namesBuf[:0], d.ordsBuf[:0]
+		d.init, d.want, d.names, d.ids, d.ords = d.initBuf[:n], d.wantBuf[:n], d.namesBuf[:0], d.idsBuf[:0], d.ordsBuf[:0]
 	} else {
 		d.init, d.want = make([]sqltypes.Value, n), make([]bool, n)
 		// Room for every column and the version and a few retired attributes.
-		d.names, d.ords = make([]string, 0, n+4), make([]int, 0, n+4)
+		d.names, d.ids, d.ords = make([]string, 0, n+4), make([]uint16, 0, n+4), make([]int, 0, n+4)
 	}
 	for i := range d.init {
 		d.init[i] = sqltypes.Null
@@ -67,16 +72,30 @@ func NewRowDecoder(t *Table, cols []int) *RowDecoder {
 }
 
 // AttrNames are the store attributes of the columns the decoder fills: all
-// a scan must return of its items (kv.ScanRequest.Attrs). Never nil, so a
-// decoder of no column (count(*)) asks for no attribute.
-func (d *RowDecoder) AttrNames() []string {
-	names := []string{}
+// a scan must return of its items (kv.ScanRequest.Attrs), and their column
+// IDs when withIDs is set (kv.ScanRequest.AttrIDs, for a store with
+// kv.Capabilities.AttrIDs; 0 for a column without one). names is never
+// nil, so a decoder of no column (count(*)) asks for no attribute.
+func (d *RowDecoder) AttrNames(withIDs bool) (names []string, ids []uint16) {
+	n := 0
+	for _, want := range d.want {
+		if want {
+			n++
+		}
+	}
+	names = make([]string, 0, n)
+	if withIDs {
+		ids = make([]uint16, 0, n)
+	}
 	for c, want := range d.want {
 		if want {
 			names = append(names, d.t.Columns[c].AttrName())
+			if withIDs {
+				ids = append(ids, d.t.Columns[c].ID)
+			}
 		}
 	}
-	return names
+	return names, ids
 }
 
 // Decode fills row (len(t.Columns) values) from attrs. Values never alias
@@ -89,25 +108,10 @@ func (d *RowDecoder) Decode(attrs []kv.Attr, row []sqltypes.Value) error {
 	for i := range attrs {
 		a := &attrs[i]
 		var ord int
-		if i < len(d.names) && d.names[i] == a.Name {
+		if i < len(d.names) && d.ids[i] == a.ID && (a.ID != 0 || d.names[i] == a.Name) {
 			ord = d.ords[i]
 		} else {
-			// The name is kept as the catalog's own string when it is a
-			// column's; a.Name may be store memory.
-			var name string
-			if ord = d.t.columnOrdinal(a.Name); ord >= 0 {
-				name = d.t.Columns[ord].AttrName()
-				if !d.want[ord] {
-					ord = -1
-				}
-			} else {
-				name = strings.Clone(a.Name)
-			}
-			if i >= len(d.names) {
-				d.names = slices.Grow(d.names, i+1-len(d.names))[:i+1]
-				d.ords = slices.Grow(d.ords, i+1-len(d.ords))[:i+1]
-			}
-			d.names[i], d.ords[i] = name, ord
+			ord = d.resolve(i, a)
 		}
 		if ord < 0 {
 			continue
@@ -119,4 +123,39 @@ func (d *RowDecoder) Decode(attrs []kv.Attr, row []sqltypes.Value) error {
 		row[ord] = v
 	}
 	return nil
+}
+
+// resolve finds the wanted column (or -1) of attribute a, at position i of
+// its item, and remembers it for the next item. By ID when a has one and
+// it is the column's (with its name: an ID is only trusted as the table's
+// own), by name otherwise.
+func (d *RowDecoder) resolve(i int, a *kv.Attr) int {
+	ord := -1
+	if a.ID != 0 {
+		ord = d.t.columnByID(a.ID)
+		if ord >= 0 && d.t.Columns[ord].AttrName() != a.Name {
+			ord = -1
+		}
+	}
+	if ord < 0 {
+		ord = d.t.columnOrdinal(a.Name)
+	}
+	// The name is kept as the catalog's own string when it is a column's;
+	// a.Name may be store memory.
+	var name string
+	if ord >= 0 {
+		name = d.t.Columns[ord].AttrName()
+		if !d.want[ord] {
+			ord = -1
+		}
+	} else {
+		name = strings.Clone(a.Name)
+	}
+	if i >= len(d.names) {
+		d.names = slices.Grow(d.names, i+1-len(d.names))[:i+1]
+		d.ids = slices.Grow(d.ids, i+1-len(d.ids))[:i+1]
+		d.ords = slices.Grow(d.ords, i+1-len(d.ords))[:i+1]
+	}
+	d.names[i], d.ids[i], d.ords[i] = name, a.ID, ord
+	return ord
 }

@@ -99,7 +99,7 @@ func (t *Table) alive(row []sqltypes.Value, now time.Time) bool {
 // attributes.
 func (t *Table) appendExpiry(attrs []kv.Attr, row []sqltypes.Value) []kv.Attr {
 	if at, ok := t.expiresAt(row); ok {
-		attrs = append(attrs, kv.Attr{Name: kv.ExpiresAttr, Kind: kv.AttrInt, I: at})
+		attrs = append(attrs, kv.Attr{Name: kv.ExpiresAttr, ID: ExpiresAttrID, Kind: kv.AttrInt, I: at})
 	}
 	return attrs
 }

@@ -218,7 +218,7 @@ func (s *scanRows) pointGet(ctx context.Context) error {
 		dec := catalog.NewRowDecoder(t, cols)
 		decode = dec.Decode
 		if s.node.Index == nil {
-			req.Attrs = dec.AttrNames()
+			req.Attrs, req.AttrIDs = dec.AttrNames(s.ec.ex.Caps.AttrIDs)
 		}
 	}
 	items, err := s.ec.kv.Get(ctx, req)
@@ -521,8 +521,9 @@ type shardStream struct {
 	keyIt     kv.KeyIterator
 	partition []byte
 	// attrs are the attributes the stream's items must carry: those of
-	// the columns dec decodes (kv.ScanRequest.Attrs).
+	// the columns dec decodes (kv.ScanRequest.Attrs), and their IDs.
 	attrs   []string
+	attrIDs []uint16
 	addrLen int
 	misses  int // consecutive out-of-box Z-order entries
 	// target is the in-box address a skip-scan steps towards with Next
@@ -561,7 +562,7 @@ func (s *scanRows) newShardStream(shard int, sem chan struct{}, keepKeys bool) *
 		st.rowDec = st.dec
 		st.dec = catalog.NewRowDecoder(n.Table, withPrimaryKey(n.Table, cols))
 	}
-	st.attrs = st.dec.AttrNames()
+	st.attrs, st.attrIDs = st.dec.AttrNames(s.ec.ex.Caps.AttrIDs)
 	st.window, st.reach = s.prefetchWindow(len(st.ranges))
 	return st
 }
@@ -608,7 +609,7 @@ func (s *scanRows) pageLimited() bool {
 func (st *shardStream) rangeRequest(i int) kv.ScanRequest {
 	n := st.s.node
 	r := st.ranges[i]
-	req := kv.ScanRequest{Partition: st.partition, Start: r.Start, End: r.End, Reverse: n.Reverse, Stats: &st.s.stats, Attrs: st.attrs}
+	req := kv.ScanRequest{Partition: st.partition, Start: r.Start, End: r.End, Reverse: n.Reverse, Stats: &st.s.stats, Attrs: st.attrs, AttrIDs: st.attrIDs}
 	if st.s.pageLimited() {
 		req.Limit = n.Limit
 		if !n.Lookup {

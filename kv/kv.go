@@ -34,9 +34,16 @@ const (
 
 // Attr is one named attribute of an item's value. Exactly one of I, F, S, B
 // is meaningful, as Kind says (AttrBool uses I: 0 or 1).
+//
+// ID, when not 0, is a number that stands for Name in every item of the
+// writer's kind (a table's column id): a store whose Capabilities.AttrIDs
+// is set keeps it beside the name, and matches a request's AttrIDs against
+// it instead of comparing names. Stores without it ignore it; names always
+// stay the attribute's identity.
 type Attr struct {
 	Name string
 	Kind AttrKind
+	ID   uint16 // in Kind's padding: an Attr is no larger for it
 	I    int64
 	F    float64
 	S    string
@@ -144,6 +151,9 @@ type GetRequest struct {
 	// Attrs, when non-nil, names the attributes the caller reads, as
 	// ScanRequest.Attrs does: a backend may leave the others out.
 	Attrs []string
+	// AttrIDs, when non-nil, gives the ID of each of Attrs (0 where it has
+	// none), as ScanRequest.AttrIDs does.
+	AttrIDs []uint16
 }
 
 // ScanRequest reads the items of one partition whose sort keys lie in the
@@ -164,6 +174,11 @@ type ScanRequest struct {
 	// may leave the others out of the items it returns (kv/pebble decodes
 	// nothing else). nil returns every attribute.
 	Attrs []string
+	// AttrIDs, when non-nil, has one entry per Attrs entry: its ID (Attr.ID),
+	// or 0 for an attribute written without one. A store with
+	// Capabilities.AttrIDs finds the attributes of items written with IDs
+	// by them alone, never comparing names; others ignore it.
+	AttrIDs []uint16
 }
 
 // Iterator streams the items of a Scan. Use it as:
@@ -287,6 +302,10 @@ type Capabilities struct {
 	// time. The optimizer divides a range's request latency by it. 0 or 1:
 	// ranges are read one after another.
 	ScanFanout int
+	// AttrIDs is true when the store keeps attributes' IDs (Attr.ID) and
+	// uses a request's AttrIDs to pick them out (kv/pebble's value format
+	// 2); false when items are named attributes only (DynamoDB).
+	AttrIDs bool
 }
 
 // Store is a sorted key-value store.

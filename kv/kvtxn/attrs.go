@@ -14,8 +14,9 @@ import (
 // Only the field that an attribute's kind makes meaningful is kept, as
 // every store keeps it.
 //
-//	attr := kind:byte uvarint(len(name)) name payload
+//	attr := kind:byte uvarint(id) uvarint(len(name)) name payload
 //
+// (id is kv.Attr.ID, kept so a store that writes IDs gets them at commit)
 // payload: Null nothing; Bool and Int a varint; Float 8 bytes; String
 // uvarint(len) bytes; Bytes a byte (0: nil, 1: not) then uvarint(len)
 // bytes; another kind every field.
@@ -27,12 +28,13 @@ func encodeAttrs(attrs []kv.Attr) []byte {
 	}
 	n := 0
 	for i := range attrs {
-		n += 2*binary.MaxVarintLen64 + 2 + len(attrs[i].Name) + len(attrs[i].S) + len(attrs[i].B)
+		n += 3*binary.MaxVarintLen64 + 2 + len(attrs[i].Name) + len(attrs[i].S) + len(attrs[i].B)
 	}
 	b := make([]byte, 0, n)
 	for i := range attrs {
 		a := &attrs[i]
 		b = append(b, byte(a.Kind))
+		b = binary.AppendUvarint(b, uint64(a.ID))
 		b = binary.AppendUvarint(b, uint64(len(a.Name)))
 		b = append(b, a.Name...)
 		switch a.Kind {
@@ -81,6 +83,9 @@ func decodeAttrs(b []byte) []kv.Attr {
 		a := &out[i]
 		a.Kind = kv.AttrKind(b[p])
 		p++
+		id, w := binary.Uvarint(b[p:])
+		a.ID = uint16(id)
+		p += w
 		l, w := binary.Uvarint(b[p:])
 		p += w
 		a.Name = string(b[p : p+int(l)])
@@ -132,6 +137,8 @@ func bytesAt(b []byte, p int) ([]byte, int) {
 func skipAttr(b []byte, p int) int {
 	kind := kv.AttrKind(b[p])
 	p++
+	_, w := binary.Uvarint(b[p:]) // the ID
+	p += w
 	l, w := binary.Uvarint(b[p:])
 	p += w + int(l)
 	switch kind {

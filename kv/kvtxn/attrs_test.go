@@ -14,7 +14,8 @@ import (
 func TestAttrsRoundTrip(t *testing.T) {
 	in := []kv.Attr{
 		{Name: "n", Kind: kv.AttrNull},
-		{Name: "b", Kind: kv.AttrBool, I: 1},
+		{Name: "b", Kind: kv.AttrBool, I: 1, ID: 3},
+		{Name: "id", Kind: kv.AttrInt, I: 7, ID: 0xffff}, // IDs are kept for the store's value format
 		{Name: "i", Kind: kv.AttrInt, I: math.MinInt64},
 		{Name: "f", Kind: kv.AttrFloat, F: math.Copysign(0, -1)},
 		{Name: "s", Kind: kv.AttrString, S: "héllo"},
@@ -25,14 +26,14 @@ func TestAttrsRoundTrip(t *testing.T) {
 	}
 	enc := encodeAttrs(in)
 	out := decodeAttrs(enc)
-	if !reflect.DeepEqual(in, out) || math.Signbit(out[3].F) != true {
+	if !reflect.DeepEqual(in, out) || math.Signbit(out[4].F) != true {
 		t.Fatalf("round trip:\n got %#v\nwant %#v", out, in)
 	}
-	if out[7].B == nil || out[8].B != nil {
+	if out[8].B == nil || out[9].B != nil {
 		t.Error("nil and empty bytes not kept apart")
 	}
-	out[6].B[0] = 9
-	if again := decodeAttrs(enc); again[6].B[0] != 0 {
+	out[7].B[0] = 9
+	if again := decodeAttrs(enc); again[7].B[0] != 0 {
 		t.Error("decoded bytes alias the encoding")
 	}
 	if got := decodeAttrs(encodeAttrs(nil)); got == nil || len(got) != 0 {

@@ -234,6 +234,7 @@ func (s *Store) Capabilities() kv.Capabilities {
 		Exclusive:      true,
 		Isolation:      kv.IsolationSnapshot,
 		KeepsVersions:  true,
+		AttrIDs:        true,
 	}
 }
 
@@ -284,7 +285,7 @@ func (s *Store) get(ctx context.Context, req kv.GetRequest, snap *pebble.Snapsho
 	}
 	var keyBuf []byte
 	found, readBytes := 0, 0
-	proj := newProjection(req.Attrs)
+	proj := newProjection(req.Attrs, req.AttrIDs)
 	for i, k := range req.Keys {
 		keyBuf = appendKey(keyBuf[:0], k)
 		v, closer, err := r.Get(keyBuf)
@@ -341,7 +342,7 @@ func (s *Store) getSorted(r pebble.Reader, req kv.GetRequest, items []kv.Item) (
 	}
 	defer it.Close()
 	found, readBytes := 0, 0
-	proj := newProjection(req.Attrs)
+	proj := newProjection(req.Attrs, req.AttrIDs)
 	for _, i := range order {
 		if !it.SeekGE(enc[i]) {
 			break // every later key is past the last one stored
@@ -481,7 +482,7 @@ func (s *Store) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 func (s *Store) scan(ctx context.Context, req kv.ScanRequest, snap *pebble.Snapshot) kv.Iterator {
 	s.closeMu.RLock()
 	defer s.closeMu.RUnlock()
-	it := &iterator{s: s, req: req, start: time.Now(), proj: newProjection(req.Attrs)}
+	it := &iterator{s: s, req: req, start: time.Now(), proj: newProjection(req.Attrs, req.AttrIDs)}
 	if s.closed {
 		it.err = kv.ErrClosed
 		return it

@@ -22,40 +22,122 @@ import (
 // payloads and infinities survive bit for bit); String and Bytes
 // uvarint(len) followed by the bytes. There is no attribute count: the value
 // ends where its last attribute does.
-const valueFormatV1 = 0x01
+//
+// Format version 2 is written when every attribute has an ID (kv.Attr.ID:
+// a table row's columns, its version and expiry) in strictly increasing
+// order, and every attribute starts within the first 64 KiB, and leads
+// with a table of them:
+//
+//	value := 0x02 uvarint(n) entry{n} attr{n}
+//	entry := id:uint16 offset:uint16                (little-endian, 4 bytes)
+//
+// with attr as in format 1; offset is where the entry's attr starts,
+// counted from the value's first byte, and the attrs follow one another in
+// entry order, the value ending with the last. A scan that asks for a few
+// IDs (kv.ScanRequest.AttrIDs) walks the fixed-size entries, jumps to the
+// attrs it wants and reads nothing of the others, comparing no names; the
+// names stay so that readers that go by name (row versions, DecodeRow, a
+// copy to a store without IDs) read the value as they read format 1. The
+// table costs 1 + 4n bytes a value. The first byte tells the formats
+// apart, so a store holds both and rows written before version 2 read as
+// they did.
+const (
+	valueFormatV1 = 0x01
+	valueFormatV2 = 0x02
+)
+
+// v2EntrySize is the size of one entry of a format 2 value's table.
+const v2EntrySize = 4
 
 // errCorruptValue reports a stored value this code cannot decode.
 var errCorruptValue = errors.New("kv/pebble: corrupt stored value")
 
-// appendValue appends the encoding of attrs to dst.
+// appendValue appends the encoding of attrs to dst: format 2 when every
+// attribute has an ID, in increasing order, and fits its table, format 1
+// otherwise.
 func appendValue(dst []byte, attrs []kv.Attr) ([]byte, error) {
+	if hasIDs(attrs) {
+		if v, ok, err := appendValueV2(dst, attrs); ok || err != nil {
+			return v, err
+		}
+	}
 	dst = append(dst, valueFormatV1)
 	for i := range attrs {
-		a := &attrs[i]
-		dst = append(dst, byte(a.Kind))
-		dst = binary.AppendUvarint(dst, uint64(len(a.Name)))
-		dst = append(dst, a.Name...)
-		switch a.Kind {
-		case kv.AttrNull:
-		case kv.AttrBool:
-			if a.I != 0 {
-				dst = append(dst, 1)
-			} else {
-				dst = append(dst, 0)
-			}
-		case kv.AttrInt:
-			dst = binary.AppendVarint(dst, a.I)
-		case kv.AttrFloat:
-			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(a.F))
-		case kv.AttrString:
-			dst = binary.AppendUvarint(dst, uint64(len(a.S)))
-			dst = append(dst, a.S...)
-		case kv.AttrBytes:
-			dst = binary.AppendUvarint(dst, uint64(len(a.B)))
-			dst = append(dst, a.B...)
-		default:
-			return nil, fmt.Errorf("kv/pebble: attribute %q has unknown kind %d", a.Name, a.Kind)
+		var err error
+		if dst, err = appendAttr(dst, &attrs[i]); err != nil {
+			return nil, err
 		}
+	}
+	return dst, nil
+}
+
+// appendAttr appends a as format 1 lays out an attribute.
+func appendAttr(dst []byte, a *kv.Attr) ([]byte, error) {
+	dst = append(dst, byte(a.Kind))
+	dst = binary.AppendUvarint(dst, uint64(len(a.Name)))
+	dst = append(dst, a.Name...)
+	return appendPayload(dst, a)
+}
+
+// hasIDs reports whether attrs can be written in format 2: at least one,
+// each with an ID, strictly increasing.
+func hasIDs(attrs []kv.Attr) bool {
+	var last uint16
+	for i := range attrs {
+		if attrs[i].ID <= last {
+			return false
+		}
+		last = attrs[i].ID
+	}
+	return len(attrs) > 0
+}
+
+// appendValueV2 appends attrs, which have increasing IDs, in format 2; ok
+// is false (and dst's contents past its length undefined) when an
+// attribute would start past an offset the table can hold.
+func appendValueV2(dst []byte, attrs []kv.Attr) (_ []byte, ok bool, err error) {
+	start := len(dst)
+	dst = append(dst, valueFormatV2)
+	dst = binary.AppendUvarint(dst, uint64(len(attrs)))
+	table := len(dst)
+	dst = append(dst, make([]byte, len(attrs)*v2EntrySize)...)
+	for i := range attrs {
+		off := len(dst) - start
+		if off > math.MaxUint16 {
+			return dst[:start], false, nil
+		}
+		e := dst[table+i*v2EntrySize:]
+		binary.LittleEndian.PutUint16(e, attrs[i].ID)
+		binary.LittleEndian.PutUint16(e[2:], uint16(off))
+		if dst, err = appendAttr(dst, &attrs[i]); err != nil {
+			return nil, false, err
+		}
+	}
+	return dst, true, nil
+}
+
+// appendPayload appends a's payload, as its kind encodes it.
+func appendPayload(dst []byte, a *kv.Attr) ([]byte, error) {
+	switch a.Kind {
+	case kv.AttrNull:
+	case kv.AttrBool:
+		if a.I != 0 {
+			dst = append(dst, 1)
+		} else {
+			dst = append(dst, 0)
+		}
+	case kv.AttrInt:
+		dst = binary.AppendVarint(dst, a.I)
+	case kv.AttrFloat:
+		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(a.F))
+	case kv.AttrString:
+		dst = binary.AppendUvarint(dst, uint64(len(a.S)))
+		dst = append(dst, a.S...)
+	case kv.AttrBytes:
+		dst = binary.AppendUvarint(dst, uint64(len(a.B)))
+		dst = append(dst, a.B...)
+	default:
+		return nil, fmt.Errorf("kv/pebble: attribute %q has unknown kind %d", a.Name, a.Kind)
 	}
 	return dst, nil
 }
@@ -64,20 +146,62 @@ func appendValue(dst []byte, attrs []kv.Attr) ([]byte, error) {
 // no capacity, so a caller appending to it cannot write into shared memory.
 var emptyBytes = []byte{}
 
-// valueReader walks an encoded value attribute by attribute.
+// valueReader walks an encoded value attribute by attribute, in either
+// format.
 type valueReader struct {
 	buf []byte
 	pos int
+	// Format 2: the table's start, its entries, the next entry to read and
+	// the ID of the last one read.
+	v2     bool
+	table  int
+	n, i   int
+	lastID uint16
+}
+
+// newValueReader checks v's format and header and returns a reader at its
+// first attribute.
+func newValueReader(v []byte) (valueReader, error) {
+	if len(v) == 0 {
+		return valueReader{}, errCorruptValue
+	}
+	switch v[0] {
+	case valueFormatV1:
+		return valueReader{buf: v, pos: 1}, nil
+	case valueFormatV2:
+		n, w := binary.Uvarint(v[1:])
+		if w <= 0 || !minimalVarint(v[1:], w) || n == 0 || n > uint64(len(v)-1-w)/v2EntrySize {
+			return valueReader{}, errCorruptValue
+		}
+		table := 1 + w
+		return valueReader{buf: v, v2: true, table: table, n: int(n), pos: table + int(n)*v2EntrySize}, nil
+	}
+	return valueReader{}, errCorruptValue
+}
+
+// more reports whether an attribute is left to read. At the end of a
+// format 2 value, the last attribute must end the value.
+func (r *valueReader) more() (bool, error) {
+	if !r.v2 {
+		return r.pos < len(r.buf), nil
+	}
+	if r.i < r.n {
+		return true, nil
+	}
+	if r.pos != len(r.buf) {
+		return false, errCorruptValue
+	}
+	return false, nil
 }
 
 // next decodes the attribute header and payload at the cursor. For String
 // and Bytes, data is the raw payload and a.S/a.B are left unset; name is
 // always raw. It reports false at the end of the value.
 func (r *valueReader) next() (a kv.Attr, name, data []byte, ok bool, err error) {
-	if r.pos >= len(r.buf) {
-		return a, nil, nil, false, nil
+	if ok, err = r.more(); !ok {
+		return a, nil, nil, false, err
 	}
-	if a.Kind, name, err = r.header(); err != nil {
+	if a.Kind, a.ID, name, err = r.header(); err != nil {
 		return a, nil, nil, false, err
 	}
 	if data, err = r.payload(&a); err != nil {
@@ -86,19 +210,32 @@ func (r *valueReader) next() (a kv.Attr, name, data []byte, ok bool, err error) 
 	return a, name, data, true, nil
 }
 
-// header reads the kind and the name of the attribute at the cursor, which
-// must not be at the end.
-func (r *valueReader) header() (kv.AttrKind, []byte, error) {
-	kind := kv.AttrKind(r.buf[r.pos])
+// header reads the kind, ID (0 in format 1) and name of the attribute at
+// the cursor, which must not be at the end. In format 2 the entry must
+// point at the cursor and IDs must increase: each value has one encoding.
+func (r *valueReader) header() (kind kv.AttrKind, id uint16, name []byte, err error) {
+	if r.v2 {
+		e := r.buf[r.table+r.i*v2EntrySize:]
+		id = binary.LittleEndian.Uint16(e)
+		if int(binary.LittleEndian.Uint16(e[2:])) != r.pos || id <= r.lastID || r.pos >= len(r.buf) {
+			return 0, 0, nil, errCorruptValue
+		}
+		r.i++
+		r.lastID = id
+	}
+	kind = kv.AttrKind(r.buf[r.pos])
 	r.pos++
-	name, err := r.lengthPrefixed()
-	return kind, name, err
+	name, err = r.lengthPrefixed()
+	return kind, id, name, err
 }
 
 // payload reads the payload of an attribute of kind a.Kind into a: Bool and
 // Int into I, Float into F; String and Bytes payloads are returned raw, with
 // a.S/a.B left unset.
 func (r *valueReader) payload(a *kv.Attr) (data []byte, err error) {
+	if r.pos > len(r.buf) {
+		return nil, errCorruptValue
+	}
 	switch a.Kind {
 	case kv.AttrNull:
 	case kv.AttrBool:
@@ -158,11 +295,12 @@ func decodeValue(v []byte) ([]kv.Attr, error) { return decodeValueOf(v, nil) }
 // of them when p is nil): a Get that names its attributes copies nothing
 // of the others.
 func decodeValueOf(v []byte, p *projection) ([]kv.Attr, error) {
-	if len(v) == 0 || v[0] != valueFormatV1 {
-		return nil, errCorruptValue
+	r, err := newValueReader(v)
+	if err != nil {
+		return nil, err
 	}
+	first := r
 	var n, textLen, bytesLen int
-	r := valueReader{buf: v, pos: 1}
 	var keptBuf [16]bool
 	kept := keptBuf[:0] // of each attribute, with a projection
 	for i := 0; ; i++ {
@@ -174,7 +312,7 @@ func decodeValueOf(v []byte, p *projection) ([]kv.Attr, error) {
 			break
 		}
 		if p != nil {
-			keep := p.keeps(i, name)
+			keep := p.keeps(i, a.ID, name)
 			if kept = append(kept, keep); !keep {
 				continue
 			}
@@ -204,7 +342,7 @@ func decodeValueOf(v []byte, p *projection) ([]kv.Attr, error) {
 	if bytesLen > 0 {
 		blob = make([]byte, 0, bytesLen)
 	}
-	r = valueReader{buf: v, pos: 1}
+	r = first
 	for i, j := 0, 0; i < n; j++ {
 		a, name, data, _, _ := r.next() // validated by the first pass
 		if p != nil && !kept[j] {
@@ -234,20 +372,30 @@ func decodeValueOf(v []byte, p *projection) ([]kv.Attr, error) {
 // as long as v is. Iterators use it, since kv.Iterator items live only until
 // the next Next or Seek; Get returns owned memory through decodeValue.
 //
-// With a projection, only the attributes it keeps are decoded.
+// With a projection, only the attributes it keeps are decoded; of a format
+// 2 value and a projection by IDs, nothing else is read at all.
 func decodeValueAliased(dst []kv.Attr, v []byte, p *projection) ([]kv.Attr, error) {
-	if len(v) == 0 || v[0] != valueFormatV1 {
-		return nil, errCorruptValue
+	r, err := newValueReader(v)
+	if err != nil {
+		return nil, err
+	}
+	if r.v2 && p != nil && p.ids != nil {
+		return decodeV2Projected(dst, r, p.ids)
 	}
 	dst = dst[:0]
-	r := valueReader{buf: v, pos: 1}
 	var skipped kv.Attr
-	for i := 0; r.pos < len(r.buf); i++ {
-		kind, name, err := r.header()
+	for i := 0; ; i++ {
+		if ok, err := r.more(); !ok {
+			if err != nil {
+				return nil, err
+			}
+			return dst, nil
+		}
+		kind, id, name, err := r.header()
 		if err != nil {
 			return nil, err
 		}
-		if p != nil && !p.keeps(i, name) {
+		if p != nil && !p.keeps(i, id, name) {
 			// Read (and so checked) but not kept.
 			skipped.Kind = kind
 			if _, err := r.payload(&skipped); err != nil {
@@ -256,55 +404,119 @@ func decodeValueAliased(dst []kv.Attr, v []byte, p *projection) ([]kv.Attr, erro
 			continue
 		}
 		// Filled in place: an attribute is a large struct to copy.
-		dst = append(dst, kv.Attr{Kind: kind, Name: aliasString(name)})
-		a := &dst[len(dst)-1]
-		data, err := r.payload(a)
+		dst = append(dst, kv.Attr{Kind: kind, ID: id, Name: aliasString(name)})
+		if err := r.aliasPayload(&dst[len(dst)-1]); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// decodeV2Projected is decodeValueAliased of a format 2 value for the
+// attributes whose IDs are among ids (sorted): a walk of the table merged
+// with ids that reads the attributes of the wanted entries only.
+func decodeV2Projected(dst []kv.Attr, r valueReader, ids []uint16) ([]kv.Attr, error) {
+	dst = dst[:0]
+	first := r.pos // the first attr starts after the table
+	j := 0
+	for i := 0; i < r.n && j < len(ids); i++ {
+		e := r.buf[r.table+i*v2EntrySize:]
+		id := binary.LittleEndian.Uint16(e)
+		for j < len(ids) && ids[j] < id {
+			j++
+		}
+		if j == len(ids) {
+			break
+		}
+		if ids[j] != id {
+			continue
+		}
+		j++
+		off := int(binary.LittleEndian.Uint16(e[2:]))
+		if off < first || off >= len(r.buf) {
+			return nil, errCorruptValue
+		}
+		kind := kv.AttrKind(r.buf[off])
+		r.pos = off + 1
+		name, err := r.lengthPrefixed()
 		if err != nil {
 			return nil, err
 		}
-		switch kind {
-		case kv.AttrString:
-			a.S = aliasString(data)
-		case kv.AttrBytes:
-			if len(data) == 0 {
-				a.B = emptyBytes
-			} else {
-				a.B = data[:len(data):len(data)]
-			}
+		dst = append(dst, kv.Attr{Kind: kind, ID: id, Name: aliasString(name)})
+		if err := r.aliasPayload(&dst[len(dst)-1]); err != nil {
+			return nil, err
 		}
 	}
 	return dst, nil
 }
 
-// projection is a scan's kv.ScanRequest.Attrs: the attribute names to
-// decode. The items of one scan almost always list their attributes in one
-// order, so it remembers the name at each position and whether it was kept,
-// and an item is then matched by one comparison per attribute.
+// aliasPayload reads a's payload at the cursor into a, String and Bytes
+// aliasing the value.
+func (r *valueReader) aliasPayload(a *kv.Attr) error {
+	data, err := r.payload(a)
+	if err != nil {
+		return err
+	}
+	switch a.Kind {
+	case kv.AttrString:
+		a.S = aliasString(data)
+	case kv.AttrBytes:
+		if len(data) == 0 {
+			a.B = emptyBytes
+		} else {
+			a.B = data[:len(data):len(data)]
+		}
+	}
+	return nil
+}
+
+// projection is a scan's kv.ScanRequest.Attrs (and AttrIDs): the
+// attributes to decode. An attribute written with an ID (format 2) is
+// matched by it. Others are matched by name; the items of one scan almost
+// always list their attributes in one order, so it remembers the name at
+// each position and whether it was kept, and an item is then matched by one
+// comparison per attribute.
 type projection struct {
 	names []string
+	// ids are the IDs of names, sorted, without the zeros (nil when the
+	// request gave none).
+	ids []uint16
 	// seen[i] is the name last seen at position i, keep[i] whether it is
 	// among names.
 	seen []string
 	keep []bool
-	// Room for seen and keep of a table's usual width, in the one
+	// Room for ids, seen and keep of a table's usual width, in the one
 	// allocation of the projection (growing them one attribute at a time
 	// cost most of a short scan's allocations).
+	idsBuf  [16]uint16
 	seenBuf [16]string
 	keepBuf [16]bool
 }
 
-func newProjection(names []string) *projection {
+func newProjection(names []string, ids []uint16) *projection {
 	if names == nil {
 		return nil
 	}
 	p := &projection{names: names}
 	p.seen, p.keep = p.seenBuf[:0], p.keepBuf[:0]
+	if ids != nil {
+		p.ids = p.idsBuf[:0]
+		for _, id := range ids {
+			if id != 0 {
+				p.ids = append(p.ids, id)
+			}
+		}
+		slices.Sort(p.ids)
+	}
 	return p
 }
 
-// keeps reports whether the attribute named name, at position i of its
-// item, is to be decoded.
-func (p *projection) keeps(i int, name []byte) bool {
+// keeps reports whether the attribute with ID id (0 for none) and name
+// name, at position i of its item, is to be decoded.
+func (p *projection) keeps(i int, id uint16, name []byte) bool {
+	if id != 0 && p.ids != nil {
+		_, found := slices.BinarySearch(p.ids, id)
+		return found
+	}
 	if i < len(p.seen) && p.seen[i] == string(name) {
 		return p.keep[i]
 	}
