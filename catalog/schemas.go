@@ -254,20 +254,41 @@ func (s *Snapshot) isTempKey(key string) bool {
 
 // Resolve returns the key an unqualified relation name denotes on the
 // snapshot's search path (the name itself when it is a key, when the
-// snapshot has no path, or when no schema of the path has it).
+// snapshot has no path, or when no schema of the path has it: a bare name
+// the lookups then do not find, as nothing falls back to public).
 func (s *Snapshot) Resolve(name string) string {
+	_, key, _ := s.lookupRelation(name)
+	if strings.HasPrefix(name, PublicSchema+".") {
+		return name // public's, past a temporary relation of that name
+	}
+	return key
+}
+
+// lookupRelation is the one place a relation's name becomes the snapshot
+// whose maps hold it and its key there, as PostgreSQL's RangeVarGetRelid:
+// a name qualified by public ("public.t") is public's permanent relation
+// and never the session's temporary one of that name; any other key
+// ("app.t", "pg_temp.t") is itself; a bare name is the session's
+// temporary relation, else the first schema of the search path holding
+// it (public only when the path names it; without a path public alone).
+// ok is false when nothing is found.
+func (s *Snapshot) lookupRelation(name string) (in *Snapshot, key string, ok bool) {
+	if bare, isPublic := strings.CutPrefix(name, PublicSchema+"."); isPublic {
+		p := s.Permanent()
+		return p, bare, p.hasKey(bare) && !p.isTempKey(bare)
+	}
 	if !s.pathSet || strings.IndexByte(name, '.') >= 0 {
-		return name
+		return s, name, s.hasKey(name)
 	}
 	if s.tempNum != 0 && s.isTempKey(name) {
-		return name
+		return s, name, true
 	}
 	for _, sc := range s.path {
 		if k := QualifiedKey(sc, name); s.hasKey(k) {
-			return k
+			return s, k, true
 		}
 	}
-	return name
+	return s, name, false
 }
 
 // ResolveType returns the key of the user-defined type an unqualified
@@ -381,4 +402,42 @@ func (s *Snapshot) HasUserSchemas() bool {
 		return s.perm.HasUserSchemas()
 	}
 	return len(s.schemas) > 0
+}
+
+// PublicOffPath reports whether name, unqualified, is the key of one of
+// public's relations that the search path does not reach (public is not on
+// it): PostgreSQL finds no relation by that name, and the binder must say
+// so, since the executor's lookups by key would find public's.
+func (s *Snapshot) PublicOffPath(name string) bool {
+	if !s.pathSet || strings.IndexByte(name, '.') >= 0 {
+		return false
+	}
+	if _, _, ok := s.lookupRelation(name); ok {
+		return false
+	}
+	return s.Permanent().hasKey(name)
+}
+
+// PublicIndexOffPath is PublicOffPath for an index's name.
+func (s *Snapshot) PublicIndexOffPath(name string) bool {
+	if !s.pathSet || strings.IndexByte(name, '.') >= 0 {
+		return false
+	}
+	if t, _ := s.FindIndex(name); t != nil {
+		return false
+	}
+	t, _ := s.Permanent().findIndexIn(PublicSchema, name)
+	return t != nil
+}
+
+// RelationKeyText spells a relation's key as a name that finds exactly it
+// whatever the search path (for what keeps a key and reads it back as
+// text, a column's sequence): one of public's relations as "public.t",
+// unless the session's temporary relation is stored under that key (found
+// first by its bare name), a user schema's as "s.t".
+func (s *Snapshot) RelationKeyText(key string) string {
+	if strings.IndexByte(key, '.') < 0 && !s.isTempKey(key) {
+		return PublicSchema + "." + QuoteKey(key)
+	}
+	return QuoteKey(key)
 }
