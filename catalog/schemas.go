@@ -432,11 +432,12 @@ func (s *Snapshot) PublicIndexOffPath(name string) bool {
 
 // RelationKeyText spells a relation's key as a name that finds exactly it
 // whatever the search path (for what keeps a key and reads it back as
-// text, a column's sequence): one of public's relations as "public.t",
-// unless the session's temporary relation is stored under that key (found
-// first by its bare name), a user schema's as "s.t".
-func (s *Snapshot) RelationKeyText(key string) string {
-	if strings.IndexByte(key, '.') < 0 && !s.isTempKey(key) {
+// text: COPY's statement, a column's sequence): one of public's relations
+// as "public.t", a user schema's as "s.t", and the session's temporary
+// relation (temp, and stored under key) bare, as pg_temp is searched
+// first.
+func (s *Snapshot) RelationKeyText(key string, temp bool) string {
+	if strings.IndexByte(key, '.') < 0 && !(temp && s.isTempKey(key)) {
 		return PublicSchema + "." + QuoteKey(key)
 	}
 	return QuoteKey(key)

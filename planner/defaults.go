@@ -38,7 +38,11 @@ func (b *Binder) defaultExpr(t *catalog.Table, i int) (ir.Expr, error) {
 		}
 		return &ir.Func{Name: "unique_rowid", Typ: sqltypes.TypeInt8, Volatile: true, Fn: newRowID}, nil
 	case c.Identity != "":
-		return b.nextvalOf(c, b.snap.RelationKeyText(c.Sequence))
+		return b.nextvalOf(c, b.snap.RelationKeyText(c.Sequence, t.Temp))
+	case c.Default != "" && c.Sequence != "" && serialDefault.MatchString(strings.TrimSpace(c.Default)):
+		// The sequence the column draws from, by its key (PostgreSQL
+		// keeps its OID), whatever the path.
+		return b.nextvalOf(c, b.snap.RelationKeyText(c.Sequence, t.Temp))
 	case c.Default != "":
 		return b.bindDefault(c, c.Default)
 	case c.Type.IsDomain() && c.Type.Domain.Default != "":
@@ -62,11 +66,6 @@ func (b *Binder) nextvalOf(c catalog.Column, seq string) (ir.Expr, error) {
 // window functions, and a type that assigns to the column's.
 func (b *Binder) bindDefault(c catalog.Column, text string) (ir.Expr, error) {
 	if m := serialDefault.FindStringSubmatch(strings.TrimSpace(text)); m != nil {
-		if c.Sequence != "" {
-			// The sequence the column draws from, by its key (PostgreSQL
-			// keeps its OID), whatever the path.
-			return b.nextvalOf(c, b.snap.RelationKeyText(c.Sequence))
-		}
 		return b.nextvalOf(c, strings.ReplaceAll(m[1], "''", "'"))
 	}
 	stmt, node, err := parser.ParseExpression(text)
