@@ -252,15 +252,15 @@ func (s *Snapshot) isTempKey(key string) bool {
 	return false
 }
 
-// Resolve returns the key an unqualified relation name denotes on the
-// snapshot's search path (the name itself when it is a key, when the
-// snapshot has no path, or when no schema of the path has it: a bare name
-// the lookups then do not find, as nothing falls back to public).
+// Resolve returns the key a relation's name denotes (lookupRelation),
+// for what is stored by key: public's bare key for "public.t", the key
+// the search path finds for an unqualified name (the name itself when it
+// is a key, when the snapshot has no path, or when no schema of the path
+// has it: a bare name the lookups then do not find, as nothing falls back
+// to public). A name to look up again is better left as written, since
+// public's bare key is also what a temporary relation shadows.
 func (s *Snapshot) Resolve(name string) string {
 	_, key, _ := s.lookupRelation(name)
-	if strings.HasPrefix(name, PublicSchema+".") {
-		return name // public's, past a temporary relation of that name
-	}
 	return key
 }
 

@@ -633,7 +633,7 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 			return r, err
 		}
 		if q, ok := snap.Sequence(name); ok && (!tempOnly || q.Temp) {
-			return ir.NewVirtual(sequenceRelation(q)), nil
+			return ir.NewVirtual(sequenceRelation(b.snap, q)), nil
 		}
 		// The built-in extensions' relations in public (postgis's
 		// spatial_ref_sys and geometry_columns), after the user's own.
@@ -657,8 +657,9 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 // sequenceRelation is a sequence read as a relation, as PostgreSQL shows
 // one: a row of last_value, log_cnt and is_called (pg_dump reads them to
 // restore the sequence with setval). zproxy writes no WAL, so log_cnt is 0.
-func sequenceRelation(q *catalog.Sequence) *catalog.Table {
+func sequenceRelation(snap *catalog.Snapshot, q *catalog.Sequence) *catalog.Table {
 	name := q.Name
+	text := snap.RelationKeyText(q.Name, q.Temp) // q exactly, whatever the path
 	return &catalog.Table{Name: name, Columns: []catalog.Column{
 		{Name: "last_value", Type: sqltypes.TypeInt8, NotNull: true},
 		{Name: "log_cnt", Type: sqltypes.TypeInt8, NotNull: true},
@@ -667,7 +668,7 @@ func sequenceRelation(q *catalog.Sequence) *catalog.Table {
 		if fn == nil || fn.Sequences == nil {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "sequence %s cannot be read here", name)
 		}
-		last, called, err := fn.Sequences.State(name)
+		last, called, err := fn.Sequences.State(text)
 		if err != nil {
 			return nil, err
 		}

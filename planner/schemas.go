@@ -318,7 +318,8 @@ func qualifySpecialNames(snap *catalog.Snapshot, st *parser.Statement) (restore 
 	// since the executor's lookups by key would find public's.
 	relAs := func(p *string, kind string, ifExists bool) string {
 		switch {
-		case *p == "":
+		case *p == "" || strings.IndexByte(*p, '.') >= 0:
+			// A key, or public.t: the lookups bind it as it is.
 		case !snap.PublicOffPath(*p):
 			set(p, snap.Resolve(*p))
 		case ifExists:
@@ -490,11 +491,7 @@ func qualifySpecialNames(snap *catalog.Snapshot, st *parser.Statement) (restore 
 		rel(&t.Table)
 	}
 	if q := st.Sequence; q != nil {
-		if o := q.Options.OwnedBy; o != "" && o != "none" {
-			if tbl, col, ok := catalog.SplitOwnedBy(o); ok {
-				set(&q.Options.OwnedBy, snap.Resolve(tbl)+"."+col)
-			}
-		}
+		// OWNED BY's table is bound as written (bindSequence's ownerKey).
 		for i := range q.Names {
 			if q.Kind == "create" {
 				if !q.Qualified && !q.Temp { // a temporary sequence is keyed by its bare name
