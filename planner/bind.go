@@ -70,6 +70,8 @@ type Binder struct {
 	viewDepth    int
 	// deps are the stored relations the statement reads.
 	deps []string
+	// readsTemp: one of deps is the session's temporary relation.
+	readsTemp bool
 	// perms are the relation references bound so far, with what each
 	// needs (permissions.go); relPerms links the relation bindTableName
 	// returned to its entry, and checkAs is the owner of the view being

@@ -601,7 +601,7 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 	if schema == "" || schema == "public" || isTempSchema(schema) {
 		snap, tempOnly := b.snapFor(schema)
 		if t, err := snap.Table(name); err == nil && (!tempOnly || t.Temp) {
-			b.depends(name)
+			b.depends(t.Name, t.Temp)
 			var s ir.Rel = ir.NewScan(t, alias)
 			switch heirs := b.snap.Inheritors(t); {
 			case only && t.IsPartitioned():
@@ -621,7 +621,7 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 			return s, nil
 		}
 		if v, ok := snap.StoredView(name); ok && !tempOnly {
-			b.depends(name)
+			b.depends(v.Name, v.Temp)
 			p := b.addPermission(nil, v, catalog.PrivSelect)
 			r, err := b.bindView(v)
 			if err == nil {
@@ -678,10 +678,13 @@ func sequenceRelation(snap *catalog.Snapshot, q *catalog.Sequence) *catalog.Tabl
 
 // depends records a stored relation the statement reads (a view's
 // dependencies), once.
-func (b *Binder) depends(name string) {
+func (b *Binder) depends(name string, temp bool) {
 	if b.viewDepth > 0 {
 		return // only the view's own query counts, not the views it reads
 	}
+	// Whether one is temporary is known here alone: its key may be
+	// public's too (public.t past a temporary t).
+	b.readsTemp = b.readsTemp || temp
 	for _, d := range b.deps {
 		if d == name {
 			return
