@@ -510,8 +510,11 @@ type Snapshot struct {
 
 // Sequence returns the named sequence.
 func (s *Snapshot) Sequence(name string) (*Sequence, bool) {
-	name = s.Resolve(name)
-	q, ok := s.sequences[name]
+	in, key, ok := s.lookupRelation(name)
+	if !ok {
+		return nil, false
+	}
+	q, ok := in.sequences[key]
 	return q, ok
 }
 
@@ -527,8 +530,11 @@ func (s *Snapshot) Sequences() []*Sequence {
 
 // StoredView returns the named view.
 func (s *Snapshot) StoredView(name string) (*View, bool) {
-	name = s.Resolve(name)
-	v, ok := s.views[name]
+	in, key, ok := s.lookupRelation(name)
+	if !ok {
+		return nil, false
+	}
+	v, ok := in.views[key]
 	return v, ok
 }
 
@@ -545,18 +551,16 @@ func (s *Snapshot) Views() []*View {
 // HasRelation reports whether a table or view of that name exists (they
 // share one name space, as in PostgreSQL).
 func (s *Snapshot) HasRelation(name string) bool {
-	name = s.Resolve(name)
-	_, t := s.tables[name]
-	_, v := s.views[name]
-	_, q := s.sequences[name]
-	return t || v || q
+	_, _, ok := s.lookupRelation(name)
+	return ok
 }
 
 // Table returns the named table, or a 42P01 error.
 func (s *Snapshot) Table(name string) (*Table, error) {
-	name = s.Resolve(name)
-	if t, ok := s.tables[name]; ok {
-		return t, nil
+	if in, key, ok := s.lookupRelation(name); ok {
+		if t, ok := in.tables[key]; ok {
+			return t, nil
+		}
 	}
 	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 }
@@ -572,10 +576,17 @@ func (s *Snapshot) Tables() []*Table {
 }
 
 // HasTable reports whether a table of that name exists.
-func (s *Snapshot) HasTable(name string) bool { _, ok := s.tables[s.Resolve(name)]; return ok }
+func (s *Snapshot) HasTable(name string) bool { _, err := s.Table(name); return err == nil }
 
 // FindIndex returns the table holding the named index, and the index.
 func (s *Snapshot) FindIndex(name string) (*Table, *Index) {
+	if bare, ok := strings.CutPrefix(name, PublicSchema+"."); ok {
+		// public's, never the session's temporary table's index.
+		if t, ix := s.Permanent().findIndexIn(PublicSchema, bare); t != nil && !t.Temp {
+			return t, ix
+		}
+		return nil, nil
+	}
 	if sc, n := SplitName(name); sc != PublicSchema {
 		return s.findIndexIn(sc, n)
 	}
@@ -587,13 +598,6 @@ func (s *Snapshot) FindIndex(name string) (*Table, *Index) {
 			if t, ix := s.findIndexIn(sc, name); ix != nil {
 				return t, ix
 			}
-		}
-		if !slices.Contains(s.path, PublicSchema) {
-			// A bare name is public's key too (public.i, which the front
-			// end reads as i): found there, as Resolve finds public's
-			// relations (reindexdb's REINDEX INDEX public.i under its
-			// empty search_path).
-			return s.findIndexIn(PublicSchema, name)
 		}
 		return nil, nil
 	}

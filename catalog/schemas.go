@@ -266,22 +266,43 @@ func (s *Snapshot) isTempKey(key string) bool {
 	return false
 }
 
-// Resolve returns the key an unqualified relation name denotes on the
-// snapshot's search path (the name itself when it is a key, when the
-// snapshot has no path, or when no schema of the path has it).
+// Resolve returns the key a relation's name denotes (lookupRelation),
+// for what is stored by key: public's bare key for "public.t", the key
+// the search path finds for an unqualified name (the name itself when it
+// is a key, when the snapshot has no path, or when no schema of the path
+// has it: a bare name the lookups then do not find, as nothing falls back
+// to public). A name to look up again is better left as written, since
+// public's bare key is also what a temporary relation shadows.
 func (s *Snapshot) Resolve(name string) string {
+	_, key, _ := s.lookupRelation(name)
+	return key
+}
+
+// lookupRelation is the one place a relation's name becomes the snapshot
+// whose maps hold it and its key there, as PostgreSQL's RangeVarGetRelid:
+// a name qualified by public ("public.t") is public's permanent relation
+// and never the session's temporary one of that name; any other key
+// ("app.t", "pg_temp.t") is itself; a bare name is the session's
+// temporary relation, else the first schema of the search path holding
+// it (public only when the path names it; without a path public alone).
+// ok is false when nothing is found.
+func (s *Snapshot) lookupRelation(name string) (in *Snapshot, key string, ok bool) {
+	if bare, isPublic := strings.CutPrefix(name, PublicSchema+"."); isPublic {
+		p := s.Permanent()
+		return p, bare, p.hasKey(bare) && !p.isTempKey(bare)
+	}
 	if !s.pathSet || strings.IndexByte(name, '.') >= 0 {
-		return name
+		return s, name, s.hasKey(name)
 	}
 	if s.tempNum != 0 && s.isTempKey(name) {
-		return name
+		return s, name, true
 	}
 	for _, sc := range s.path {
 		if k := QualifiedKey(sc, name); s.hasKey(k) {
-			return k
+			return s, k, true
 		}
 	}
-	return name
+	return s, name, false
 }
 
 // ResolveType returns the key of the user-defined type an unqualified
@@ -395,4 +416,43 @@ func (s *Snapshot) HasUserSchemas() bool {
 		return s.perm.HasUserSchemas()
 	}
 	return len(s.schemas) > 0
+}
+
+// PublicOffPath reports whether name, unqualified, is the key of one of
+// public's relations that the search path does not reach (public is not on
+// it): PostgreSQL finds no relation by that name, and the binder must say
+// so, since the executor's lookups by key would find public's.
+func (s *Snapshot) PublicOffPath(name string) bool {
+	if !s.pathSet || strings.IndexByte(name, '.') >= 0 {
+		return false
+	}
+	if _, _, ok := s.lookupRelation(name); ok {
+		return false
+	}
+	return s.Permanent().hasKey(name)
+}
+
+// PublicIndexOffPath is PublicOffPath for an index's name.
+func (s *Snapshot) PublicIndexOffPath(name string) bool {
+	if !s.pathSet || strings.IndexByte(name, '.') >= 0 {
+		return false
+	}
+	if t, _ := s.FindIndex(name); t != nil {
+		return false
+	}
+	t, _ := s.Permanent().findIndexIn(PublicSchema, name)
+	return t != nil
+}
+
+// RelationKeyText spells a relation's key as a name that finds exactly it
+// whatever the search path (for what keeps a key and reads it back as
+// text: COPY's statement, a column's sequence): one of public's relations
+// as "public.t", a user schema's as "s.t", and the session's temporary
+// relation (temp, and stored under key) bare, as pg_temp is searched
+// first.
+func (s *Snapshot) RelationKeyText(key string, temp bool) string {
+	if strings.IndexByte(key, '.') < 0 && !(temp && s.isTempKey(key)) {
+		return PublicSchema + "." + QuoteKey(key)
+	}
+	return QuoteKey(key)
 }

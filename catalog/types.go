@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -138,13 +139,18 @@ func (s *Snapshot) TypePrivileges(role string, t *UserType, owner string) Privil
 // ("schema.name", or a bare name in public) as it is, an unqualified name
 // through the snapshot's search path (ResolveType).
 func (s *Snapshot) UserType(name string) (*UserType, bool) {
-	return s.UserTypeByKey(s.ResolveType(name))
+	key := s.ResolveType(name)
+	if key == name && s.pathSet && strings.IndexByte(name, '.') < 0 && !slices.Contains(s.path, PublicSchema) {
+		return nil, false // no schema of the path has it (public's is not on it)
+	}
+	return s.UserTypeByKey(key)
 }
 
 // UserTypeByKey returns the user-defined type stored under key exactly,
 // never through the search path: a range type's multirange type too
 // (Multirange set).
 func (s *Snapshot) UserTypeByKey(key string) (*UserType, bool) {
+	key = strings.TrimPrefix(key, PublicSchema+".") // public's keys are bare
 	if t, ok := s.types[key]; ok {
 		return t, ok
 	}

@@ -914,7 +914,7 @@ func (e *Executor) renameIndex(ctx context.Context, cat *catalog.Catalog, at *ir
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", to)
 		}
 		nt := t.Clone()
-		nt.Index(at.Table).Name = to
+		nt.Index(ix.Name).Name = to // at.Table may be qualified (public.i)
 		return catalog.Change{Put: []*catalog.Table{nt}}, nil
 	})
 	if errors.Is(err, errSkip) {

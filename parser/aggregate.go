@@ -44,7 +44,7 @@ type AggregateSpec struct {
 func (r *rewriter) createAggregate(rs *RoutineStatement, k int) error {
 	rs.Aggregate = &AggregateSpec{}
 	pos := r.pos(k)
-	name, k, err := r.routineName(k)
+	name, k, err := r.relationName(k)
 	if err != nil {
 		return err
 	}
@@ -127,7 +127,7 @@ func (r *rewriter) aggregateArgs(k int) ([]RoutineParam, int, error) {
 // aggregateSignature reads DROP AGGREGATE's name (args) at k.
 func (r *rewriter) aggregateSignature(k int) (RoutineRef, int, error) {
 	ref := RoutineRef{Pos: r.pos(k), HasArgs: true}
-	name, k, err := r.routineName(k)
+	name, k, err := r.relationName(k)
 	if err != nil {
 		return ref, k, err
 	}
@@ -201,7 +201,7 @@ func (r *rewriter) aggregateOption(a *AggregateSpec, k int) (int, error) {
 	}
 	k++
 	fn := func(dst *string) (int, error) {
-		name, next, err := r.routineName(k)
+		name, next, err := r.relationName(k)
 		if err != nil {
 			return next, err
 		}

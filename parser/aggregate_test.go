@@ -53,7 +53,7 @@ func TestAggregateOperatorCastStatements(t *testing.T) {
 		}},
 		{`CREATE CAST (public.mood AS integer) WITH FUNCTION public.score(public.mood) AS ASSIGNMENT`, func(rs *RoutineStatement) bool {
 			c := rs.Cast
-			return c.Source.TypeName == "mood" && c.Target.Type.ID == sqltypes.Int4 && c.Func == "public.score" && c.HasFuncArgs && c.Method == 'f' && c.Context == 'a'
+			return c.Source.TypeName == "public.mood" && c.Target.Type.ID == sqltypes.Int4 && c.Func == "public.score" && c.HasFuncArgs && c.Method == 'f' && c.Context == 'a'
 		}},
 		{`CREATE CAST (text AS mood) WITH INOUT AS IMPLICIT`, func(rs *RoutineStatement) bool { return rs.Cast.Method == 'i' && rs.Cast.Context == 'i' }},
 		{`CREATE CAST (int4 AS int8) WITHOUT FUNCTION`, func(rs *RoutineStatement) bool { return rs.Cast.Method == 'b' && rs.Cast.Context == 'e' }},

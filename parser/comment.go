@@ -174,7 +174,7 @@ func (r *rewriter) commentObjectStmt() (*RoutineStatement, *TypeStatement, error
 		if ts.Value, err = r.name(k + 1); err != nil {
 			return nil, nil, err
 		}
-		name, next, err := r.typeName(k + 4)
+		name, next, err := r.relationName(k + 4)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -183,7 +183,7 @@ func (r *rewriter) commentObjectStmt() (*RoutineStatement, *TypeStatement, error
 		return nil, ts, err
 	case r.peekAny(k, "type", "domain"):
 		ts := &TypeStatement{Action: TypeComment, Domain: r.peek(k, "domain"), NamePos: r.pos(k + 1)}
-		name, next, err := r.typeName(k + 1)
+		name, next, err := r.relationName(k + 1)
 		if err != nil {
 			return nil, nil, err
 		}

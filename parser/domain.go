@@ -13,7 +13,7 @@ import (
 // constraints, in any order as PostgreSQL's grammar takes them.
 func (r *rewriter) createDomain() (*TypeStatement, error) {
 	ts := &TypeStatement{Action: TypeCreateDomain, Domain: true, NamePos: r.pos(2)}
-	name, k, err := r.typeName(2)
+	name, k, err := r.relationName(2)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,7 @@ func (r *rewriter) valueText(from, to int) string {
 
 func (r *rewriter) alterDomain() (*TypeStatement, error) {
 	ts := &TypeStatement{Domain: true, NamePos: r.pos(2)}
-	name, k, err := r.typeName(2)
+	name, k, err := r.relationName(2)
 	if err != nil {
 		return nil, err
 	}

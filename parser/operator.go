@@ -89,7 +89,7 @@ func (r *rewriter) operatorStmt(create, cast bool, k int) (*RoutineStatement, er
 	switch {
 	case r.peek(k, "with") && r.peek(k+1, "function"):
 		pos := r.pos(k + 2)
-		if c.Func, k, err = r.routineName(k + 2); err != nil {
+		if c.Func, k, err = r.relationName(k + 2); err != nil {
 			return nil, err
 		}
 		c.Func = strings.TrimPrefix(c.Func, "pg_catalog.")
@@ -224,7 +224,7 @@ func (r *rewriter) createOperator(o *OperatorSpec, k int) error {
 		var err error
 		switch opt {
 		case "function", "procedure":
-			if o.Func, k, err = r.routineName(k); err == nil {
+			if o.Func, k, err = r.relationName(k); err == nil {
 				o.Func = strings.TrimPrefix(o.Func, "pg_catalog.")
 			}
 		case "leftarg":

@@ -98,7 +98,7 @@ func TestRewrite(t *testing.T) {
 		{`SHOW ALL`, "show session variables"},
 		{`SHOW TIME ZONE`, "show session variables like 'timezone'"},
 		{`DROP INDEX by_note`, "drop index `by_note` on ``"},
-		{`DROP INDEX IF EXISTS public.by_note CASCADE`, "drop index if exists `by_note` on ``"},
+		{`DROP INDEX IF EXISTS public.by_note CASCADE`, "drop index if exists `public.by_note` on ``"},
 		{`DROP INDEX by_note ON readings`, "drop index `by_note` on `readings`"},
 	}
 	for _, tt := range tests {
@@ -673,7 +673,7 @@ func TestSequenceStatements(t *testing.T) {
 	}{
 		{sql: `CREATE SEQUENCE s`, want: SequenceStatement{Kind: "create", Names: []string{"s"}}},
 		{sql: `CREATE SEQUENCE IF NOT EXISTS public.s AS integer INCREMENT BY -2 MINVALUE -10 NO MAXVALUE START WITH 5 CACHE 20 CYCLE OWNED BY t.id`,
-			want: SequenceStatement{Kind: "create", IfNotExists: true, Names: []string{"s"}, Qualified: true, Options: SequenceOptions{
+			want: SequenceStatement{Kind: "create", IfNotExists: true, Names: []string{"public.s"}, Qualified: true, Options: SequenceOptions{
 				Type: "integer", Increment: i64(-2), Min: i64(-10), NoMax: true, Start: i64(5), Cache: i64(20), Cycle: boolp(true), OwnedBy: "t.id"}}},
 		{sql: `CREATE SEQUENCE app.s`, want: SequenceStatement{Kind: "create", Names: []string{"app.s"}, Qualified: true}},
 		{sql: `CREATE SEQUENCE s BIT_REVERSED`, want: SequenceStatement{Kind: "create", Names: []string{"s"}, Options: SequenceOptions{BitReversed: true}}},

@@ -288,7 +288,7 @@ func quoteIdentIfNeeded(name string) string {
 // name, the parameters, RETURNS and the options and body in any order.
 func (r *rewriter) createRoutine(rs *RoutineStatement, k int) error {
 	pos := r.pos(k)
-	name, k, err := r.routineName(k)
+	name, k, err := r.relationName(k)
 	if err != nil {
 		return err
 	}
@@ -676,7 +676,7 @@ func (r *rewriter) isRoutineOptionWord(k int) bool {
 // routineRef reads name [(args)] at k.
 func (r *rewriter) routineRef(k int) (RoutineRef, int, error) {
 	ref := RoutineRef{Pos: r.pos(k)}
-	name, k, err := r.routineName(k)
+	name, k, err := r.relationName(k)
 	if err != nil {
 		return ref, k, err
 	}

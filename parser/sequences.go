@@ -158,8 +158,11 @@ func (r *rewriter) sequenceStmt() (*SequenceStatement, error) {
 	return st, nil
 }
 
-// relationName reads a possibly schema-qualified name at k (public or
-// pg_catalog's schema are the only ones; the schema is dropped).
+// relationName reads a possibly schema-qualified name at k: "name", or
+// "schema.name" for any schema, public included, which the binder resolves
+// (catalog.Snapshot.lookupRelation: an explicit schema binds exactly that
+// schema, a bare name goes through the search path). Routines' and types'
+// names are read the same way.
 func (r *rewriter) relationName(k int) (string, int, error) {
 	if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
 		return "", k, r.syntaxErrorAt(k)
@@ -170,30 +173,10 @@ func (r *rewriter) relationName(k int) (string, int, error) {
 		if k+1 >= len(r.toks) || r.toks[k+1].kind != tkIdent && r.toks[k+1].kind != tkQIdent {
 			return "", k + 1, r.syntaxErrorAt(k + 1)
 		}
-		// A relation of a schema other than public is named by its key,
-		// "schema.name" (catalog/schemas.go); the binder checks the
-		// schema.
-		if name == "public" {
-			name = r.toks[k+1].val
-		} else {
-			name += "." + r.toks[k+1].val
-		}
+		name += "." + r.toks[k+1].val
 		k += 2
 	}
 	return name, k, nil
-}
-
-// routineName reads a routine's possibly qualified name at k as
-// relationName does, except that public is kept ("public.f"): the binder
-// finds public's routine by that name whatever the search path
-// (planner.qualifySpecial), where a bare name goes through the path, as
-// pg_dump's CREATE FUNCTION public.f under its empty path needs.
-func (r *rewriter) routineName(k int) (string, int, error) {
-	name, next, err := r.relationName(k)
-	if err == nil && next == k+3 && r.toks[k].val == "public" {
-		name = "public." + name
-	}
-	return name, next, err
 }
 
 // sequenceOptions reads sequence options from token k to the end of the
@@ -344,8 +327,6 @@ func (r *rewriter) sequenceOptions(k int, alter bool) (SequenceOptions, int, err
 				k++
 			}
 			switch {
-			case len(parts) == 3 && parts[0] == "public":
-				parts = parts[1:]
 			case len(parts) == 3:
 				// A table of a user schema is named by its key
 				// (catalog/schemas.go).

@@ -423,15 +423,12 @@ func (r *rewriter) dropIndex() (ast.StmtNode, error) {
 		stmt.IfExists = true
 		k += 2
 	}
-	if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
-		return nil, r.syntaxErrorAt(k)
+	// schema.name is the index of that schema (catalog.Snapshot.FindIndex).
+	name, k, err := r.relationName(k)
+	if err != nil {
+		return nil, err
 	}
-	stmt.IndexName = r.toks[k].val
-	k++
-	if r.peek(k, ".") && k+1 < len(r.toks) && (r.toks[k+1].kind == tkIdent || r.toks[k+1].kind == tkQIdent) {
-		stmt.IndexName = r.toks[k+1].val // schema-qualified: zproxy has one schema
-		k += 2
-	}
+	stmt.IndexName = name
 	if r.peek(k, ",") {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP INDEX of several indexes is not supported").WithPosition(r.pos(k))
 	}

@@ -269,7 +269,7 @@ func (r *rewriter) createTrigger(ts *TriggerStatement, k int) error {
 	if !r.peek(k, "execute") || !r.peekAny(k+1, "function", "procedure") {
 		return r.syntaxErrorAt(k)
 	}
-	if ts.Function, k, err = r.routineName(k + 2); err != nil {
+	if ts.Function, k, err = r.relationName(k + 2); err != nil {
 		return err
 	}
 	if !r.peek(k, "(") {

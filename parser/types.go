@@ -236,8 +236,7 @@ func (r *rewriter) parseTypeRef(i int) (t sqltypes.Type, name string, next int, 
 	}
 	name = r.toks[k].val
 	if r.peek(k+1, ".") && ident(k+2) {
-		// schema.name: a type of public is keyed by its bare name, one of
-		// another schema by "schema.name" (catalog/schemas.go); pg_catalog
+		// schema.name, public's too (the binder resolves it); pg_catalog
 		// has the built-in types alone, which parseType read.
 		switch schema := name; schema {
 		case "pg_catalog":
@@ -245,8 +244,6 @@ func (r *rewriter) parseTypeRef(i int) (t sqltypes.Type, name string, next int, 
 				return t, "", next, err
 			}
 			name = "record" // the pseudo-type, which the binder knows
-		case "public":
-			name = r.toks[k+2].val
 		default:
 			name = schema + "." + r.toks[k+2].val
 		}

@@ -140,7 +140,7 @@ func (r *rewriter) typeStmt() (*TypeStatement, error) {
 		}
 		ts.NamePos = r.pos(k)
 		for {
-			name, next, err := r.typeName(k)
+			name, next, err := r.relationName(k)
 			if err != nil {
 				return nil, err
 			}
@@ -164,21 +164,9 @@ func (r *rewriter) typeStmt() (*TypeStatement, error) {
 	return nil, nil
 }
 
-// typeName reads a type's possibly schema-qualified name at k. Unlike a
-// relation's, a name qualified by public keeps its schema: the binder
-// (planner/schemas.go) tells it from an unqualified one, which goes to the
-// search path's first schema.
-func (r *rewriter) typeName(k int) (string, int, error) {
-	name, next, err := r.relationName(k)
-	if err == nil && next == k+3 && r.toks[k].val == "public" {
-		name = "public." + name
-	}
-	return name, next, err
-}
-
 func (r *rewriter) createType() (*TypeStatement, error) {
 	ts := &TypeStatement{Action: TypeCreateEnum, NamePos: r.pos(2)}
-	name, k, err := r.typeName(2)
+	name, k, err := r.relationName(2)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +200,7 @@ func (r *rewriter) createType() (*TypeStatement, error) {
 
 func (r *rewriter) alterType() (*TypeStatement, error) {
 	ts := &TypeStatement{NamePos: r.pos(2)}
-	name, k, err := r.typeName(2)
+	name, k, err := r.relationName(2)
 	if err != nil {
 		return nil, err
 	}
@@ -336,7 +324,7 @@ func (r *rewriter) createRange(ts *TypeStatement, k int) (*TypeStatement, error)
 			return k, pgerr.New(pgerr.SyntaxError, "type attribute \"%s\" not recognized", opt).WithPosition(r.pos(k))
 		}
 		if target == &ts.Range.MultirangeTypeName {
-			*target, k, err = r.typeName(k + 2)
+			*target, k, err = r.relationName(k + 2)
 		} else {
 			*target, k, err = r.relationName(k + 2)
 		}

@@ -489,9 +489,9 @@ func (r *rewriter) copyStmt() (*UtilityStatement, error) {
 			if r.peek(k, ".") {
 				return nil, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented")
 			}
-			// A relation of a user schema is named by its key
-			// (catalog/schemas.go).
-			if schema != "public" && schema != "pg_catalog" {
+			// schema.name, public's too: the binder resolves it
+			// (catalog.Snapshot.lookupRelation).
+			if schema != "pg_catalog" {
 				n = schema + "." + n
 			}
 		}

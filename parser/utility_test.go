@@ -88,7 +88,7 @@ func TestUtilityStatements(t *testing.T) {
 		}},
 		{"COPY public.t (a, b) FROM STDIN WITH (FORMAT csv, HEADER, FORCE_NOT_NULL (a), DELIMITER ';')", func(t *testing.T, u *UtilityStatement) {
 			c := u.Copy
-			if c.Table != "t" || len(c.Columns) != 2 || !c.From || !c.Stdio || len(c.Options) != 4 ||
+			if c.Table != "public.t" || len(c.Columns) != 2 || !c.From || !c.Stdio || len(c.Options) != 4 ||
 				c.Options[0].Value != "csv" || c.Options[1].HasValue || c.Options[2].Columns[0] != "a" || c.Options[3].Value != ";" {
 				t.Errorf("%+v", c)
 			}

@@ -458,7 +458,11 @@ func (b *Binder) bindAddIdentity(t *catalog.Table, ba *ir.AlterAction) error {
 	if opts.Type == "" {
 		opts.Type = typeName
 	}
+	// SEQUENCE NAME creates a sequence: public.s is keyed s.
 	name := opts.Name
+	if name != "" {
+		name = catalog.QualifiedKey(catalog.SplitName(name))
+	}
 	if name == "" {
 		name = chooseName(t.Name+"_"+c.Name, "seq", func(n string) bool { return b.snap.HasRelation(n) })
 	}

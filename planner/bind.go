@@ -73,6 +73,8 @@ type Binder struct {
 	viewDepth    int
 	// deps are the stored relations the statement reads.
 	deps []string
+	// readsTemp: one of deps is the session's temporary relation.
+	readsTemp bool
 	// perms are the relation references bound so far, with what each
 	// needs (permissions.go); relPerms links the relation bindTableName
 	// returned to its entry, and checkAs is the owner of the view being
@@ -288,23 +290,26 @@ func (b *Binder) bindStmt(node ast.StmtNode) (ir.Statement, error) {
 	case *ast.CreateTableStmt:
 		return b.bindCreateTable(n)
 	case *ast.DropTableStmt:
+		names, err := b.dropNames(n)
+		if err != nil {
+			return nil, err
+		}
 		if n.IsView {
-			d := &ir.DropView{IfExists: n.IfExists, Cascade: b.stmt.Cascade}
-			for _, t := range n.Tables {
-				d.Names = append(d.Names, t.Name.O)
-			}
-			return d, nil
+			return &ir.DropView{Names: names, IfExists: n.IfExists, Cascade: b.stmt.Cascade}, nil
 		}
-		d := &ir.DropTable{IfExists: n.IfExists, Cascade: b.stmt.Cascade, Matview: b.stmt.Matview}
-		for _, t := range n.Tables {
-			d.Names = append(d.Names, t.Name.O)
-		}
-		return d, nil
+		return &ir.DropTable{Names: names, IfExists: n.IfExists, Cascade: b.stmt.Cascade, Matview: b.stmt.Matview}, nil
 	case *ast.CreateIndexStmt:
 		return b.bindCreateIndex(n)
 	case *ast.AlterTableStmt:
 		return b.bindAlterConstraint(n)
 	case *ast.DropIndexStmt:
+		if b.snap.PublicIndexOffPath(n.IndexName) {
+			// public's index, which the path does not reach.
+			if !n.IfExists {
+				return nil, pgerr.New(pgerr.UndefinedObject, "index \"%s\" does not exist", n.IndexName)
+			}
+			return &ir.DropIndex{Name: catalog.QualifiedKey(catalog.TempTypeSchema, n.IndexName), IfExists: true}, nil
+		}
 		return &ir.DropIndex{Name: n.IndexName, IfExists: n.IfExists}, nil
 	case *ast.ShowStmt:
 		return b.bindShow(n)
@@ -314,7 +319,7 @@ func (b *Binder) bindStmt(node ast.StmtNode) (ir.Statement, error) {
 		}
 		c := &ir.CheckTable{}
 		for _, tn := range n.Tables {
-			t, err := b.snap.Table(tn.Name.O)
+			t, err := b.snap.Table(tableKey(tn))
 			if err != nil {
 				return nil, err
 			}
@@ -609,7 +614,7 @@ func writable(t *catalog.Table) error {
 func (b *Binder) bindShow(n *ast.ShowStmt) (ir.Statement, error) {
 	switch n.Tp {
 	case ast.ShowIndex:
-		t, err := b.snap.Table(n.Table.Name.O)
+		t, err := b.snap.Table(tableKey(n.Table))
 		if err != nil {
 			return nil, err
 		}

@@ -82,13 +82,8 @@ func bindComment(snap *catalog.Snapshot, cs *parser.CommentStatement) (*ir.Comme
 	}
 	// A relation of a user schema is found by its key; an unqualified
 	// name through search_path (catalog/schemas.go).
-	rel := name[len(name)-1]
-	if len(name) == 2 {
-		rel = catalog.QualifiedKey(name[0], rel)
-	}
-	if cs.Object != "index" {
-		rel = snap.Resolve(rel)
-	}
+	// The lookups bind the name as written ("public.t" is public's t).
+	rel := strings.Join(name, ".")
 	switch cs.Object {
 	case "sequence":
 		q, ok := snap.Sequence(rel)
@@ -145,11 +140,7 @@ func bindTriggerComment(snap *catalog.Snapshot, c *ir.Comment, trigger string, c
 	if len(on) > 2 || len(on) == 2 && on[0] != "public" && !snap.HasSchema(on[0]) {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", strings.Join(on, "."))
 	}
-	rel := on[len(on)-1]
-	if len(on) == 2 {
-		rel = catalog.QualifiedKey(on[0], rel)
-	}
-	rel = snap.Resolve(rel)
+	rel := strings.Join(on, ".")
 	if cs.Object == "constraint" {
 		t, err := snap.Table(rel)
 		if err != nil {

@@ -539,7 +539,7 @@ func (b *Binder) bindAlterConstraint(n *ast.AlterTableStmt) (ir.Statement, error
 	if s := n.Table.Schema.L; s != "" && s != "public" {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", n.Table.Schema.O+"."+n.Table.Name.O)
 	}
-	t, err := b.snap.Table(n.Table.Name.O)
+	t, err := b.snap.Table(tableKey(n.Table))
 	if err != nil {
 		if cs := b.stmt.Constraints; cs != nil && cs.TableIfExists && pgerr.CodeOf(err) == pgerr.UndefinedTable {
 			return &ir.AlterTable{Table: n.Table.Name.O, IfExists: true}, nil // the executor's NOTICE

@@ -351,7 +351,7 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 	if n.KeyType != ast.IndexKeyTypeNone && n.KeyType != ast.IndexKeyTypeUnique {
 		return nil, unsupported("this index type is not supported")
 	}
-	t, err := b.snap.Table(n.Table.Name.O)
+	t, err := b.snap.Table(tableKey(n.Table))
 	if err != nil {
 		return nil, err
 	}

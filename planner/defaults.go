@@ -38,7 +38,11 @@ func (b *Binder) defaultExpr(t *catalog.Table, i int) (ir.Expr, error) {
 		}
 		return &ir.Func{Name: "unique_rowid", Typ: sqltypes.TypeInt8, Volatile: true, Fn: newRowID}, nil
 	case c.Identity != "":
-		return b.nextvalOf(c, c.Sequence)
+		return b.nextvalOf(c, b.snap.RelationKeyText(c.Sequence, t.Temp))
+	case c.Default != "" && c.Sequence != "" && serialDefault.MatchString(strings.TrimSpace(c.Default)):
+		// The sequence the column draws from, by its key (PostgreSQL
+		// keeps its OID), whatever the path.
+		return b.nextvalOf(c, b.snap.RelationKeyText(c.Sequence, t.Temp))
 	case c.Default != "":
 		return b.bindDefault(c, c.Default)
 	case c.Type.IsDomain() && c.Type.Domain.Default != "":

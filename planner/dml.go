@@ -665,16 +665,10 @@ func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (ir.Statement, error) {
 	if !cv.Temp {
 		cv.TempFuncs = b.tempCalls
 	}
-	if !cv.Temp {
+	if !cv.Temp && b.readsTemp {
 		// A view reading a temporary relation is temporary itself, as
 		// PostgreSQL makes it (with a NOTICE the session sends).
-		for _, d := range b.deps {
-			if t, err := b.snap.Table(d); err == nil && t.Temp {
-				cv.Temp, cv.ImplicitTemp = true, true
-			} else if v, ok := b.snap.StoredView(d); ok && v.Temp {
-				cv.Temp, cv.ImplicitTemp = true, true
-			}
-		}
+		cv.Temp, cv.ImplicitTemp = true, true
 	}
 	return cv, nil
 }

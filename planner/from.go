@@ -605,7 +605,7 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 	if schema == "" || schema == "public" || isTempSchema(schema) {
 		snap, tempOnly := b.snapFor(schema)
 		if t, err := snap.Table(name); err == nil && (!tempOnly || t.Temp) {
-			b.depends(name)
+			b.depends(t.Name, t.Temp)
 			var s ir.Rel = ir.NewScan(t, alias)
 			switch heirs := b.snap.Inheritors(t); {
 			case only && t.IsPartitioned():
@@ -625,7 +625,7 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 			return s, nil
 		}
 		if v, ok := snap.StoredView(name); ok && !tempOnly {
-			b.depends(name)
+			b.depends(v.Name, v.Temp)
 			p := b.addPermission(nil, v, catalog.PrivSelect)
 			r, err := b.bindView(v)
 			if err == nil {
@@ -637,7 +637,7 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 			return r, err
 		}
 		if q, ok := snap.Sequence(name); ok && (!tempOnly || q.Temp) {
-			return ir.NewVirtual(sequenceRelation(q)), nil
+			return ir.NewVirtual(sequenceRelation(b.snap, q)), nil
 		}
 		// The built-in extensions' relations in public (postgis's
 		// spatial_ref_sys and geometry_columns), after the user's own.
@@ -661,8 +661,9 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 // sequenceRelation is a sequence read as a relation, as PostgreSQL shows
 // one: a row of last_value, log_cnt and is_called (pg_dump reads them to
 // restore the sequence with setval). zproxy writes no WAL, so log_cnt is 0.
-func sequenceRelation(q *catalog.Sequence) *catalog.Table {
+func sequenceRelation(snap *catalog.Snapshot, q *catalog.Sequence) *catalog.Table {
 	name := q.Name
+	text := snap.RelationKeyText(q.Name, q.Temp) // q exactly, whatever the path
 	return &catalog.Table{Name: name, Columns: []catalog.Column{
 		{Name: "last_value", Type: sqltypes.TypeInt8, NotNull: true},
 		{Name: "log_cnt", Type: sqltypes.TypeInt8, NotNull: true},
@@ -671,7 +672,7 @@ func sequenceRelation(q *catalog.Sequence) *catalog.Table {
 		if fn == nil || fn.Sequences == nil {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "sequence %s cannot be read here", name)
 		}
-		last, called, err := fn.Sequences.State(name)
+		last, called, err := fn.Sequences.State(text)
 		if err != nil {
 			return nil, err
 		}
@@ -681,10 +682,13 @@ func sequenceRelation(q *catalog.Sequence) *catalog.Table {
 
 // depends records a stored relation the statement reads (a view's
 // dependencies), once.
-func (b *Binder) depends(name string) {
+func (b *Binder) depends(name string, temp bool) {
 	if b.viewDepth > 0 {
 		return // only the view's own query counts, not the views it reads
 	}
+	// Whether one is temporary is known here alone: its key may be
+	// public's too (public.t past a temporary t).
+	b.readsTemp = b.readsTemp || temp
 	for _, d := range b.deps {
 		if d == name {
 			return

@@ -97,7 +97,7 @@ func (b *Binder) inheritedScan(t *catalog.Table, alias string, heirs []*catalog.
 	cols := own.Columns()
 	out := b.withTableOID(own, t)
 	for _, c := range heirs {
-		b.depends(c.Name)
+		b.depends(c.Name, c.Temp)
 		scan := ir.NewScan(c, alias)
 		exprs := make([]ir.Expr, len(cols))
 		for i, pc := range t.Columns {
@@ -123,7 +123,7 @@ func (b *Binder) writeHeirs(t *catalog.Table) []*catalog.Table {
 	}
 	heirs := b.snap.Inheritors(t)
 	for _, h := range heirs {
-		b.depends(h.Name)
+		b.depends(h.Name, h.Temp)
 	}
 	return heirs
 }

@@ -21,12 +21,8 @@ func (b *Binder) matviewQuery(t *catalog.Table) error {
 	if len(b.params) > 0 {
 		return pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", 1)
 	}
-	for _, d := range b.deps {
-		if rel, err := b.snap.Table(d); err == nil && rel.Temp {
-			return unsupported("materialized views must not use temporary tables or views")
-		} else if v, ok := b.snap.StoredView(d); ok && v.Temp {
-			return unsupported("materialized views must not use temporary tables or views")
-		}
+	if b.readsTemp {
+		return unsupported("materialized views must not use temporary tables or views")
 	}
 	t.Matview = &catalog.Matview{SQL: b.stmt.CreateAs.Query, Depends: b.deps, Populated: !b.stmt.CreateAs.NoData, Path: b.storedPath()}
 	return nil

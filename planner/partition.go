@@ -498,7 +498,7 @@ func (b *Binder) partitionedScan(t *catalog.Table, alias string, oid bool) ir.Re
 	var out ir.Rel
 	ps := b.snap.PartitionSet(t)
 	for _, leaf := range ps.Leaves() {
-		b.depends(leaf.Name)
+		b.depends(leaf.Name, leaf.Temp)
 		scan := ir.NewScan(leaf, alias)
 		scan.Partitions = ps
 		var s ir.Rel = scan

@@ -48,6 +48,8 @@ func qualifyNames(snap *catalog.Snapshot, node ast.Node, temp bool, more ...ast.
 	// A created table's key is chosen by newTable (which knows whether
 	// it is temporary); a view's here, unless temporary.
 	switch n := node.(type) {
+	case *ast.DropTableStmt:
+		q.dropping = true
 	case *ast.CreateTableStmt:
 		q.skip = n.Table
 	case *ast.CreateViewStmt:
@@ -92,6 +94,8 @@ type qualifier struct {
 	// callsOnly qualifies calls of pg_temp's routines alone (a snapshot
 	// without a search path).
 	callsOnly bool
+	// dropping is a DROP TABLE | VIEW, whose names dropNames checks.
+	dropping bool
 }
 
 func (q *qualifier) Enter(n ast.Node) (ast.Node, bool) {
@@ -178,6 +182,11 @@ func (q *qualifier) qualify(tn *ast.TableName) {
 			key = k
 		} else {
 			key = q.snap.Resolve(name)
+			if !q.dropping && q.snap.PublicOffPath(name) && q.err == nil {
+				// Found by key, public's relation would stand in for
+				// what the path does not find.
+				q.err = pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+			}
 		}
 	case schema == catalog.PublicSchema || schema == "pg_catalog" || schema == "information_schema" || strings.HasPrefix(schema, "pg_temp") || strings.HasPrefix(schema, "pg_toast"):
 		return
@@ -210,6 +219,52 @@ func qualifyStored(snap *catalog.Snapshot, node ast.Node) error {
 // path's first schema, and a new name given by RENAME the key in the
 // renamed relation's schema.
 func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(), err error) {
+	unkey := publicKeys(st)
+	undo, err := qualifySpecialNames(snap, st)
+	return func() { undo(); unkey() }, err
+}
+
+// publicKeys makes the names a statement gives new objects (CREATE
+// SEQUENCE public.s, RENAME TO) keys where public is written: public's
+// keys are bare. The names it looks up keep "public.", which the catalog
+// binds to public exactly (catalog.Snapshot.lookupRelation).
+func publicKeys(st *parser.Statement) (restore func()) {
+	type saved struct {
+		p   *string
+		old string
+	}
+	var undo []saved
+	key := func(p *string) {
+		if bare, ok := strings.CutPrefix(*p, catalog.PublicSchema+"."); ok {
+			undo = append(undo, saved{p, *p})
+			*p = bare
+		}
+	}
+	if q := st.Sequence; q != nil {
+		if q.Kind == "create" {
+			for i := range q.Names {
+				key(&q.Names[i])
+			}
+		} else if !q.SetSchema {
+			key(&q.RenameTo)
+		}
+	}
+	if a := st.Alter; a != nil {
+		for i := range a.Actions {
+			if k := a.Actions[i].Kind; k == parser.AlterRenameIndex || k == parser.AlterRenameTable && !a.Actions[i].SetSchema {
+				key(&a.Actions[i].NewName)
+			}
+		}
+	}
+	return func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			*undo[i].p = undo[i].old
+		}
+	}
+}
+
+// qualifySpecialNames is qualifySpecial after publicKeys.
+func qualifySpecialNames(snap *catalog.Snapshot, st *parser.Statement) (restore func(), err error) {
 	if _, ok := snap.SearchPath(); !ok {
 		// Without a search path a bare key is public's: a routine named
 		// public.f (parser's routineName) is f, in place.
@@ -257,12 +312,24 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 			*p = v
 		}
 	}
-	rel := func(p *string) string {
-		if *p != "" {
+	// rel makes *p the key of the relation it names. One of public's
+	// relations the path does not reach is no relation (42P01, with
+	// kind's wording), or under IF EXISTS a key nothing is stored under,
+	// since the executor's lookups by key would find public's.
+	relAs := func(p *string, kind string, ifExists bool) string {
+		switch {
+		case *p == "" || strings.IndexByte(*p, '.') >= 0:
+			// A key, or public.t: the lookups bind it as it is.
+		case !snap.PublicOffPath(*p):
 			set(p, snap.Resolve(*p))
+		case ifExists:
+			set(p, catalog.QualifiedKey(catalog.TempTypeSchema, *p))
+		case err == nil:
+			err = pgerr.New(pgerr.UndefinedTable, "%s \"%s\" does not exist", kind, *p)
 		}
 		return *p
 	}
+	rel := func(p *string) string { return relAs(p, "relation", false) }
 	create := func(p *string) {
 		if strings.IndexByte(*p, '.') >= 0 {
 			return
@@ -380,7 +447,7 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 			index = index || act.Kind == parser.AlterRenameIndex || act.Kind == parser.AlterAttachIndex
 		}
 		if !index {
-			key := rel(&a.Table)
+			key := relAs(&a.Table, "relation", a.IfExists)
 			for i := range a.Actions {
 				if a.Actions[i].Kind == parser.AlterRenameTable && a.Actions[i].SetSchema {
 					// SET SCHEMA: the name, kept, in the new schema.
@@ -395,7 +462,7 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 		}
 	}
 	if o := st.Owner; o != nil {
-		rel(&o.Name)
+		relAs(&o.Name, "relation", o.IfExists)
 	}
 	if t := st.Truncate; t != nil {
 		for i := range t.Tables {
@@ -424,18 +491,18 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 		rel(&t.Table)
 	}
 	if q := st.Sequence; q != nil {
-		if o := q.Options.OwnedBy; o != "" && o != "none" {
-			if tbl, col, ok := catalog.SplitOwnedBy(o); ok {
-				set(&q.Options.OwnedBy, snap.Resolve(tbl)+"."+col)
-			}
-		}
+		// OWNED BY's table is bound as written (bindSequence's ownerKey).
 		for i := range q.Names {
 			if q.Kind == "create" {
 				if !q.Qualified && !q.Temp { // a temporary sequence is keyed by its bare name
 					create(&q.Names[i])
 				}
 			} else {
-				key := rel(&q.Names[i])
+				kind := "relation"
+				if q.Kind == "drop" {
+					kind = "sequence"
+				}
+				key := relAs(&q.Names[i], kind, q.IfExists)
 				if i == 0 && q.SetSchema {
 					newSibling(key, &q.RenameTo, true)
 				} else if i == 0 {
@@ -573,4 +640,44 @@ func (b *Binder) bindStored(path []string, node ast.StmtNode, bind func() (ir.Re
 		return nil, err
 	}
 	return bind()
+}
+
+// dropNames are the keys of the relations DROP TABLE | VIEW | MATERIALIZED
+// VIEW names: public.t is public's t ("public.t", which the catalog reads
+// past a temporary t), a bare name of one of public's relations the path
+// does not reach none (42P01, or skipped under IF EXISTS).
+func (b *Binder) dropNames(n *ast.DropTableStmt) ([]string, error) {
+	kind := "table"
+	switch {
+	case b.stmt.Matview:
+		kind = "materialized view"
+	case n.IsView:
+		kind = "view"
+	}
+	var names []string
+	for _, t := range n.Tables {
+		name := t.Name.O
+		switch {
+		case t.Schema.L == catalog.PublicSchema:
+			name = catalog.PublicSchema + "." + name
+		case t.Schema.O == "" && b.snap.PublicOffPath(name):
+			if n.IfExists {
+				continue
+			}
+			return nil, pgerr.New(pgerr.UndefinedTable, "%s \"%s\" does not exist", kind, name)
+		}
+		names = append(names, name)
+	}
+	return names, nil
+}
+
+// tableKey is the name the catalog finds tn's relation by once
+// qualifyNames has run: "public.t" for a name qualified by public
+// (public's t, past a temporary t), else the name (a key or a bare name
+// the path resolves).
+func tableKey(tn *ast.TableName) string {
+	if tn.Schema.L == catalog.PublicSchema {
+		return catalog.PublicSchema + "." + tn.Name.O
+	}
+	return tn.Name.O
 }

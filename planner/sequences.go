@@ -15,31 +15,35 @@ func bindSequence(snap *catalog.Snapshot, st *parser.SequenceStatement) (ir.Stat
 			return nil, err
 		}
 		seq.Temp = st.Temp
-		if err := checkOwner(snap, seq.OwnedBy); err != nil {
+		if seq.OwnedBy, err = ownerKey(snap, seq.OwnedBy); err != nil {
 			return nil, err
 		}
 		return &ir.CreateSequence{Seq: seq, IfNotExists: st.IfNotExists}, nil
 	case "alter":
-		if err := checkOwner(snap, st.Options.OwnedBy); err != nil {
+		opts := st.Options
+		var err error
+		if opts.OwnedBy, err = ownerKey(snap, opts.OwnedBy); err != nil {
 			return nil, err
 		}
-		return &ir.AlterSequence{Name: st.Names[0], IfExists: st.IfExists, Options: st.Options, RenameTo: st.RenameTo, SetSchema: st.SetSchema}, nil
+		return &ir.AlterSequence{Name: st.Names[0], IfExists: st.IfExists, Options: opts, RenameTo: st.RenameTo, SetSchema: st.SetSchema}, nil
 	}
 	return &ir.DropSequence{Names: st.Names, IfExists: st.IfExists, Cascade: st.Cascade}, nil
 }
 
-// checkOwner checks OWNED BY table.column.
-func checkOwner(snap *catalog.Snapshot, owned string) error {
+// ownerKey checks OWNED BY table.column, the table named as written
+// (public.t, s.t, or a name the path finds), and returns it as the
+// sequence keeps it: the table's key, then the column.
+func ownerKey(snap *catalog.Snapshot, owned string) (string, error) {
 	if owned == "" || owned == "none" {
-		return nil
+		return owned, nil
 	}
 	tbl, col, _ := catalog.SplitOwnedBy(owned)
 	t, err := snap.Table(tbl)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if t.ColumnIndex(col) < 0 {
-		return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", col, tbl)
+		return "", pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", col, tbl)
 	}
-	return nil
+	return t.Name + "." + col, nil
 }

@@ -93,9 +93,9 @@ func (b *Binder) updatableView(v *catalog.View, depth int) (*viewWrite, error) {
 
 	// What the view reads: a table, or a view written through in turn.
 	w := &viewWrite{name: v.Name}
-	src, err := b.snap.Table(tn.Name.O)
+	src, err := b.snap.Table(tableKey(tn))
 	if err != nil {
-		inner, ok := b.snap.StoredView(tn.Name.O)
+		inner, ok := b.snap.StoredView(tableKey(tn))
 		if !ok {
 			return nil, err
 		}
@@ -243,7 +243,7 @@ func viewUpdatability(snap *catalog.Snapshot, v *catalog.View) (base any, cols [
 		return nil, nil, false
 	}
 	var names []string
-	if t, err := snap.Table(tn.Name.O); err == nil {
+	if t, err := snap.Table(tableKey(tn)); err == nil {
 		if t.IsMatview() {
 			return nil, nil, false
 		}
@@ -255,7 +255,7 @@ func viewUpdatability(snap *catalog.Snapshot, v *catalog.View) (base any, cols [
 				names = append(names, c.Name)
 			}
 		}
-	} else if inner, ok := snap.StoredView(tn.Name.O); ok {
+	} else if inner, ok := snap.StoredView(tableKey(tn)); ok {
 		base, names = inner, inner.Columns
 	} else {
 		return nil, nil, false

@@ -86,8 +86,11 @@ func (st *statement) copy(ctx context.Context, params []sqltypes.Value, start ti
 	if err != nil {
 		return nil, err
 	}
+	// The statement COPY runs through names t exactly, whatever the path
+	// (public's t past a temporary t).
+	name := snap.RelationKeyText(t.Name, t.Temp)
 	if c.From {
-		return st.copyFrom(ctx, t, cols)
+		return st.copyFrom(ctx, t, name, cols)
 	}
 	var q strings.Builder
 	q.WriteString("SELECT ")
@@ -97,7 +100,7 @@ func (st *statement) copy(ctx context.Context, params []sqltypes.Value, start ti
 		}
 		q.WriteString(quoteIdent(t.Columns[col].Name))
 	}
-	q.WriteString(" FROM " + quoteIdent(t.Name))
+	q.WriteString(" FROM " + name)
 	stmts, err := parser.Parse(q.String())
 	if err != nil {
 		return nil, err
@@ -192,13 +195,13 @@ func (c *copyOut) Tag() string { return fmt.Sprintf("COPY %d", c.n) }
 // copyFrom starts COPY t [(cols)] FROM STDIN: it binds INSERT INTO t
 // (cols) VALUES ($1, ...) with the columns' types and opens a BulkInsert
 // for the rows wire will decode.
-func (st *statement) copyFrom(ctx context.Context, t *catalog.Table, cols []int) (wire.Result, error) {
+func (st *statement) copyFrom(ctx context.Context, t *catalog.Table, name string, cols []int) (wire.Result, error) {
 	s := st.sess
 	e := s.engine
 	wcols := make([]wire.Column, len(cols))
 	types := make([]sqltypes.Type, len(cols))
 	var ins strings.Builder
-	ins.WriteString("INSERT INTO " + quoteIdent(t.Name) + " (")
+	ins.WriteString("INSERT INTO " + name + " (")
 	for i, col := range cols {
 		c := t.Columns[col]
 		wcols[i] = wire.Column{Name: c.Name, Type: c.Type}

@@ -99,12 +99,11 @@ func relationNameOf(text string) (string, error) {
 	switch {
 	case len(parts) == 1:
 		return parts[0], nil
-	case len(parts) == 2 && parts[0] == "public":
-		return parts[1], nil
 	case len(parts) == 2:
-		// A relation of a user schema is keyed "schema.name"
-		// (catalog/schemas.go); lookup checks the schema.
-		return catalog.QualifiedKey(parts[0], parts[1]), nil
+		// "schema.name", public's too: the catalog's lookup binds exactly
+		// that schema (public's s past a temporary s); lookup checks the
+		// schema.
+		return parts[0] + "." + parts[1], nil
 	}
 	return "", pgerr.New(pgerr.InvalidName, "improper relation name (too many dotted names): %s", text)
 }

@@ -1134,7 +1134,9 @@ func (st *statement) runAlterTable(ctx context.Context, x *ir.AlterTable, env *r
 	if err != nil {
 		return nil, err
 	}
-	if err := e.exec.AlterTable(ctx, cat, x, s.notice); err != nil {
+	y := *x
+	y.Table = s.keyIn(cat, x.Table)
+	if err := e.exec.AlterTable(ctx, cat, &y, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	if len(x.Actions) == 1 && (x.Actions[0].Kind == parser.AlterRenameIndex || x.Actions[0].Kind == parser.AlterAttachIndex) {
@@ -1170,7 +1172,9 @@ func (st *statement) runAlterSequence(ctx context.Context, x *ir.AlterSequence, 
 	if err != nil {
 		return nil, err
 	}
-	if err := e.exec.AlterSequence(ctx, cat, x, s.notice); err != nil {
+	y := *x
+	y.Name = s.keyIn(cat, x.Name)
+	if err := e.exec.AlterSequence(ctx, cat, &y, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	return tagResult("ALTER SEQUENCE"), nil
@@ -1184,7 +1188,12 @@ func (st *statement) runDropSequence(ctx context.Context, x *ir.DropSequence, en
 	if err != nil {
 		return nil, err
 	}
-	if err := e.exec.DropSequence(ctx, cat, x, s.notice); err != nil {
+	y := *x
+	y.Names = make([]string, len(x.Names))
+	for i, n := range x.Names {
+		y.Names[i] = s.keyIn(cat, n)
+	}
+	if err := e.exec.DropSequence(ctx, cat, &y, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	return tagResult("DROP SEQUENCE"), nil
@@ -1201,11 +1210,13 @@ func (st *statement) runCreateIndex(ctx context.Context, x *ir.CreateIndex, env 
 	if err != nil {
 		return nil, err
 	}
-	if err := e.exec.CreateIndex(ctx, cat, x, s.notice); err != nil {
+	y := *x
+	y.Table = s.keyIn(cat, x.Table)
+	if err := e.exec.CreateIndex(ctx, cat, &y, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	if cat == e.catalog {
-		e.indexBuilt(ctx, x.Table)
+		e.indexBuilt(ctx, y.Table)
 	}
 	return tagResult("CREATE INDEX"), nil
 }
@@ -1221,7 +1232,9 @@ func (st *statement) runDropIndex(ctx context.Context, x *ir.DropIndex, env *run
 	if err != nil {
 		return nil, err
 	}
-	if err := e.exec.DropIndex(ctx, cat, x, s.notice); err != nil {
+	y := *x
+	y.Name = s.keyIn(cat, x.Name)
+	if err := e.exec.DropIndex(ctx, cat, &y, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	return tagResult("DROP INDEX"), nil

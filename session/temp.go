@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -374,6 +375,18 @@ func (s *Session) permCatalog(ctx context.Context) (*catalog.Catalog, error) {
 	return c, nil
 }
 
+// keyIn is name as catalog cat keys it, once a statement's catalog is
+// chosen (catalogFor, byCatalog): a name qualified by public, which the
+// binder keeps so that it binds past a temporary relation of that name
+// (catalog.Snapshot.lookupRelation), is public's bare key in the
+// permanent catalog, which the executor's changes are keyed by.
+func (s *Session) keyIn(cat *catalog.Catalog, name string) string {
+	if cat == s.temp.cat {
+		return name
+	}
+	return strings.TrimPrefix(name, catalog.PublicSchema+".")
+}
+
 // splitTemp divides relation names into the session's temporary ones and
 // the others, for statements that name several (DROP TABLE, TRUNCATE).
 func (s *Session) splitTemp(ctx context.Context, names []string) (temp, perm []string, err error) {
@@ -413,7 +426,11 @@ func (s *Session) byCatalog(ctx context.Context, names []string, run func(cat *c
 		if err != nil {
 			return err
 		}
-		if err := run(cat, perm); err != nil {
+		keys := make([]string, len(perm))
+		for i, n := range perm {
+			keys[i] = s.keyIn(cat, n)
+		}
+		if err := run(cat, keys); err != nil {
 			return storeErr(err)
 		}
 	}

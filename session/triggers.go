@@ -214,5 +214,9 @@ func (st *statement) copyToView(ctx context.Context, v *catalog.View, names []st
 	if err != nil {
 		return nil, err
 	}
-	return st.copyFrom(ctx, t, cols)
+	snap, err := st.sess.snapshot(ctx)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return st.copyFrom(ctx, t, snap.RelationKeyText(v.Name, v.Temp), cols)
 }

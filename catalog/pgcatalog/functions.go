@@ -60,12 +60,11 @@ func init() {
 			oid := uint32(a[0].I)
 			switch kind {
 			case "table":
-				os := e.objects()
-				o := os.byOID[oid]
+				o := e.objects().byOID[oid]
 				if o == nil {
 					return sqltypes.Null, nil
 				}
-				return boolV(os.visible(o)), nil
+				return boolV(e.relationVisible(o)), nil
 			case "type":
 				t, ok := e.typeByOID(oid)
 				if !ok {

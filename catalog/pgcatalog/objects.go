@@ -631,12 +631,28 @@ func (os *objects) tableByKey(key string, temp bool) *object {
 	return nil
 }
 
-// visible reports whether an unqualified name finds o (pg_table_is_visible).
-func (os *objects) visible(o *object) bool {
-	if o.ns != NamespaceCatalog && (o.ns != NamespacePublic || os.path != nil) && (o.ns != os.tempNS || o.ns == 0) && !slices.Contains(os.path, o.ns) {
-		return false
+// relationVisible reports whether an unqualified name finds o
+// (pg_table_is_visible, and whether deparsers print it bare): the
+// catalog's rule (catalog.Snapshot.RelationVisible), for the key o is
+// stored under, an index's being its name in its table's schema and a
+// catalog relation's its schema's.
+func (e *Env) relationVisible(o *object) bool {
+	key, temp := "", false
+	switch {
+	case o.isIndex() && o.table != nil:
+		sc, _ := catalog.SplitName(o.table.Name)
+		key, temp = catalog.QualifiedKey(sc, o.name), o.table.Temp
+	case o.table != nil:
+		key, temp = o.table.Name, o.table.Temp
+	case o.view != nil:
+		key, temp = o.view.Name, o.view.Temp
+	case o.seq != nil:
+		key, temp = o.seq.Name, o.seq.Temp
+	default:
+		key = catalog.QualifiedKey(e.namespaceName(o.ns), o.name)
+		temp = o.ns != 0 && o.ns == e.objects().tempNS
 	}
-	return os.lookup(o.name) == o
+	return e.Snap.RelationVisible(key, temp)
 }
 
 // relationName is a stored relation's name as PostgreSQL's deparsers
@@ -645,23 +661,10 @@ func (os *objects) visible(o *object) bool {
 // so its definitions come out qualified).
 func (e *Env) relationName(o *object) string {
 	name := sqltypes.QuoteIdent(o.name)
-	if os := e.objects(); os.path != nil || o.ns != NamespacePublic && o.ns != NamespaceCatalog && (o.ns != os.tempNS || o.ns == 0) {
-		// A user schema exists: the snapshot knows the search path.
-		if os.visible(o) {
-			return name
-		}
-		return sqltypes.QuoteIdent(e.namespaceName(o.ns)) + "." + name
+	if e.relationVisible(o) {
+		return name
 	}
-	if e.Sess == nil || o.ns != NamespacePublic {
-		return name // pg_catalog's, or the session's temporary schema's: always searched
-	}
-	path, _ := e.Sess.Setting("search_path")
-	for _, p := range strings.Split(path, ",") {
-		if p = strings.TrimSpace(p); p == "public" || p == `"public"` || strings.EqualFold(p, "public") {
-			return name
-		}
-	}
-	return "public." + name
+	return sqltypes.QuoteIdent(e.namespaceName(o.ns)) + "." + name
 }
 
 // QualifiedRelationName is the name of the relation (table, view,
