@@ -57,6 +57,13 @@ type conn struct {
 	ctx       context.Context
 	cancelCtx context.CancelCauseFunc
 
+	// watcher watches the statement under way (watch); endStmt is
+	// c.endStatement, bound once.
+	watcher stmtWatch
+	endStmt func()
+	// logged is the command the statement log is told of (command).
+	logged LoggedCommand
+
 	// mu guards state and stmtCancel, which Shutdown and CancelRequests on
 	// other goroutines look at, and what notify shares (notify.go).
 	mu         sync.Mutex
@@ -114,6 +121,7 @@ func newConn(s *Server, nc net.Conn, pid uint32) *conn {
 		cancelCtx: cancel,
 		reg:       NewRegistry(ctx),
 	}
+	c.endStmt = c.endStatement
 	c.rd = newFrontendReader(nc, maxAuthMessage)
 	c.log = s.log.With("pid", pid, "remote", nc.RemoteAddr().String())
 	c.reg.log = c.log

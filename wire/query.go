@@ -46,6 +46,10 @@ type prepared struct {
 	at      time.Time
 	fromSQL bool
 	plans   int64
+
+	// stmts holds stmt for statements(), which the statement log asks
+	// for at every Bind and Execute.
+	stmts [1]Statement
 }
 
 // paramSpec says how to decode one parameter and what to cast it to.
@@ -119,7 +123,7 @@ func (c *conn) simpleQuery(sql string) {
 	}
 	// As PostgreSQL's log_statement, the whole string is logged once,
 	// before its first statement runs, and its duration after its last.
-	logCmd := &LoggedCommand{Message: "statement", SQL: sql, Statements: stmts}
+	logCmd := c.command(LoggedCommand{Message: "statement", SQL: sql, Statements: stmts})
 	c.logReceived(logCmd)
 	if len(stmts) > 1 {
 		// Several statements in one message run as one transaction
@@ -144,6 +148,14 @@ func (c *conn) simpleQuery(sql string) {
 		}
 	}
 	c.logDone(logCmd, start)
+}
+
+// command returns cmd in the connection's one LoggedCommand, which the
+// statement log may not keep (StatementLogger): a command per message
+// need not be allocated.
+func (c *conn) command(cmd LoggedCommand) *LoggedCommand {
+	c.logged = cmd
+	return &c.logged
 }
 
 // logReceived hands a command about to run to the session's statement log
@@ -360,7 +372,7 @@ func (c *conn) handleParse(m *pgproto3.Parse) error {
 		return err
 	}
 	c.send(&pgproto3.ParseComplete{})
-	c.logDone(&LoggedCommand{Message: "parse", Name: m.Name, SQL: m.Query, Statements: stmts}, start)
+	c.logDone(c.command(LoggedCommand{Message: "parse", Name: m.Name, SQL: m.Query, Statements: stmts}), start)
 	return nil
 }
 
@@ -369,7 +381,8 @@ func (ps *prepared) statements() []Statement {
 	if ps.stmt == nil {
 		return nil
 	}
-	return []Statement{ps.stmt}
+	ps.stmts[0] = ps.stmt
+	return ps.stmts[:]
 }
 
 // describe binds ps once and works out how to decode its parameters.
@@ -493,8 +506,8 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	}
 	c.reg.portals[m.DestinationPortal] = p
 	c.send(&pgproto3.BindComplete{})
-	c.logDone(&LoggedCommand{Message: "bind", Name: ps.name, Portal: m.DestinationPortal, SQL: ps.text,
-		Statements: ps.statements(), Params: values}, start)
+	c.logDone(c.command(LoggedCommand{Message: "bind", Name: ps.name, Portal: m.DestinationPortal, SQL: ps.text,
+		Statements: ps.statements(), Params: values}), start)
 	return nil
 }
 
@@ -629,8 +642,8 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 		return nil
 	}
 	start := time.Now()
-	logCmd := &LoggedCommand{Message: "execute", Name: p.stmt.name, Portal: m.Portal, SQL: p.stmt.text,
-		Statements: p.stmt.statements(), Params: p.params}
+	logCmd := c.command(LoggedCommand{Message: "execute", Name: p.stmt.name, Portal: m.Portal, SQL: p.stmt.text,
+		Statements: p.stmt.statements(), Params: p.params})
 	if p.res != nil {
 		logCmd.Message = "execute fetch from" // a suspended portal resumed
 	}
@@ -647,11 +660,11 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 		p.ctx, p.cancel = context.WithCancelCause(c.ctx)
 	}
 	ctx := p.ctx
-	release := c.watch(p.cancel, c.commandDeadline())
+	c.watch(p.cancel, c.commandDeadline())
 	p.active = true
 	defer func() {
 		p.active = false
-		release()
+		c.release()
 		// An Execute that completes ends the statement timer, as in
 		// PostgreSQL; the next command starts its own.
 		c.cmdDeadline = time.Time{}

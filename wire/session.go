@@ -188,7 +188,8 @@ type ImplicitTransactor interface {
 // log_min_duration_statement do. The connection knows each command's
 // protocol shape (which message, the prepared statement's and portal's
 // names, the parameters); the session decides from its settings and the
-// statements' classes what to log, and where.
+// statements' classes what to log, and where. Neither method may keep cmd
+// after it returns: the connection reuses it for its next command.
 type StatementLogger interface {
 	// CommandReceived is called when a command is about to run: a Query
 	// message once its string has parsed, an Execute before its portal

@@ -61,11 +61,17 @@ func (c *conn) deadlineAfter() time.Time {
 // the returned function is called; see watch.
 func (c *conn) beginStatement(deadline time.Time) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(c.ctx)
-	release := c.watch(cancel, deadline)
-	return ctx, func() {
-		release()
-		cancel(nil)
-	}
+	c.watch(cancel, deadline)
+	return ctx, c.endStmt
+}
+
+// endStatement ends the statement beginStatement began: its watch is
+// released and its context canceled. It is a method value bound once per
+// connection (conn.endStmt, set by newConn), so a statement allocates no closure for it.
+func (c *conn) endStatement() {
+	cancel := c.watcher.cancel
+	c.release()
+	cancel(nil)
 }
 
 // watch puts a running statement, whose context cancel cancels, under
@@ -73,60 +79,109 @@ func (c *conn) beginStatement(deadline time.Time) (context.Context, func()) {
 // request), so does reaching deadline unless it is zero (57014, statement
 // timeout), and so does the client hanging up, which is checked every
 // clientCheckInterval without consuming what it may have pipelined.
-func (c *conn) watch(cancel context.CancelCauseFunc, deadline time.Time) (release func()) {
+//
+// One statement runs at a time on a connection, so its watch and timers
+// are the connection's own, armed and stopped again for each statement
+// rather than made anew (a key lookup's round trip is a few microseconds;
+// a timer and its closures per statement showed in its allocations).
+func (c *conn) watch(cancel context.CancelCauseFunc, deadline time.Time) {
 	c.mu.Lock()
 	c.stmtCancel = cancel
 	c.mu.Unlock()
-	w := &stmtWatch{c: c, cancel: cancel}
+	c.watcher.arm(c, cancel, deadline)
+}
+
+// release ends the watch of the statement under way.
+func (c *conn) release() {
+	c.watcher.disarm()
+	c.mu.Lock()
+	c.stmtCancel = nil
+	c.mu.Unlock()
+}
+
+// stmtWatch holds the timers watching a connection's running statement.
+// A timer's function may already be running when disarm stops it, and
+// then runs late, maybe while the next statement is under way: the
+// timeout acts only when the current statement's deadline has passed,
+// and a late client check is a true check of the current statement.
+type stmtWatch struct {
+	c *conn
+
+	mu       sync.Mutex
+	armed    bool
+	cancel   context.CancelCauseFunc
+	deadline time.Time
+	timeout  *time.Timer
+	check    *time.Timer
+}
+
+func (w *stmtWatch) arm(c *conn, cancel context.CancelCauseFunc, deadline time.Time) {
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.c, w.armed, w.cancel, w.deadline = c, true, cancel, deadline
 	if !deadline.IsZero() {
-		w.timeout = time.AfterFunc(time.Until(deadline), func() { cancel(errStatementTimeout) })
+		if w.timeout == nil {
+			w.timeout = time.AfterFunc(time.Until(deadline), w.timedOut)
+		} else {
+			w.timeout.Reset(time.Until(deadline))
+		}
 	}
 	if canPeek(c.raw) {
-		w.check = time.AfterFunc(clientCheckInterval, w.checkClient)
-	}
-	w.mu.Unlock()
-	return func() {
-		w.stop()
-		c.mu.Lock()
-		c.stmtCancel = nil
-		c.mu.Unlock()
+		if w.check == nil {
+			w.check = time.AfterFunc(clientCheckInterval, w.checkClient)
+		} else {
+			w.check.Reset(clientCheckInterval)
+		}
 	}
 }
 
-// stmtWatch holds the timers watching one statement.
-type stmtWatch struct {
-	c      *conn
-	cancel context.CancelCauseFunc
-
-	mu      sync.Mutex
-	stopped bool
-	timeout *time.Timer
-	check   *time.Timer
-}
-
-func (w *stmtWatch) checkClient() {
-	if clientHungUp(w.c.raw) {
-		w.c.log.Debug("the client hung up; canceling its statement")
-		w.cancel(errClientGone)
-		return
-	}
+func (w *stmtWatch) disarm() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if !w.stopped {
-		w.check.Reset(clientCheckInterval)
-	}
-}
-
-func (w *stmtWatch) stop() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.stopped = true
+	w.armed = false
 	if w.timeout != nil {
 		w.timeout.Stop()
 	}
 	if w.check != nil {
 		w.check.Stop()
+	}
+}
+
+// current returns the cancel function of the statement under watch, nil
+// when none is.
+func (w *stmtWatch) current() context.CancelCauseFunc {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.armed {
+		return nil
+	}
+	return w.cancel
+}
+
+func (w *stmtWatch) timedOut() {
+	w.mu.Lock()
+	cancel := w.cancel
+	due := w.armed && !w.deadline.IsZero() && !time.Now().Before(w.deadline)
+	w.mu.Unlock()
+	if due {
+		cancel(errStatementTimeout)
+	}
+}
+
+func (w *stmtWatch) checkClient() {
+	cancel := w.current()
+	if cancel == nil {
+		return
+	}
+	if clientHungUp(w.c.raw) {
+		w.c.log.Debug("the client hung up; canceling its statement")
+		cancel(errClientGone)
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.armed {
+		w.check.Reset(clientCheckInterval)
 	}
 }
 
