@@ -1,0 +1,175 @@
+package kvtxn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/zproxy/zproxy/kv"
+)
+
+// eachBackend is a memBackend that takes its commit one write at a time
+// (EachBackend), copying each write as kv/pebble does.
+type eachBackend struct{ memBackend }
+
+func (e *eachBackend) CommitEach(_ context.Context, n int, each func(yield func(Write) error) error, _ *kv.Stats) error {
+	e.committed = nil
+	return each(func(w Write) error {
+		c := Write{Key: kv.Key{Partition: slices.Clone(w.Key.Partition), Sort: slices.Clone(w.Key.Sort)}, Kind: w.Kind}
+		if w.Kind == WritePut {
+			c.Attrs = decodeAttrs(encodeAttrs(w.Attrs))
+		}
+		e.committed = append(e.committed, c)
+		return nil
+	})
+}
+
+// TestRunMatchesModel mixes fresh batches (the run) with ordinary writes,
+// deletes, locks, reads, savepoints, rollbacks and releases in one
+// partition the snapshot does not hold, and checks every read, every
+// CondNotExists outcome and the committed writes against a model. A
+// rolled-back put that survived in the run would show in a read or in the
+// commit.
+func TestRunMatchesModel(t *testing.T) {
+	for seed := range uint64(40) {
+		for _, each := range []bool{true, false} {
+			t.Run(fmt.Sprintf("seed%d/each=%v", seed, each), func(t *testing.T) {
+				runModel(t, seed, each)
+			})
+		}
+	}
+}
+
+func runModel(t *testing.T, seed uint64, each bool) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	mem := memBackend{data: map[string][]kv.Attr{encodeKey(key("other", "x")): val(1)}}
+	var backend Backend = &mem
+	eb := &eachBackend{memBackend: mem}
+	if each {
+		backend = eb
+	}
+	txn := New(backend, kv.TxnOptions{})
+	model := map[string]int64{}
+	var stack []map[string]int64
+	var sps []kv.Savepoint
+	sortKey := func() string { return fmt.Sprintf("%03d", rng.IntN(150)) }
+	for step := range 600 {
+		switch op := rng.IntN(20); {
+		case op < 9: // a fresh batch: puts, some under CondNotExists
+			var ops []kv.Op
+			next := maps.Clone(model)
+			failAt := -1
+			for i := range 1 + rng.IntN(8) {
+				k := sortKey()
+				o := kv.Op{Kind: kv.OpPut, Key: key("f", k), Attrs: val(int64(step*10 + i))}
+				if rng.IntN(3) > 0 {
+					o.Cond = kv.CondNotExists
+					if _, ok := next[k]; ok && failAt < 0 {
+						failAt = i
+					}
+				}
+				next[k] = o.Attrs[0].I
+				ops = append(ops, o)
+			}
+			err := txn.Write(ctx, kv.Batch{Ops: ops, Fresh: true})
+			var cf *kv.ConditionFailedError
+			switch {
+			case failAt >= 0 && (!errors.As(err, &cf) || cf.Index != failAt):
+				t.Fatalf("step %d: fresh batch: %v, want condition failure at op %d", step, err, failAt)
+			case failAt < 0 && err != nil:
+				t.Fatalf("step %d: fresh batch: %v", step, err)
+			case failAt < 0:
+				model = next
+			}
+		case op < 11: // an ordinary put or delete
+			k := sortKey()
+			o := kv.Op{Kind: kv.OpDelete, Key: key("f", k)}
+			if rng.IntN(2) == 0 {
+				o = kv.Op{Kind: kv.OpPut, Key: key("f", k), Attrs: val(int64(-step))}
+				model[k] = int64(-step)
+			} else {
+				delete(model, k)
+			}
+			if err := txn.Write(ctx, kv.Batch{Ops: []kv.Op{o}}); err != nil {
+				t.Fatal(err)
+			}
+		case op == 11:
+			if err := txn.Lock(ctx, []kv.Key{key("f", sortKey())}, kv.LockUpdate); err != nil {
+				t.Fatal(err)
+			}
+		case op == 12: // a read of another partition must not fold the run
+			pending := txn.run.pending()
+			if _, ok := txnGetIn(t, txn, "other", "x"); !ok || txn.run.pending() != pending {
+				t.Fatalf("step %d: a read elsewhere folded the run", step)
+			}
+		case op == 13:
+			k := sortKey()
+			it, ok := txnGetIn(t, txn, "f", k)
+			v, want := model[k]
+			if ok != want || (ok && it.Attrs[0].I != v) {
+				t.Fatalf("step %d: get %s: %v %v, want %v %v", step, k, ok, it.Attrs, want, v)
+			}
+		case op == 14:
+			var got []string
+			it := txn.Scan(ctx, kv.ScanRequest{Partition: []byte("f")})
+			for it.Next() {
+				got = append(got, string(it.Item().Key.Sort))
+				if v := it.Item().Attrs[0].I; v != model[string(it.Item().Key.Sort)] {
+					t.Fatalf("step %d: scan %s = %d, want %d", step, it.Item().Key.Sort, v, model[string(it.Item().Key.Sort)])
+				}
+			}
+			it.Close()
+			if want := slices.Sorted(maps.Keys(model)); !slices.Equal(got, want) {
+				t.Fatalf("step %d: scan %v, want %v", step, got, want)
+			}
+		case op < 17:
+			sps = append(sps, txn.Savepoint())
+			stack = append(stack, maps.Clone(model))
+		case op < 19 && len(sps) > 0:
+			i := rng.IntN(len(sps))
+			if err := txn.RollbackTo(sps[i]); err != nil {
+				t.Fatal(err)
+			}
+			model = maps.Clone(stack[i])
+			sps, stack = sps[:i+1], stack[:i+1]
+		case op == 19 && len(sps) > 0:
+			i := rng.IntN(len(sps))
+			if err := txn.Release(sps[i]); err != nil {
+				t.Fatal(err)
+			}
+			sps, stack = sps[:i], stack[:i]
+		}
+	}
+	if err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	committed := mem.committed
+	if each {
+		committed = eb.committed
+	}
+	got := map[string]int64{}
+	for i, w := range committed {
+		if i > 0 && encodeKey(committed[i-1].Key) >= encodeKey(w.Key) {
+			t.Fatalf("commit: writes out of order at %d", i)
+		}
+		if w.Kind == WritePut && string(w.Key.Partition) == "f" {
+			got[string(w.Key.Sort)] = w.Attrs[0].I
+		}
+	}
+	if !maps.Equal(got, model) {
+		t.Fatalf("committed %v, want %v", got, model)
+	}
+}
+
+func txnGetIn(t *testing.T, txn *Txn, p, k string) (kv.Item, bool) {
+	t.Helper()
+	items, err := txn.Get(ctx, kv.GetRequest{Keys: []kv.Key{key(p, k)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return items[0], kv.Found(items[0])
+}
