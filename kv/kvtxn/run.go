@@ -2,9 +2,11 @@ package kvtxn
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"hash/maphash"
 	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/zproxy/zproxy/kv"
@@ -139,10 +141,8 @@ func (r *run) rollback(n, folded int) {
 	r.folded = folded
 	clear(r.parts)
 	for i := folded; i < n; i++ {
-		k := r.key(i)
-		l, w := binary.Uvarint(k)
-		if _, ok := r.parts[string(k[w:w+int(l)])]; !ok {
-			r.parts[string(k[w:w+int(l)])] = struct{}{}
+		if p, _ := r.split(i); !r.touches(p) {
+			r.parts[string(p)] = struct{}{}
 		}
 	}
 }
@@ -158,32 +158,73 @@ func (r *run) touches(p []byte) bool {
 
 // sorted returns the unfolded entries in key order, one per key (the
 // last put of each).
+//
+// Keys of one partition share their first bytes (the encoded partition),
+// which a plain comparison scans every time: each entry is sorted on its
+// partition's rank and the first 8 bytes of its sort key instead, and
+// only ties compare the rest. Partitions rank by their encoded prefix,
+// which orders their keys as the treap orders them (the prefix starts
+// with its length, a uvarint: no prefix is another's prefix).
 func (r *run) sorted() []int32 {
-	idx := make([]int32, 0, r.pending())
-	for i := r.folded; i < len(r.ents); i++ {
-		idx = append(idx, int32(i))
+	type sortEnt struct {
+		abbr uint64
+		part uint32
+		idx  int32
 	}
-	slices.SortFunc(idx, func(a, b int32) int {
-		if c := bytes.Compare(r.key(int(a)), r.key(int(b))); c != 0 {
+	ranks := map[string]uint32{}
+	for p := range r.parts {
+		ranks[p] = 0
+	}
+	// parts is cleared by a fold only; an entry's partition is always there.
+	byPrefix := make([]string, 0, len(ranks))
+	for p := range ranks {
+		byPrefix = append(byPrefix, p)
+	}
+	slices.SortFunc(byPrefix, func(a, b string) int { return strings.Compare(partitionPrefix([]byte(a)), partitionPrefix([]byte(b))) })
+	for i, p := range byPrefix {
+		ranks[p] = uint32(i)
+	}
+	ents := make([]sortEnt, 0, r.pending())
+	for i := r.folded; i < len(r.ents); i++ {
+		p, sort := r.split(i)
+		var a [8]byte
+		copy(a[:], sort)
+		ents = append(ents, sortEnt{abbr: binary.BigEndian.Uint64(a[:]), part: ranks[string(p)], idx: int32(i)})
+	}
+	slices.SortFunc(ents, func(a, b sortEnt) int {
+		switch {
+		case a.part != b.part:
+			return cmp.Compare(a.part, b.part)
+		case a.abbr != b.abbr:
+			return cmp.Compare(a.abbr, b.abbr)
+		}
+		_, sa := r.split(int(a.idx))
+		_, sb := r.split(int(b.idx))
+		if c := bytes.Compare(sa, sb); c != 0 {
 			return c
 		}
-		return int(a - b)
+		return cmp.Compare(a.idx, b.idx)
 	})
-	out := idx[:0]
-	for j, i := range idx {
-		if j+1 < len(idx) && bytes.Equal(r.key(int(i)), r.key(int(idx[j+1]))) {
+	out := make([]int32, 0, len(ents))
+	for j, e := range ents {
+		if j+1 < len(ents) && ents[j+1].part == e.part && ents[j+1].abbr == e.abbr && bytes.Equal(r.key(int(e.idx)), r.key(int(ents[j+1].idx))) {
 			continue // a later put of the key follows
 		}
-		out = append(out, i)
+		out = append(out, e.idx)
 	}
 	return out
+}
+
+// split is entry i's raw partition and sort key.
+func (r *run) split(i int) (partition, sort []byte) {
+	k := r.key(i)
+	l, w := binary.Uvarint(k)
+	return k[w : w+int(l) : w+int(l)], k[w+int(l):]
 }
 
 // write is entry i as a Write whose key and attributes alias the run's
 // memory, the attributes decoded into scratch's.
 func (r *run) write(i int, scratch []kv.Attr) Write {
-	k := r.key(i)
-	l, w := binary.Uvarint(k)
-	p := k[w : w+int(l) : w+int(l)]
-	return Write{Key: kv.Key{Partition: p, Sort: k[w+int(l):]}, Kind: WritePut, Attrs: decodeAttrsAliased(scratch, r.val(i))}
+	p, sort := r.split(i)
+	return Write{Key: kv.Key{Partition: p, Sort: sort}, Kind: WritePut, Attrs: decodeAttrsAliased(scratch, r.val(i))}
 }
