@@ -55,8 +55,7 @@ func runModel(t *testing.T, seed uint64, each bool) {
 	}
 	txn := New(backend, kv.TxnOptions{})
 	model := map[string]int64{}
-	var stack []map[string]int64
-	var sps []kv.Savepoint
+	var sps spModel
 	// Two fresh partitions of different lengths: the run orders them as
 	// the treap does, by encoded prefix. The model's keys are
 	// "partition|sort".
@@ -142,21 +141,11 @@ func runModel(t *testing.T, seed uint64, each bool) {
 				t.Fatalf("step %d: scan %v, want %v", step, got, want)
 			}
 		case op < 17:
-			sps = append(sps, txn.Savepoint())
-			stack = append(stack, maps.Clone(model))
-		case op < 19 && len(sps) > 0:
-			i := rng.IntN(len(sps))
-			if err := txn.RollbackTo(sps[i]); err != nil {
-				t.Fatal(err)
-			}
-			model = maps.Clone(stack[i])
-			sps, stack = sps[:i+1], stack[:i+1]
-		case op == 19 && len(sps) > 0:
-			i := rng.IntN(len(sps))
-			if err := txn.Release(sps[i]); err != nil {
-				t.Fatal(err)
-			}
-			sps, stack = sps[:i], stack[:i]
+			sps.save(txn, model)
+		case op < 19 && len(sps.sps) > 0:
+			model = sps.rollback(t, txn, rng)
+		case op == 19 && len(sps.sps) > 0:
+			sps.release(t, txn, rng)
 		}
 	}
 	if err := txn.Commit(ctx); err != nil {
