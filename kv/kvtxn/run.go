@@ -161,13 +161,14 @@ func (r *run) touches(p []byte) bool {
 //
 // Keys of one partition share their first bytes (the encoded partition),
 // which a plain comparison scans every time: each entry is sorted on its
-// partition's rank and the first 8 bytes of its sort key instead, and
+// partition's rank and the first 16 bytes of its sort key instead (8 hold
+// only a readings row's sensor id, or an index entry's leading text), and
 // only ties compare the rest. Partitions rank by their encoded prefix,
 // which orders their keys as the treap orders them (the prefix starts
 // with its length, a uvarint: no prefix is another's prefix).
 func (r *run) sorted() []int32 {
 	type sortEnt struct {
-		abbr uint64
+		abbr [2]uint64
 		part uint32
 		idx  int32
 	}
@@ -187,17 +188,21 @@ func (r *run) sorted() []int32 {
 	ents := make([]sortEnt, 0, r.pending())
 	for i := r.folded; i < len(r.ents); i++ {
 		p, sort := r.split(i)
-		var a [8]byte
+		var a [16]byte
 		copy(a[:], sort)
-		ents = append(ents, sortEnt{abbr: binary.BigEndian.Uint64(a[:]), part: ranks[string(p)], idx: int32(i)})
+		ents = append(ents, sortEnt{abbr: [2]uint64{binary.BigEndian.Uint64(a[:8]), binary.BigEndian.Uint64(a[8:])},
+			part: ranks[string(p)], idx: int32(i)})
 	}
 	slices.SortFunc(ents, func(a, b sortEnt) int {
 		switch {
 		case a.part != b.part:
 			return cmp.Compare(a.part, b.part)
-		case a.abbr != b.abbr:
-			return cmp.Compare(a.abbr, b.abbr)
+		case a.abbr[0] != b.abbr[0]:
+			return cmp.Compare(a.abbr[0], b.abbr[0])
+		case a.abbr[1] != b.abbr[1]:
+			return cmp.Compare(a.abbr[1], b.abbr[1])
 		}
+		// Equal in their first 16 bytes (or shorter, zero-padded).
 		_, sa := r.split(int(a.idx))
 		_, sb := r.split(int(b.idx))
 		if c := bytes.Compare(sa, sb); c != 0 {
