@@ -3,6 +3,7 @@ package kvtxn
 import (
 	"encoding/binary"
 	"math"
+	"unsafe"
 
 	"github.com/zproxy/zproxy/kv"
 )
@@ -26,11 +27,22 @@ func encodeAttrs(attrs []kv.Attr) []byte {
 	if len(attrs) == 0 {
 		return nil
 	}
+	b := appendAttrs(make([]byte, 0, attrsSize(attrs)), attrs)
+	// Trimmed, so the node keeps only what it needs.
+	return append([]byte(nil), b...)
+}
+
+// attrsSize bounds the size of attrs' encoding.
+func attrsSize(attrs []kv.Attr) int {
 	n := 0
 	for i := range attrs {
 		n += 3*binary.MaxVarintLen64 + 2 + len(attrs[i].Name) + len(attrs[i].S) + len(attrs[i].B)
 	}
-	b := make([]byte, 0, n)
+	return n
+}
+
+// appendAttrs appends attrs' encoding to b.
+func appendAttrs(b []byte, attrs []kv.Attr) []byte {
 	for i := range attrs {
 		a := &attrs[i]
 		b = append(b, byte(a.Kind))
@@ -56,8 +68,7 @@ func encodeAttrs(attrs []kv.Attr) []byte {
 			b = appendBytes(b, a.B)
 		}
 	}
-	// Trimmed, so the node keeps only what it needs.
-	return append([]byte(nil), b...)
+	return b
 }
 
 func appendBytes(b, v []byte) []byte {
@@ -77,7 +88,29 @@ func decodeAttrs(b []byte) []kv.Attr {
 	for p := 0; p < len(b); n++ {
 		p = skipAttr(b, p)
 	}
-	out := make([]kv.Attr, n)
+	return decodeAttrsInto(make([]kv.Attr, n), b, false)
+}
+
+// decodeAttrsAliased decodes b into dst's memory (grown as needed), the
+// names, strings and byte slices aliasing b: for a commit's yield, whose
+// Write is valid only during the call, over bytes that never change.
+func decodeAttrsAliased(dst []kv.Attr, b []byte) []kv.Attr {
+	n := 0
+	for p := 0; p < len(b); n++ {
+		p = skipAttr(b, p)
+	}
+	if cap(dst) < n {
+		dst = make([]kv.Attr, n)
+	}
+	dst = dst[:n]
+	clear(dst)
+	return decodeAttrsInto(dst, b, true)
+}
+
+// decodeAttrsInto decodes b into out, which has one zero Attr per
+// encoded attribute; alias says whether strings and byte slices may
+// share b's memory.
+func decodeAttrsInto(out []kv.Attr, b []byte, alias bool) []kv.Attr {
 	p := 0
 	for i := range out {
 		a := &out[i]
@@ -88,7 +121,7 @@ func decodeAttrs(b []byte) []kv.Attr {
 		p += w
 		l, w := binary.Uvarint(b[p:])
 		p += w
-		a.Name = string(b[p : p+int(l)])
+		a.Name = strAt(b, p, int(l), alias)
 		p += int(l)
 		switch a.Kind {
 		case kv.AttrNull:
@@ -98,15 +131,15 @@ func decodeAttrs(b []byte) []kv.Attr {
 			a.F = math.Float64frombits(binary.LittleEndian.Uint64(b[p:]))
 			p += 8
 		case kv.AttrString:
-			a.S, p = str(b, p)
+			a.S, p = str(b, p, alias)
 		case kv.AttrBytes:
-			a.B, p = bytesAt(b, p)
+			a.B, p = bytesAt(b, p, alias)
 		default:
 			a.I, p = varint(b, p)
 			a.F = math.Float64frombits(binary.LittleEndian.Uint64(b[p:]))
 			p += 8
-			a.S, p = str(b, p)
-			a.B, p = bytesAt(b, p)
+			a.S, p = str(b, p, alias)
+			a.B, p = bytesAt(b, p, alias)
 		}
 	}
 	return out
@@ -117,19 +150,34 @@ func varint(b []byte, p int) (int64, int) {
 	return v, p + w
 }
 
-func str(b []byte, p int) (string, int) {
-	l, w := binary.Uvarint(b[p:])
-	p += w
-	return string(b[p : p+int(l)]), p + int(l)
+// strAt is the l bytes of b at p as a string, sharing b's memory when
+// alias is set.
+func strAt(b []byte, p, l int, alias bool) string {
+	if alias {
+		if l == 0 {
+			return ""
+		}
+		return unsafe.String(&b[p], l)
+	}
+	return string(b[p : p+l])
 }
 
-func bytesAt(b []byte, p int) ([]byte, int) {
+func str(b []byte, p int, alias bool) (string, int) {
+	l, w := binary.Uvarint(b[p:])
+	p += w
+	return strAt(b, p, int(l), alias), p + int(l)
+}
+
+func bytesAt(b []byte, p int, alias bool) ([]byte, int) {
 	if b[p] == 0 {
 		return nil, p + 1
 	}
 	p++
 	l, w := binary.Uvarint(b[p:])
 	p += w
+	if alias {
+		return b[p : p+int(l) : p+int(l)], p + int(l)
+	}
 	return append([]byte{}, b[p:p+int(l)]...), p + int(l)
 }
 

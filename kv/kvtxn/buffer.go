@@ -112,11 +112,17 @@ func (b *buffer) get(key string) (*node, bool) {
 // set stores a write of kind (with attrs for a put) under key, replacing
 // what was there.
 func (b *buffer) set(key string, kind WriteKind, attrs []kv.Attr) {
-	var added bool
 	var val []byte
 	if kind == WritePut {
 		val = encodeAttrs(attrs)
 	}
+	b.setEncoded(key, kind, val)
+}
+
+// setEncoded is set with a put's attributes already encoded (val, which
+// the buffer keeps and never changes).
+func (b *buffer) setEncoded(key string, kind WriteKind, val []byte) {
+	var added bool
 	b.root = insert(b.root, key, kind, val, b.gen, &added)
 	if added {
 		b.n++

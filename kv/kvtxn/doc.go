@@ -9,4 +9,9 @@
 // root, RollbackTo restores it, and a Scan iterates the root it opened with,
 // never meeting writes the transaction makes while the scan is open (the
 // Halloween problem of an UPDATE that scans the rows it rewrites).
+//
+// Puts of fresh batches (kv.Batch.Fresh: loads into a table new to the
+// transaction) bypass the treap into an append-only run (run.go), sorted
+// and merged with the treap at commit, folded into it when something
+// reads, locks or otherwise writes one of its partitions first.
 package kvtxn

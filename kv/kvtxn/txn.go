@@ -53,8 +53,16 @@ type Txn struct {
 	backend    Backend
 	opts       kv.TxnOptions
 	buf        buffer
-	savepoints []buffer
+	run        run // fresh batches' puts, applied on top of buf (run.go)
+	savepoints []savepoint
 	done       bool
+}
+
+// savepoint is the transaction's state at a Savepoint: the frozen treap
+// and the run's length and fold point.
+type savepoint struct {
+	buf               buffer
+	runLen, runFolded int
 }
 
 var (
@@ -80,14 +88,47 @@ func New(backend Backend, opts kv.TxnOptions) *Txn {
 	return &Txn{backend: backend, opts: opts}
 }
 
-// Len returns the number of keys the transaction writes or locks.
-func (t *Txn) Len() int { return t.buf.n }
+// Len returns the number of keys the transaction writes or locks (an
+// upper bound while fresh batches' puts are not folded: a key put twice
+// counts twice).
+func (t *Txn) Len() int { return t.buf.n + t.run.pending() }
+
+// fold moves the run's unfolded puts into the treap, in key order (the
+// last put of a key wins), so the treap alone is the transaction's view.
+// With no savepoint to restore them, the run's memory is let go.
+func (t *Txn) fold() {
+	if t.run.pending() == 0 {
+		return
+	}
+	for _, i := range t.run.sorted() {
+		t.buf.setEncoded(string(t.run.key(int(i))), WritePut, t.run.val(int(i)))
+	}
+	t.run.folded = len(t.run.ents)
+	clear(t.run.parts)
+	if len(t.savepoints) == 0 {
+		t.run = run{}
+	}
+}
+
+// foldFor folds the run when one of keys lies in a partition it holds.
+func (t *Txn) foldFor(keys []kv.Key) {
+	if t.run.pending() == 0 {
+		return
+	}
+	for _, k := range keys {
+		if t.run.touches(k.Partition) {
+			t.fold()
+			return
+		}
+	}
+}
 
 // Get implements kv.Txn.
 func (t *Txn) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
 	if t.done {
 		return nil, kv.ErrTxnDone
 	}
+	t.foldFor(req.Keys)
 	out := make([]kv.Item, len(req.Keys))
 	var missIdx []int
 	var missKeys []kv.Key
@@ -129,6 +170,9 @@ func (t *Txn) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 	if t.done {
 		return kv.FailedIterator(kv.ErrTxnDone)
 	}
+	if t.run.touches(req.Partition) {
+		t.fold()
+	}
 	prefix := partitionPrefix(req.Partition)
 	lo := prefix + string(req.Start)
 	hi := prefix + string(req.End)
@@ -150,10 +194,16 @@ func (t *Txn) Write(ctx context.Context, b kv.Batch) error {
 	if t.opts.ReadOnly {
 		return kv.ErrReadOnly
 	}
+	if runnable(b) {
+		return t.writeRun(b)
+	}
 	keys := make([]string, len(b.Ops))
 	for i, op := range b.Ops {
 		if op.Kind != kv.OpPut && op.Kind != kv.OpDelete {
 			return fmt.Errorf("kv: op %d has unknown kind %d", i, op.Kind)
+		}
+		if t.run.touches(op.Key.Partition) {
+			t.fold()
 		}
 		keys[i] = encodeKey(op.Key)
 	}
@@ -165,6 +215,45 @@ func (t *Txn) Write(ctx context.Context, b kv.Batch) error {
 			t.buf.set(keys[i], WritePut, op.Attrs)
 		} else {
 			t.buf.set(keys[i], WriteDelete, nil)
+		}
+	}
+	return nil
+}
+
+// runnable reports whether batch b's ops go to the run: a fresh batch
+// (its keys absent from the snapshot) of puts whose conditions, if any,
+// are CondNotExists, which the run and the treap decide alone.
+func runnable(b kv.Batch) bool {
+	if !b.Fresh || len(b.Ops) == 0 {
+		return false
+	}
+	for _, op := range b.Ops {
+		if op.Kind != kv.OpPut || (op.Cond != kv.CondNone && op.Cond != kv.CondNotExists) {
+			return false
+		}
+	}
+	return true
+}
+
+// writeRun appends a runnable batch's puts to the run, checking each
+// CondNotExists in op order against the run's earlier puts (this batch's
+// included) and the treap; the snapshot holds none of a fresh batch's
+// keys. A failed condition leaves the run as it was.
+func (t *Txn) writeRun(b kv.Batch) error {
+	start := len(t.run.ents)
+	for i, op := range b.Ops {
+		j := t.run.add(op.Key, op.Attrs)
+		if op.Cond != kv.CondNotExists {
+			continue
+		}
+		exists := t.run.putBefore(j)
+		if !exists {
+			n, ok := t.buf.get(t.run.keyString(j))
+			exists = ok && n.kind == WritePut
+		}
+		if exists {
+			t.run.truncate(start)
+			return &kv.ConditionFailedError{Index: i, Key: op.Key}
 		}
 	}
 	return nil
@@ -255,6 +344,7 @@ func (t *Txn) Lock(ctx context.Context, keys []kv.Key, mode kv.LockMode) error {
 	if t.opts.ReadOnly {
 		return kv.ErrReadOnly
 	}
+	t.foldFor(keys)
 	kind := WriteLockShare
 	switch mode {
 	case kv.LockShare:
@@ -275,7 +365,7 @@ func (t *Txn) Lock(ctx context.Context, keys []kv.Key, mode kv.LockMode) error {
 
 // Savepoint implements kv.Txn.
 func (t *Txn) Savepoint() kv.Savepoint {
-	t.savepoints = append(t.savepoints, t.buf.freeze())
+	t.savepoints = append(t.savepoints, savepoint{buf: t.buf.freeze(), runLen: len(t.run.ents), runFolded: t.run.folded})
 	return kv.Savepoint(len(t.savepoints) - 1)
 }
 
@@ -290,8 +380,10 @@ func (t *Txn) RollbackTo(sp kv.Savepoint) error {
 	// The restored tree is the savepoint's, which stays valid: continue in
 	// a generation newer than any node's, so nothing of it changes in place.
 	gen := t.buf.gen + 1
-	t.buf = t.savepoints[sp]
+	s := t.savepoints[sp]
+	t.buf = s.buf
 	t.buf.gen = gen
+	t.run.rollback(s.runLen, s.runFolded)
 	t.savepoints = t.savepoints[:sp+1]
 	return nil
 }
@@ -310,6 +402,7 @@ func (t *Txn) Release(sp kv.Savepoint) error {
 
 // Writes returns the transaction's net writes in key order.
 func (t *Txn) Writes() []Write {
+	t.fold()
 	out := make([]Write, 0, t.buf.n)
 	each(t.buf.root, func(n *node) { out = append(out, n.write()) })
 	return out
@@ -322,20 +415,43 @@ func (t *Txn) Commit(ctx context.Context) error {
 	}
 	t.done = true
 	defer t.backend.Release()
-	if t.buf.n == 0 {
+	if t.Len() == 0 {
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if eb, ok := t.backend.(EachBackend); ok {
-		return eb.CommitEach(ctx, t.buf.n, func(yield func(Write) error) error {
+		// The run, sorted once, is merged with the treap's walk; its
+		// entries are yielded from its own memory, decoded without
+		// copying (a Write is valid only during its yield).
+		runs := t.run.sorted()
+		return eb.CommitEach(ctx, t.buf.n+len(runs), func(yield func(Write) error) error {
+			var scratch []kv.Attr
+			next := 0
+			yieldRun := func() error {
+				w := t.run.write(int(runs[next]), scratch)
+				scratch = w.Attrs
+				next++
+				return yield(w)
+			}
 			var err error
 			each(t.buf.root, func(n *node) {
-				if err == nil {
-					err = yield(n.write())
+				for err == nil && next < len(runs) && t.run.keyString(int(runs[next])) < n.key {
+					err = yieldRun()
 				}
+				if err != nil {
+					return
+				}
+				if next < len(runs) && t.run.keyString(int(runs[next])) == n.key {
+					err = yieldRun() // the run's put is the newer write
+					return
+				}
+				err = yield(n.write())
 			})
+			for err == nil && next < len(runs) {
+				err = yieldRun()
+			}
 			return err
 		}, t.opts.Stats)
 	}

@@ -381,8 +381,7 @@ func TestSavepointsMatchModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	txn := New(&memBackend{data: map[string][]kv.Attr{}}, kv.TxnOptions{})
 	model := map[string]int64{}
-	var stack []map[string]int64
-	var sps []kv.Savepoint
+	var sps spModel
 	var openScan []string // keys the open scan must return
 	var scan kv.Iterator
 	for step := range 5000 {
@@ -395,21 +394,11 @@ func TestSavepointsMatchModel(t *testing.T) {
 			}
 			model[k] = v
 		case op == 6:
-			sps = append(sps, txn.Savepoint())
-			stack = append(stack, maps.Clone(model))
-		case op == 7 && len(sps) > 0:
-			i := rng.IntN(len(sps))
-			if err := txn.RollbackTo(sps[i]); err != nil {
-				t.Fatal(err)
-			}
-			model = maps.Clone(stack[i])
-			sps, stack = sps[:i+1], stack[:i+1]
-		case op == 8 && len(sps) > 0:
-			i := rng.IntN(len(sps))
-			if err := txn.Release(sps[i]); err != nil {
-				t.Fatal(err)
-			}
-			sps, stack = sps[:i], stack[:i]
+			sps.save(txn, model)
+		case op == 7 && len(sps.sps) > 0:
+			model = sps.rollback(t, txn, rng)
+		case op == 8 && len(sps.sps) > 0:
+			sps.release(t, txn, rng)
 		case op == 9:
 			if scan != nil {
 				var got []string
@@ -444,4 +433,38 @@ func txnGet(t *testing.T, txn *Txn, k string) (kv.Item, bool) {
 		t.Fatal(err)
 	}
 	return items[0], kv.Found(items[0])
+}
+
+// spModel keeps a model's state at each savepoint a test takes.
+type spModel struct {
+	sps   []kv.Savepoint
+	stack []map[string]int64
+}
+
+// save takes a savepoint of txn, whose state model is.
+func (m *spModel) save(txn *Txn, model map[string]int64) {
+	m.sps = append(m.sps, txn.Savepoint())
+	m.stack = append(m.stack, maps.Clone(model))
+}
+
+// rollback rolls txn back to a random savepoint and returns the model's
+// state there.
+func (m *spModel) rollback(t *testing.T, txn *Txn, rng *rand.Rand) map[string]int64 {
+	t.Helper()
+	i := rng.IntN(len(m.sps))
+	if err := txn.RollbackTo(m.sps[i]); err != nil {
+		t.Fatal(err)
+	}
+	m.sps, m.stack = m.sps[:i+1], m.stack[:i+1]
+	return maps.Clone(m.stack[i])
+}
+
+// release releases a random savepoint of txn (and those after it).
+func (m *spModel) release(t *testing.T, txn *Txn, rng *rand.Rand) {
+	t.Helper()
+	i := rng.IntN(len(m.sps))
+	if err := txn.Release(m.sps[i]); err != nil {
+		t.Fatal(err)
+	}
+	m.sps, m.stack = m.sps[:i], m.stack[:i]
 }
