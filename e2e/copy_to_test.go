@@ -19,7 +19,7 @@ import (
 // timestamptz in a +05:30 zone, dates, booleans, jsonb, arrays, uuid,
 // interval and NULLs. testdata/copy_to holds the table (table.sql), the
 // statements (cases.txt: a name, a tab, the COPY) and each one's output as
-// psql wrote it from PostgreSQL 15 (NAME.out); with E2E_POSTGRES set the
+// psql wrote it from PostgreSQL 15 (NAME.want); with E2E_POSTGRES set the
 // test checks those files against PostgreSQL itself.
 func TestCopyToBytes(t *testing.T) {
 	t.Parallel()
@@ -45,7 +45,7 @@ func TestCopyToBytes(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(cases)), "\n") {
 		name, sql, _ := strings.Cut(line, "\t")
 		t.Run(name, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join(dir, name+".out"))
+			want, err := os.ReadFile(filepath.Join(dir, name+".want"))
 			if err != nil {
 				t.Fatal(err)
 			}
