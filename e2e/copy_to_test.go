@@ -19,8 +19,10 @@ import (
 // timestamptz in a +05:30 zone, dates, booleans, jsonb, arrays, uuid,
 // interval and NULLs. testdata/copy_to holds the table (table.sql), the
 // statements (cases.txt: a name, a tab, the COPY) and each one's output as
-// psql wrote it from PostgreSQL 15 (NAME.want); with E2E_POSTGRES set the
-// test checks those files against PostgreSQL itself.
+// psql wrote it from PostgreSQL 15 (NAME.want: after psql -f table.sql,
+// psql -X -q -c "SET TimeZone = 'Asia/Kolkata'" -c "$COPY" > NAME.want);
+// with E2E_POSTGRES set the test checks those files against PostgreSQL
+// itself.
 func TestCopyToBytes(t *testing.T) {
 	t.Parallel()
 	tg := newTarget(t)
