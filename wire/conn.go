@@ -29,8 +29,12 @@ const (
 )
 
 // keepSendBuffer is the send buffer a connection keeps between flushes; a
-// larger one (a big row) is dropped after it is written.
-const keepSendBuffer = 64 << 10
+// larger one (a big row) is dropped after it is written. It is well above
+// flushThreshold: a streamed result fills the buffer past the threshold by
+// the message that crosses it, and append's growth then takes the capacity
+// beyond 64 KiB; dropping that buffer at every flush made each 64 KiB sent
+// cost a regrowth from nothing (about 256 KiB allocated and 128 KiB copied).
+const keepSendBuffer = 4 * flushThreshold
 
 // errQuietClose ends a connection without telling the client anything more
 // (it hung up, or a CancelRequest was served).

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sort"
@@ -239,18 +240,21 @@ func (c *conn) lostInCopy(err error) error {
 	return fmt.Errorf("%w: during COPY: %v", errQuietClose, err)
 }
 
-// runCopyOut sends res's rows as COPY data.
+// runCopyOut sends res's rows as COPY data, one CopyData message a row as
+// PostgreSQL sends them (psycopg 3 parses each message as one row). Each
+// row is encoded straight into the send buffer behind its message header,
+// whose length is filled in after it: no per-row message value or copy.
 func (c *conn) runCopyOut(ctx context.Context, res CopyOut) error {
 	f := res.CopyFormat()
 	overall, codes := formatCodes(f)
 	c.send(&pgproto3.CopyOutResponse{OverallFormat: overall, ColumnFormatCodes: codes})
-	enc := &copyEncoder{f: f, style: c.outputStyle()}
+	enc := newCopyEncoder(f, c.outputStyle())
 	// The binary header travels in the first row's CopyData, as
 	// PostgreSQL sends it (psycopg 3 expects a row after it); a text
 	// header line is a message of its own.
-	var buf []byte
+	var lead []byte
 	if h := enc.header(); h != nil && f.Binary {
-		buf = h
+		lead = h
 	} else if h != nil {
 		c.send(&pgproto3.CopyData{Data: h})
 	}
@@ -267,12 +271,10 @@ func (c *conn) runCopyOut(ctx context.Context, res CopyOut) error {
 		if !ok {
 			break
 		}
-		if buf, err = enc.row(buf, row); err != nil {
+		if err := c.sendCopyRow(enc, lead, row); err != nil {
 			return err
 		}
-		c.send(&pgproto3.CopyData{Data: buf})
-		c.pending += len(buf) + 5
-		buf = buf[:0]
+		lead = nil
 		if c.pending > flushThreshold {
 			if err := c.flush(); err != nil {
 				return c.lostInCopy(err)
@@ -280,9 +282,29 @@ func (c *conn) runCopyOut(ctx context.Context, res CopyOut) error {
 		}
 	}
 	if t := enc.trailer(); t != nil {
-		c.send(&pgproto3.CopyData{Data: append(buf, t...)})
+		c.send(&pgproto3.CopyData{Data: append(lead, t...)})
 	}
 	c.send(&pgproto3.CopyDone{})
+	return nil
+}
+
+// sendCopyRow appends a CopyData message of lead and row to the send
+// buffer. A row that fails to encode leaves the buffer as it was.
+func (c *conn) sendCopyRow(enc *copyEncoder, lead []byte, row []sqltypes.Value) error {
+	c.sendMu.Lock()
+	defer c.sendMu.Unlock()
+	at := len(c.wbuf)
+	out := append(c.wbuf, 'd', 0, 0, 0, 0)
+	out = append(out, lead...)
+	out, err := enc.row(out, row)
+	if err != nil {
+		c.wbuf = out[:at]
+		return err
+	}
+	n := len(out) - at
+	binary.BigEndian.PutUint32(out[at+1:], uint32(n-1)) // the length counts itself, not the type byte
+	c.wbuf = out
+	c.pending += n
 	return nil
 }
 

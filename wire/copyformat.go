@@ -605,6 +605,25 @@ type copyEncoder struct {
 	f     *CopyFormat
 	style sqltypes.Style // the session's output settings
 	val   []byte
+	// special marks the bytes a value's text form cannot hold as they
+	// are: those text format escapes, or those that make CSV quote it.
+	special [256]bool
+}
+
+// newCopyEncoder returns an encoder of f's format in a session whose
+// output settings are style.
+func newCopyEncoder(f *CopyFormat, style sqltypes.Style) *copyEncoder {
+	e := &copyEncoder{f: f, style: style}
+	if f.CSV {
+		for _, c := range []byte{f.Delimiter, f.Quote, '\n', '\r'} {
+			e.special[c] = true
+		}
+	} else {
+		for _, c := range []byte{'\\', '\b', '\f', '\n', '\r', '\t', '\v', f.Delimiter} {
+			e.special[c] = true
+		}
+	}
+	return e
 }
 
 // header returns what precedes the rows: the binary header, or a header
@@ -667,16 +686,38 @@ func (e *copyEncoder) row(out []byte, row []sqltypes.Value) ([]byte, error) {
 			out = append(out, e.f.Null...)
 			continue
 		}
-		e.val = e.val[:0]
-		e.val = sqltypes.AppendTextStyled(e.val, cols[i].Type, v, e.style)
+		// The value's text goes straight into out; only one that holds a
+		// special byte (or, in CSV, needs quotes for another reason) is
+		// taken back out and written again, escaped or quoted.
+		at := len(out)
+		out = sqltypes.AppendTextStyled(out, cols[i].Type, v, e.style)
+		clean := true
+		for _, c := range out[at:] {
+			if e.special[c] {
+				clean = false
+				break
+			}
+		}
 		if e.f.CSV {
 			force := i < len(e.f.ForceQuote) && e.f.ForceQuote[i]
-			out = e.appendCSV(out, e.val, force, len(row) == 1)
-		} else {
-			out = e.appendText(out, e.val)
+			if clean && !force && !e.csvNeedsQuote(out[at:], len(row) == 1) {
+				continue
+			}
+			e.val = append(e.val[:0], out[at:]...)
+			out = e.appendCSV(out[:at], e.val, force, len(row) == 1)
+		} else if !clean {
+			e.val = append(e.val[:0], out[at:]...)
+			out = e.appendText(out[:at], e.val)
 		}
 	}
 	return append(out, '\n'), nil
+}
+
+// csvNeedsQuote reports whether a value without special bytes needs
+// quotes anyway: when it equals the NULL string, or is "\." alone in a
+// single-column row.
+func (e *copyEncoder) csvNeedsQuote(s []byte, single bool) bool {
+	return string(s) == e.f.Null || single && string(s) == `\.`
 }
 
 // appendText escapes a value as CopyAttributeOutText does: control
@@ -712,7 +753,7 @@ func (e *copyEncoder) appendText(out, s []byte) []byte {
 // or when it holds the delimiter, the quote or a line break.
 func (e *copyEncoder) appendCSV(out, s []byte, force, single bool) []byte {
 	q, esc := e.f.Quote, e.f.Escape
-	quote := force || string(s) == e.f.Null || single && string(s) == `\.`
+	quote := force || e.csvNeedsQuote(s, single)
 	if !quote {
 		for _, c := range s {
 			if c == e.f.Delimiter || c == q || c == '\n' || c == '\r' {

@@ -100,7 +100,7 @@ func TestCopyRoundTrip(t *testing.T) {
 						}
 					}
 				}
-				enc := &copyEncoder{f: f}
+				enc := newCopyEncoder(f, sqltypes.Style{})
 				data := enc.header()
 				for _, r := range rows {
 					var err error
@@ -222,6 +222,7 @@ func TestCopyDecodeText(t *testing.T) {
 func TestCopyEncode(t *testing.T) {
 	two := []Column{{Name: "a", Type: sqltypes.TypeText}, {Name: "b", Type: sqltypes.TypeText}}
 	row := []sqltypes.Value{sqltypes.NewText("x\\y\ttab\n"), sqltypes.Null}
+	mixed := []Column{{Name: "f", Type: sqltypes.TypeFloat8}, {Name: "g", Type: sqltypes.TypeFloat8}, {Name: "t", Type: sqltypes.TypeText}}
 	for _, tc := range []struct {
 		f    *CopyFormat
 		row  []sqltypes.Value
@@ -233,14 +234,20 @@ func TestCopyEncode(t *testing.T) {
 		{&CopyFormat{CSV: true, Delimiter: ',', Quote: '"', Escape: '"', Columns: two}, []sqltypes.Value{sqltypes.NewText(""), sqltypes.NewText(`say "hi"`)}, `"","say ""hi"""` + "\n"},
 		{&CopyFormat{CSV: true, Delimiter: ',', Quote: '"', Escape: '"', ForceQuote: []bool{true, true}, Columns: two}, []sqltypes.Value{sqltypes.NewText("1"), sqltypes.Null}, "\"1\",\n"},
 		{&CopyFormat{CSV: true, Delimiter: ',', Quote: '"', Escape: '\\', Columns: two[:1]}, []sqltypes.Value{sqltypes.NewText(`\.`)}, `"\\."` + "\n"},
+		// A value's text is written in place and taken back only when it
+		// holds a byte to escape or quote, whatever its type (PostgreSQL 15's
+		// output for these formats).
+		{&CopyFormat{Delimiter: '-', Null: `\N`, Columns: mixed}, []sqltypes.Value{sqltypes.NewFloat(-1.5), sqltypes.NewFloat(1e-7), sqltypes.NewText("x")}, `\-1.5-1e\-07-x` + "\n"},
+		{&CopyFormat{CSV: true, Delimiter: 'e', Quote: '"', Escape: '"', Columns: mixed}, []sqltypes.Value{sqltypes.NewFloat(-1.5), sqltypes.NewFloat(1e-7), sqltypes.NewText("x")}, `-1.5e"1e-07"ex` + "\n"},
+		{&CopyFormat{CSV: true, Delimiter: ',', Quote: '"', Escape: '"', Null: "12", Columns: []Column{{Name: "i", Type: sqltypes.TypeInt4}, {Name: "t", Type: sqltypes.TypeText}}}, []sqltypes.Value{sqltypes.NewInt(12), sqltypes.NewText("N")}, `"12",N` + "\n"},
 	} {
-		enc := &copyEncoder{f: tc.f}
+		enc := newCopyEncoder(tc.f, sqltypes.Style{})
 		got, err := enc.row(nil, tc.row)
 		if err != nil || string(got) != tc.want {
 			t.Errorf("got %q (%v), want %q", got, err, tc.want)
 		}
 	}
-	h := (&copyEncoder{f: &CopyFormat{CSV: true, Delimiter: ',', Quote: '"', Escape: '"', Header: true, Columns: []Column{{Name: "a,b"}, {Name: "c"}}}}).header()
+	h := newCopyEncoder(&CopyFormat{CSV: true, Delimiter: ',', Quote: '"', Escape: '"', Header: true, Columns: []Column{{Name: "a,b"}, {Name: "c"}}}, sqltypes.Style{}).header()
 	if string(h) != "\"a,b\",c\n" {
 		t.Errorf("header %q", h)
 	}
@@ -295,7 +302,7 @@ func TestCopyStyled(t *testing.T) {
 		{&CopyFormat{Delimiter: '\t', Null: `\N`, Columns: cols}, "0.333333333333\t04/03/2024\t\\\\\\\\\\\\012\t04/03/2024 10:00:00 EST\n"},
 		{&CopyFormat{CSV: true, Delimiter: ',', Quote: '"', Escape: '"', Columns: cols}, "0.333333333333,04/03/2024,\\\\\\012,04/03/2024 10:00:00 EST\n"},
 	} {
-		got, err := (&copyEncoder{f: tc.f, style: st}).row(nil, row)
+		got, err := newCopyEncoder(tc.f, st).row(nil, row)
 		if err != nil || string(got) != tc.want {
 			t.Errorf("got %q (%v), want %q", got, err, tc.want)
 		}
@@ -334,7 +341,7 @@ func TestCopyRanges(t *testing.T) {
 		if err != nil || len(rows) != 1 {
 			t.Fatalf("%q: %v, %v", tc.in, rows, err)
 		}
-		got, err := (&copyEncoder{f: tc.f}).row(nil, rows[0])
+		got, err := newCopyEncoder(tc.f, sqltypes.Style{}).row(nil, rows[0])
 		if err != nil || string(got) != tc.want {
 			t.Errorf("%q: got %q (%v), want %q", tc.in, got, err, tc.want)
 		}

@@ -24,6 +24,15 @@ const (
 	pgEpochUS   = pgEpochDays * 86400 * 1000000 // the same in microseconds
 )
 
+// goNaN is math.NaN()'s bits, what zproxy's NaN literals and functions
+// give; cNaN is C's NAN, what PostgreSQL's get_float8_nan gives for them
+// and float8send sends. Other NaNs (inf - inf's, the hardware's) keep their
+// bits, as PostgreSQL's do.
+const (
+	goNaN = 0x7ff8000000000001
+	cNaN  = 0x7ff8000000000000
+)
+
 // errBadBinary is the error of a binary parameter whose length or content
 // does not fit its type.
 func errBadBinary(t sqltypes.Type, format string, args ...any) error {
@@ -307,7 +316,11 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 	case sqltypes.Float4:
 		return binary.BigEndian.AppendUint32(buf, math.Float32bits(float32(v.F))), nil
 	case sqltypes.Float8:
-		return binary.BigEndian.AppendUint64(buf, math.Float64bits(v.F)), nil
+		bits := math.Float64bits(v.F)
+		if bits == goNaN {
+			bits = cNaN
+		}
+		return binary.BigEndian.AppendUint64(buf, bits), nil
 	case sqltypes.Bool:
 		if v.I != 0 {
 			return append(buf, 1), nil

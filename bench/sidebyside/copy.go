@@ -24,6 +24,7 @@ type copyResult struct {
 	rows     int64
 	in, out  time.Duration
 	inCPU    time.Duration // the server's for COPY FROM (writecpu.go)
+	outCPU   time.Duration // the server's for COPY TO
 	outBytes int64
 }
 
@@ -104,13 +105,15 @@ func copyThroughput(ctx context.Context, cfg config, zp *zproxyServer, pg *postg
 		r.inCPU = cpu.stop(ctx)
 		logf("copy: %s COPY FROM %d rows in %s, %.0f rows/s, CPU %s/row", s.system, r.rows, r.in.Round(time.Millisecond), float64(r.rows)/r.in.Seconds(), perRow(r.inCPU, r.rows))
 		var w countingWriter
+		cpu = startCPU(meter, s.system)
 		start = time.Now()
 		if _, err := conn.PgConn().CopyTo(ctx, &w, "COPY "+table+" TO STDOUT"); err != nil {
 			conn.Close(ctx)
 			return nil, fmt.Errorf("%s: COPY TO: %w", s.system, err)
 		}
 		r.out, r.outBytes = time.Since(start), w.n
-		logf("copy: %s COPY TO %d bytes in %s", s.system, r.outBytes, r.out.Round(time.Millisecond))
+		r.outCPU = cpu.stop(ctx)
+		logf("copy: %s COPY TO %d bytes in %s, CPU %s/row", s.system, r.outBytes, r.out.Round(time.Millisecond), perRow(r.outCPU, r.rows))
 		conn.Close(ctx)
 		out = append(out, r)
 	}
@@ -123,11 +126,11 @@ func reportCopy(w io.Writer, cfg config, results []copyResult, loadAvg string) {
 		return
 	}
 	fmt.Fprintf(w, "\n#### COPY (text format, one connection, %d rows, both indexes maintained while loading, shards = %d)\n\n", cfg.copyRows, cfg.shards)
-	fmt.Fprintln(w, "| system | COPY FROM STDIN rows/s | time | CPU/row | COPY TO STDOUT rows/s | time |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| system | COPY FROM STDIN rows/s | time | CPU/row | COPY TO STDOUT rows/s | time | CPU/row |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
 	for _, r := range results {
-		fmt.Fprintf(w, "| %s | %.0f | %s | %s | %.0f | %s |\n", r.system, float64(r.rows)/r.in.Seconds(), r.in.Round(time.Millisecond),
-			perRow(r.inCPU, r.rows), float64(r.rows)/r.out.Seconds(), r.out.Round(time.Millisecond))
+		fmt.Fprintf(w, "| %s | %.0f | %s | %s | %.0f | %s | %s |\n", r.system, float64(r.rows)/r.in.Seconds(), r.in.Round(time.Millisecond),
+			perRow(r.inCPU, r.rows), float64(r.rows)/r.out.Seconds(), r.out.Round(time.Millisecond), perRow(r.outCPU, r.rows))
 	}
 	if len(results) == 2 {
 		fmt.Fprintf(w, "\nzproxy / PostgreSQL, COPY FROM rows/s: %.2f×; COPY TO: %.2f×. Load average at the end: %s.\n",

@@ -1,7 +1,6 @@
 package sqltypes
 
 import (
-	"bytes"
 	"encoding/hex"
 	"math"
 	"strconv"
@@ -475,7 +474,8 @@ func AppendText(buf []byte, v Value) []byte {
 
 // AppendFloat formats f as PostgreSQL 12+ does with extra_float_digits = 1:
 // the shortest text that reads back exactly, in positional notation for
-// decimal exponents in [-4, 15) and exponential otherwise.
+// decimal exponents in [-4, 15) (float4: [-4, 6)) and exponential otherwise,
+// with at least two exponent digits (1e+20, 1e-05).
 func AppendFloat(buf []byte, f float64, bits int) []byte {
 	switch {
 	case math.IsNaN(f):
@@ -490,18 +490,65 @@ func AppendFloat(buf []byte, f float64, bits int) []byte {
 		}
 		return append(buf, '0')
 	}
-	// The decimal exponent of the shortest digits (not of log10, which
-	// rounds: log10(1e15) is not always 15).
-	start := len(buf)
-	buf = strconv.AppendFloat(buf, f, 'e', -1, bits)
-	e := bytes.LastIndexByte(buf[start:], 'e')
-	exp, _ := strconv.Atoi(string(buf[start+e+1:]))
+	// The shortest digits are formatted once, in exponential form (the
+	// decimal exponent of the shortest digits, not of log10, which rounds:
+	// log10(1e15) is not always 15), into a scratch array that stays on
+	// the stack; a positional result is laid out from the same digits,
+	// which are those strconv's 'f' with precision -1 would print.
+	var scratch [32]byte
+	e := strconv.AppendFloat(scratch[:0], f, 'e', -1, bits)
 	maxExp := 15
 	if bits == 32 {
 		maxExp = 6
 	}
+	// e is [-]d[.ddd]e(+|-)dd[d].
+	neg := e[0] == '-'
+	mant := e
+	if neg {
+		mant = e[1:]
+	}
+	x := len(mant) - 4 // the 'e' of a two-digit exponent
+	if mant[x] != 'e' {
+		x-- // a three-digit exponent
+	}
+	exp := int(mant[x+2]-'0')*10 + int(mant[x+3]-'0')
+	if x+5 == len(mant) {
+		exp = exp*10 + int(mant[x+4]-'0')
+	}
+	if mant[x+1] == '-' {
+		exp = -exp
+	}
 	if exp < -4 || exp >= maxExp {
+		return append(buf, e...)
+	}
+	if neg {
+		buf = append(buf, '-')
+	}
+	// The digits without the point: d, then the fraction after "d.".
+	lead, frac := mant[0], mant[:0]
+	if x > 1 {
+		frac = mant[2:x]
+	}
+	if exp < 0 {
+		// 0.000ddd
+		buf = append(buf, '0', '.')
+		for i := -1; i > exp; i-- {
+			buf = append(buf, '0')
+		}
+		buf = append(buf, lead)
+		return append(buf, frac...)
+	}
+	// exp digits of frac join the integer part; the rest follow a point,
+	// or zeros fill the integer part when frac is shorter.
+	buf = append(buf, lead)
+	if exp >= len(frac) {
+		buf = append(buf, frac...)
+		for i := len(frac); i < exp; i++ {
+			buf = append(buf, '0')
+		}
 		return buf
 	}
-	return strconv.AppendFloat(buf[:start], f, 'f', -1, bits)
+	buf = append(buf, frac[:exp]...)
+	buf = append(buf, '.')
+	return append(buf, frac[exp:]...)
 }

@@ -1,0 +1,21 @@
+CREATE TABLE copy_types (id int PRIMARY KEY, i2 smallint, i4 integer, i8 bigint, f4 real, f8 double precision,
+  n numeric, nf numeric(10,3), t text, vc varchar(20), b bytea, ts timestamp, tz timestamptz, d date, bo boolean,
+  j jsonb, ia integer[], ta text[], fa float8[], u uuid, iv interval);
+INSERT INTO copy_types VALUES
+ (1, 1, 2, 3, 1.5, 0.1, 1.50, 2.5, 'plain', 'v', '\x00ff5c0a'::bytea, '2024-02-29 12:34:56.789012', '2024-02-29 12:34:56.5+00', '2024-02-29', true,
+  '{"b": [1, 2.50], "a": null, "s": "tab\there"}', '{1,NULL,3}', '{a,"b c","d\"e",NULL,"x\\y"}', '{1.5,-0.25,1e-07}', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '1 year 2 mons 3 days 04:05:06.5'),
+ (2, -32768, -2147483648, -9223372036854775808, '-0', '-0', -0.001, -1.000, E'tab\there\nnew\\back\rcr', E'a,b"c', '', '1999-12-31 23:59:59', '1970-01-01 00:00:00+00', '0001-01-01', false,
+  '[]', '{}', '{}', '{}', '00000000-0000-0000-0000-000000000000', '-1 days -00:00:01'),
+ (3, 32767, 2147483647, 9223372036854775807, 'NaN', 'NaN', 'NaN', NULL, E'\\.', '\N', '\x5c'::bytea, 'infinity', '-infinity', 'infinity', NULL,
+  'null', '{{1,2},{3,4}}', '{""}', '{NaN,Infinity}', NULL, '0'),
+ (4, 0, 0, 0, 'Infinity', 'Infinity', 123456789012345678901234567890.0123456789, 0, E'comma, "quoted"', 'NULL', NULL, '2000-01-01 00:00:00.000001', '2024-06-01 00:00:00+05:30', '-infinity', true,
+  '{"nested": {"k": [true, false, null]}}', NULL, NULL, NULL, NULL, NULL),
+ (5, NULL, NULL, NULL, '-Infinity', '-Infinity', 1e-20, 99.999, 'é ü 日本', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+ (6, 7, 7, 7, 1e-7, 1e-7, 1e21, 0.5, '', '', NULL, '1900-01-01 00:00:00', '2262-04-11 23:47:16.854775+00', '1900-02-28', false, '"string"', NULL, NULL, NULL, NULL, NULL),
+ (7, 8, 8, 8, 1e21, 1e21, 0.000001, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, '12.5', NULL, NULL, NULL, NULL, NULL),
+ (8, 9, 9, 9, 3.4e38, 1.7976931348623157e308, 100, 2, 'x', 'y', NULL, NULL, NULL, NULL, NULL, '1e2', NULL, NULL, NULL, NULL, NULL),
+ (9, 10, 10, 10, 1e-45, 5e-324, -0, 3, 'z', 'w', NULL, NULL, NULL, NULL, NULL, '{}', NULL, NULL, NULL, NULL, NULL),
+ (10, 11, 11, 11, 123456, 123456789012345.6, 12.3400, 4, 'q', 'r', NULL, NULL, NULL, NULL, NULL, '{}', NULL, NULL, NULL, NULL, NULL),
+ (11, 12, 12, 12, 1234567, 1e15, 1e15, 5, 'q', 'r', NULL, NULL, NULL, NULL, NULL, '{}', NULL, NULL, NULL, NULL, NULL),
+ (12, 13, 13, 13, 0.0001, 0.0001, 0.0001, 6, 'q', 'r', NULL, NULL, NULL, NULL, NULL, '{}', NULL, NULL, NULL, NULL, NULL),
+ (13, 14, 14, 14, 0.00001, 0.00001, -12345.678, 7, 'q', 'r', NULL, NULL, NULL, NULL, NULL, '{}', NULL, NULL, NULL, NULL, NULL);
