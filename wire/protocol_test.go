@@ -659,7 +659,11 @@ func metricValue(t *testing.T, c prometheus.Metric) float64 {
 }
 
 func TestAuthTimeout(t *testing.T) {
-	ts := startServer(t, Config{AuthTimeout: 50 * time.Millisecond, Auth: AuthSCRAM})
+	// Long enough for a whole SCRAM exchange under -race on a loaded
+	// machine (the third connection must finish within it): at 50 ms it
+	// failed now and then.
+	const timeout = time.Second
+	ts := startServer(t, Config{AuthTimeout: timeout, Auth: AuthSCRAM})
 	ts.eng.addRole(t, "u", "pw", true, true)
 	silent := dialRaw(t, ts.addr)
 	start := time.Now()
@@ -671,7 +675,7 @@ func TestAuthTimeout(t *testing.T) {
 		t.Fatalf("got %s", s)
 	}
 	stalled.expectEOF()
-	if d := time.Since(start); d > 5*time.Second {
+	if d := time.Since(start); d > 10*timeout {
 		t.Errorf("took %v to drop silent clients", d)
 	}
 	// A connection past authentication has no deadline.
@@ -683,7 +687,7 @@ func TestAuthTimeout(t *testing.T) {
 	_, msg = c.recv()
 	c.send(sc.final(msg.(*pgproto3.AuthenticationSASLContinue).Data))
 	c.until("ReadyForQuery")
-	time.Sleep(100 * time.Millisecond)
+	time.Sleep(timeout + 200*time.Millisecond)
 	c.send(&pgproto3.Query{String: "INSERT"})
 	if got := c.until("ReadyForQuery"); got[0] != "CommandComplete(INSERT 0 1)" {
 		t.Errorf("after idling: %q", got)
