@@ -63,20 +63,6 @@ func (s *Snapshot) Schema(name string) (*Schema, bool) {
 	return sc, ok
 }
 
-// SchemaWith returns a user schema for which match is true (the first met,
-// in no particular order), without allocating.
-func (s *Snapshot) SchemaWith(match func(*Schema) bool) (*Schema, bool) {
-	if s.perm != nil {
-		return s.perm.SchemaWith(match)
-	}
-	for _, sc := range s.schemas {
-		if match(sc) {
-			return sc, true
-		}
-	}
-	return nil, false
-}
-
 // Schemas returns the user schemas sorted by name.
 func (s *Snapshot) Schemas() []*Schema {
 	if s.perm != nil {
@@ -190,6 +176,7 @@ func (t *Table) PrimaryKeyName() string {
 // of public by their bare keys.
 func (s *Snapshot) WithPath(path []string) *Snapshot {
 	o := *s
+	o.memo = newMemo()
 	o.perm = s.Permanent()
 	o.path = append([]string{}, path...)
 	o.pathSet = true
@@ -206,6 +193,7 @@ func (s *Snapshot) WithoutUsage(schemas map[string]bool) *Snapshot {
 		return s
 	}
 	o := *s
+	o.memo = newMemo()
 	o.noUsage = schemas
 	return &o
 }
@@ -222,6 +210,7 @@ func (s *Snapshot) IgnoringUsage() *Snapshot {
 		return s
 	}
 	o := *s
+	o.memo = newMemo()
 	o.noUsage = nil
 	return &o
 }

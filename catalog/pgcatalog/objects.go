@@ -145,7 +145,9 @@ func (e *Env) namespaceName(oid uint32) string { return namespaceNameIn(e.Snap, 
 
 // namespaceNameIn is the name of the schema whose OID is oid in snap. A
 // user schema's name is asked of snap itself: OIDs are unique within one
-// database's catalog only, and one process serves several databases.
+// database's catalog only, and one process serves several databases. The
+// catalog relations ask it for each row, so snap's schemas are mapped by
+// OID once (userNamespaces).
 func namespaceNameIn(snap *catalog.Snapshot, oid uint32) string {
 	for _, n := range namespaces {
 		if n.oid == oid {
@@ -153,8 +155,8 @@ func namespaceNameIn(snap *catalog.Snapshot, oid uint32) string {
 		}
 	}
 	if snap != nil {
-		if sc, ok := snap.SchemaWith(func(sc *catalog.Schema) bool { return ObjectOID(sc.ID, 0) == oid }); ok {
-			return sc.Name
+		if name, ok := userNamespaces(snap)[oid]; ok {
+			return name
 		}
 	}
 	if n, toast, ok := tempNamespaceNum(oid); ok {
@@ -164,6 +166,18 @@ func namespaceNameIn(snap *catalog.Snapshot, oid uint32) string {
 		return fmt.Sprintf("pg_temp_%d", n)
 	}
 	return ""
+}
+
+// userNamespaces maps the OIDs of snap's user schemas to their names,
+// made once per snapshot.
+func userNamespaces(snap *catalog.Snapshot) map[uint32]string {
+	return snap.Memo(namespacesKey, func() any {
+		m := map[uint32]string{}
+		for _, sc := range snap.Schemas() {
+			m[ObjectOID(sc.ID, 0)] = sc.Name
+		}
+		return m
+	}).(map[uint32]string)
 }
 
 // A session's schema of temporary objects, pg_temp_N, and its pg_toast_temp_N
@@ -341,23 +355,21 @@ type objects struct {
 	descIndex map[descriptionKey]string
 }
 
-var (
-	objCacheMu   sync.Mutex
-	objCacheSnap *catalog.Snapshot
-	objCache     *objects
+// objectsKey and namespacesKey are the keys of what pgcatalog derives
+// from a snapshot (catalog.Snapshot.Memo).
+type memoKey int
+
+const (
+	objectsKey memoKey = iota
+	namespacesKey
 )
 
-// objects returns the relations of e's snapshot (computed once per
-// snapshot).
+// objects returns the relations of e's snapshot, computed once per
+// snapshot and kept with it: one process serves several databases, and
+// each session's snapshot is its own (its search_path, its temporary
+// objects), so no process-wide cache could hold them all.
 func (e *Env) objects() *objects {
-	objCacheMu.Lock()
-	defer objCacheMu.Unlock()
-	if objCacheSnap == e.Snap && objCache != nil {
-		return objCache
-	}
-	o := buildObjects(e.Snap)
-	objCacheSnap, objCache = e.Snap, o
-	return o
+	return e.Snap.Memo(objectsKey, func() any { return buildObjects(e.Snap) }).(*objects)
 }
 
 func buildObjects(snap *catalog.Snapshot) *objects {

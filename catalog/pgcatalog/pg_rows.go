@@ -1072,10 +1072,8 @@ type descriptionEntry struct {
 // extensions.
 func (e *Env) descriptions() []descriptionEntry { return e.describedObjects().descs }
 
-// describedObjects is e's objects with their descriptions made. The
-// caller reads the descriptions from the objects returned, never from a
-// second call of objects: another snapshot's statement may have replaced
-// the process's cached objects in between, with ones not yet described.
+// describedObjects is e's objects with their descriptions made (once per
+// snapshot, the first time a statement asks for them).
 func (e *Env) describedObjects() *objects {
 	o := e.objects()
 	o.descsOnce.Do(func() {
