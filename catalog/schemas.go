@@ -267,6 +267,16 @@ func (s *Snapshot) Resolve(name string) string {
 	return key
 }
 
+// LookupRelation is lookupRelation for what finds relations by name
+// outside the binder (regclass input, the catalog functions that take a
+// relation's name): the key of the table, view or sequence name denotes,
+// whether it is one of the session's temporary relations (keyed by their
+// bare names, as public's are), and whether one was found.
+func (s *Snapshot) LookupRelation(name string) (key string, temp, ok bool) {
+	in, key, ok := s.lookupRelation(name)
+	return key, ok && in.isTempKey(key), ok
+}
+
 // lookupRelation is the one place a relation's name becomes the snapshot
 // whose maps hold it and its key there, as PostgreSQL's RangeVarGetRelid:
 // a name qualified by public ("public.t") is public's permanent relation
