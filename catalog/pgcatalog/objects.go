@@ -359,19 +359,24 @@ type objects struct {
 	// hasChildren holds the IDs of the tables that have partitions or
 	// inheriting tables (relhassubclass).
 	hasChildren map[uint64]bool
+	// referenced holds the keys of the tables a foreign key references
+	// (relhastriggers: catalog.Snapshot.ReferencedBy, for every table at
+	// once).
+	referenced map[string]bool
 	// descs are the snapshot's comments (descriptions), made once.
 	descsOnce sync.Once
 	descs     []descriptionEntry
 	descIndex map[descriptionKey]string
 }
 
-// objectsKey and namespacesKey are the keys of what pgcatalog derives
+// objectsKey, namespacesKey and rolesKey are the keys of what pgcatalog derives
 // from a snapshot (catalog.Snapshot.Memo).
 type memoKey int
 
 const (
 	objectsKey memoKey = iota
 	namespacesKey
+	rolesKey
 )
 
 // objects returns the relations of e's snapshot, computed once per
@@ -386,6 +391,7 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 	out := &objects{snap: snap, byOID: map[uint32]*object{}, byName: map[string][]*object{}, hasChildren: map[uint64]bool{}}
 	out.keys = map[string]*object{}
 	out.stored = map[storedKey]*object{}
+	out.referenced = map[string]bool{}
 	add := func(o *object) {
 		out.list = append(out.list, o)
 		out.byOID[o.oid] = o
@@ -428,6 +434,11 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 			}
 			sc, name := catalog.SplitName(key)
 			return schemaOID(snap, sc), name
+		}
+		for _, t := range snap.Tables() {
+			for _, fk := range t.ForeignKeys {
+				out.referenced[fk.RefTable] = true
+			}
 		}
 		for _, t := range relationsOf(snap, (*catalog.Snapshot).Tables, func(t *catalog.Table) bool { return t.Temp }) {
 			ns, tname := place(t.Temp, t.Name)
@@ -821,22 +832,48 @@ type role struct {
 // users that are no role but own tables or run this session (under trust
 // authentication such a user is a superuser).
 func (e *Env) roles() []role {
+	rs := e.Snap.Memo(rolesKey, func() any { return snapshotRoles(e.Snap) }).(*snapRoles)
+	if e.Sess == nil {
+		return rs.list
+	}
+	user := e.Sess.User()
+	if user == "" || rs.names[user] {
+		return rs.list
+	}
+	// A session's user no role row names (the proxy's own users) is a
+	// role too; the snapshot's list is shared, so this one is a copy.
+	out := append(make([]role, 0, len(rs.list)+1), rs.list...)
+	out = append(out, role{oid: RoleOID(user), name: user, superuser: true, login: true})
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// snapRoles are the roles a snapshot knows, sorted by name (the list is
+// shared: callers only read it), and their names.
+type snapRoles struct {
+	list  []role
+	names map[string]bool
+}
+
+// snapshotRoles lists snap's roles: its role rows, the owners of its
+// tables that no row names and the bootstrap role (made superusers that
+// may log in), and the predefined roles. The catalog relations ask for
+// them on every row (an owner's name, an ACL's grantees), so they are made
+// once per snapshot.
+func snapshotRoles(snap *catalog.Snapshot) *snapRoles {
 	seen := map[string]bool{}
 	var out []role
-	if e.Snap != nil {
-		for _, r := range e.Snap.Roles() {
+	if snap != nil {
+		for _, r := range snap.Roles() {
 			seen[r.Name] = true
 			out = append(out, role{oid: RoleOID(r.Name), name: r.Name, superuser: r.Superuser, login: r.Login, password: r.Verifier != ""})
 		}
 	}
 	implicit := []string{BootstrapRole}
-	if e.Snap != nil {
-		for _, t := range e.Snap.Tables() {
+	if snap != nil {
+		for _, t := range snap.Tables() {
 			implicit = append(implicit, t.Owner)
 		}
-	}
-	if e.Sess != nil {
-		implicit = append(implicit, e.Sess.User())
 	}
 	for _, n := range implicit {
 		if n == "" || seen[n] {
@@ -846,10 +883,11 @@ func (e *Env) roles() []role {
 		out = append(out, role{oid: RoleOID(n), name: n, superuser: true, login: true})
 	}
 	for _, p := range catalog.PredefinedRoles {
+		seen[p.Name] = true
 		out = append(out, role{oid: p.OID, name: p.Name})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out
+	return &snapRoles{list: slices.Clip(out), names: seen}
 }
 
 func (e *Env) roleName(oid uint32) (string, bool) {
