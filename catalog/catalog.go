@@ -506,6 +506,9 @@ type Snapshot struct {
 	// noUsage are the user schemas the session's user may not use
 	// (WithoutUsage, schemas.go).
 	noUsage map[string]bool
+	// memo is what later stages derived from this snapshot (Memo,
+	// memo.go); every copy of a snapshot gets its own.
+	memo *memo
 }
 
 // Sequence returns the named sequence.
@@ -930,7 +933,7 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, types: types, funcs: funcs, operators: operators, casts: casts, schemas: schemas, databases: databases, defaultACLs: defaultACLs, tempNum: c.tempNum}, nil
+			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, types: types, funcs: funcs, operators: operators, casts: casts, schemas: schemas, databases: databases, defaultACLs: defaultACLs, tempNum: c.tempNum, memo: newMemo()}, nil
 		}
 	}
 }

@@ -5,6 +5,7 @@ package catalog
 // hypothetical indexes; the copy is never stored.
 func (s *Snapshot) WithTables(ts ...*Table) *Snapshot {
 	c := *s
+	c.memo = newMemo()
 	c.tables = make(map[string]*Table, len(s.tables))
 	for n, t := range s.tables {
 		c.tables[n] = t

@@ -63,20 +63,6 @@ func (s *Snapshot) Schema(name string) (*Schema, bool) {
 	return sc, ok
 }
 
-// SchemaWith returns a user schema for which match is true (the first met,
-// in no particular order), without allocating.
-func (s *Snapshot) SchemaWith(match func(*Schema) bool) (*Schema, bool) {
-	if s.perm != nil {
-		return s.perm.SchemaWith(match)
-	}
-	for _, sc := range s.schemas {
-		if match(sc) {
-			return sc, true
-		}
-	}
-	return nil, false
-}
-
 // Schemas returns the user schemas sorted by name.
 func (s *Snapshot) Schemas() []*Schema {
 	if s.perm != nil {
@@ -190,6 +176,7 @@ func (t *Table) PrimaryKeyName() string {
 // of public by their bare keys.
 func (s *Snapshot) WithPath(path []string) *Snapshot {
 	o := *s
+	o.memo = newMemo()
 	o.perm = s.Permanent()
 	o.path = append([]string{}, path...)
 	o.pathSet = true
@@ -206,6 +193,7 @@ func (s *Snapshot) WithoutUsage(schemas map[string]bool) *Snapshot {
 		return s
 	}
 	o := *s
+	o.memo = newMemo()
 	o.noUsage = schemas
 	return &o
 }
@@ -222,6 +210,7 @@ func (s *Snapshot) IgnoringUsage() *Snapshot {
 		return s
 	}
 	o := *s
+	o.memo = newMemo()
 	o.noUsage = nil
 	return &o
 }
@@ -276,6 +265,16 @@ func (s *Snapshot) isTempKey(key string) bool {
 func (s *Snapshot) Resolve(name string) string {
 	_, key, _ := s.lookupRelation(name)
 	return key
+}
+
+// LookupRelation is lookupRelation for what finds relations by name
+// outside the binder (regclass input, the catalog functions that take a
+// relation's name): the key of the table, view or sequence name denotes,
+// whether it is one of the session's temporary relations (keyed by their
+// bare names, as public's are), and whether one was found.
+func (s *Snapshot) LookupRelation(name string) (key string, temp, ok bool) {
+	in, key, ok := s.lookupRelation(name)
+	return key, ok && in.isTempKey(key), ok
 }
 
 // lookupRelation is the one place a relation's name becomes the snapshot

@@ -104,7 +104,7 @@ func (c *Catalog) Destroy(ctx context.Context) error {
 // shadowed ones (a name qualified by schema public). The result is a new
 // Snapshot; the caller caches it for the pair.
 func (s *Snapshot) WithTemp(t *Snapshot) *Snapshot {
-	o := &Snapshot{Version: s.Version, roles: s.roles, types: s.types, schemas: s.schemas, perm: s, tempNum: t.tempNum,
+	o := &Snapshot{Version: s.Version, roles: s.roles, types: s.types, schemas: s.schemas, perm: s, tempNum: t.tempNum, memo: newMemo(),
 		tables:    make(map[string]*Table, len(s.tables)+len(t.tables)),
 		views:     make(map[string]*View, len(s.views)+len(t.views)),
 		sequences: make(map[string]*Sequence, len(s.sequences)+len(t.sequences)),

@@ -212,18 +212,8 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 			return sig.name
 		}
 	case sqltypes.RegNamespace:
-		for _, n := range namespaces {
-			if n.oid == oid {
-				return sqltypes.QuoteIdent(n.name)
-			}
-		}
-		for _, sc := range e.schemas() {
-			if schemaOID(e.Snap, sc.Name) == oid {
-				return sqltypes.QuoteIdent(sc.Name)
-			}
-		}
-		if _, _, ok := tempNamespaceNum(oid); ok {
-			return sqltypes.QuoteIdent(e.namespaceName(oid)) // pg_temp_N, pg_toast_temp_N
+		if n := e.namespaceName(oid); n != "" {
+			return sqltypes.QuoteIdent(n) // built-in, user, pg_temp_N, pg_toast_temp_N
 		}
 	case sqltypes.RegRole:
 		for _, r := range e.roles() {

@@ -145,7 +145,9 @@ func (e *Env) namespaceName(oid uint32) string { return namespaceNameIn(e.Snap, 
 
 // namespaceNameIn is the name of the schema whose OID is oid in snap. A
 // user schema's name is asked of snap itself: OIDs are unique within one
-// database's catalog only, and one process serves several databases.
+// database's catalog only, and one process serves several databases. The
+// catalog relations ask it for each row, so snap's schemas are mapped by
+// OID once (userNamespaces).
 func namespaceNameIn(snap *catalog.Snapshot, oid uint32) string {
 	for _, n := range namespaces {
 		if n.oid == oid {
@@ -153,8 +155,8 @@ func namespaceNameIn(snap *catalog.Snapshot, oid uint32) string {
 		}
 	}
 	if snap != nil {
-		if sc, ok := snap.SchemaWith(func(sc *catalog.Schema) bool { return ObjectOID(sc.ID, 0) == oid }); ok {
-			return sc.Name
+		if name, ok := userNamespaces(snap)[oid]; ok {
+			return name
 		}
 	}
 	if n, toast, ok := tempNamespaceNum(oid); ok {
@@ -164,6 +166,18 @@ func namespaceNameIn(snap *catalog.Snapshot, oid uint32) string {
 		return fmt.Sprintf("pg_temp_%d", n)
 	}
 	return ""
+}
+
+// userNamespaces maps the OIDs of snap's user schemas to their names,
+// made once per snapshot.
+func userNamespaces(snap *catalog.Snapshot) map[uint32]string {
+	return snap.Memo(namespacesKey, func() any {
+		m := map[uint32]string{}
+		for _, sc := range snap.Schemas() {
+			m[ObjectOID(sc.ID, 0)] = sc.Name
+		}
+		return m
+	}).(map[uint32]string)
 }
 
 // A session's schema of temporary objects, pg_temp_N, and its pg_toast_temp_N
@@ -318,6 +332,12 @@ func (o *object) rowType() uint32 {
 	return o.compType
 }
 
+// storedKey is a stored relation's key and temporariness (objects.stored).
+type storedKey struct {
+	key  string
+	temp bool
+}
+
 // objects is the relations of one snapshot, by OID and by name.
 type objects struct {
 	snap   *catalog.Snapshot
@@ -329,40 +349,49 @@ type objects struct {
 	// keys finds a stored relation by its catalog key (catalog/schemas.go),
 	// whatever the search path: descriptors name relations by key.
 	keys map[string]*object
+	// stored finds a table, view, materialized view or sequence by its key
+	// and whether it is one of the session's temporary relations, as
+	// catalog.Snapshot.LookupRelation names it.
+	stored map[storedKey]*object
 	// path is the search path's schemas (pg_catalog first), nil for the
 	// default one (searchPath) when the catalog has no user schema.
 	path []uint32
 	// hasChildren holds the IDs of the tables that have partitions or
 	// inheriting tables (relhassubclass).
 	hasChildren map[uint64]bool
+	// referenced holds the keys of the tables a foreign key references
+	// (relhastriggers: catalog.Snapshot.ReferencedBy, for every table at
+	// once).
+	referenced map[string]bool
 	// descs are the snapshot's comments (descriptions), made once.
 	descsOnce sync.Once
 	descs     []descriptionEntry
 	descIndex map[descriptionKey]string
 }
 
-var (
-	objCacheMu   sync.Mutex
-	objCacheSnap *catalog.Snapshot
-	objCache     *objects
+// objectsKey, namespacesKey and rolesKey are the keys of what pgcatalog derives
+// from a snapshot (catalog.Snapshot.Memo).
+type memoKey int
+
+const (
+	objectsKey memoKey = iota
+	namespacesKey
+	rolesKey
 )
 
-// objects returns the relations of e's snapshot (computed once per
-// snapshot).
+// objects returns the relations of e's snapshot, computed once per
+// snapshot and kept with it: one process serves several databases, and
+// each session's snapshot is its own (its search_path, its temporary
+// objects), so no process-wide cache could hold them all.
 func (e *Env) objects() *objects {
-	objCacheMu.Lock()
-	defer objCacheMu.Unlock()
-	if objCacheSnap == e.Snap && objCache != nil {
-		return objCache
-	}
-	o := buildObjects(e.Snap)
-	objCacheSnap, objCache = e.Snap, o
-	return o
+	return e.Snap.Memo(objectsKey, func() any { return buildObjects(e.Snap) }).(*objects)
 }
 
 func buildObjects(snap *catalog.Snapshot) *objects {
 	out := &objects{snap: snap, byOID: map[uint32]*object{}, byName: map[string][]*object{}, hasChildren: map[uint64]bool{}}
 	out.keys = map[string]*object{}
+	out.stored = map[storedKey]*object{}
+	out.referenced = map[string]bool{}
 	add := func(o *object) {
 		out.list = append(out.list, o)
 		out.byOID[o.oid] = o
@@ -380,6 +409,9 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 		// them first.
 		if prev := out.keys[key]; key != "" && (prev == nil || prev.ns != out.tempNS && o.ns == out.tempNS) {
 			out.keys[key] = o
+		}
+		if key != "" {
+			out.stored[storedKey{key, o.persistence() == 't'}] = o
 		}
 	}
 	if snap != nil {
@@ -402,6 +434,11 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 			}
 			sc, name := catalog.SplitName(key)
 			return schemaOID(snap, sc), name
+		}
+		for _, t := range snap.Tables() {
+			for _, fk := range t.ForeignKeys {
+				out.referenced[fk.RefTable] = true
+			}
 		}
 		for _, t := range relationsOf(snap, (*catalog.Snapshot).Tables, func(t *catalog.Table) bool { return t.Temp }) {
 			ns, tname := place(t.Temp, t.Name)
@@ -494,7 +531,8 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 					cols[i] = column{name: f.Name, typ: f.Type, ordinal: i}
 				}
 				// The type's own comment is pg_type's (descriptions).
-				add(&object{oid: c.RelID, name: u.Name, ns: NamespacePublic, kind: 'c', owner: u.Owner, cols: cols, compType: u.OID})
+				cns, cname := place(false, u.Name) // "pg_temp.x" is the session's pg_temp_N
+				add(&object{oid: c.RelID, name: cname, ns: cns, kind: 'c', owner: u.Owner, cols: cols, compType: u.OID})
 			}
 		}
 	}
@@ -579,25 +617,50 @@ func (os *objects) lookup(name string) *object {
 	return os.find(splitQualified(name))
 }
 
-// find finds relation rel of schema, or the one the search path reaches
-// first when schema is "".
+// find finds relation rel of schema, or the one an unqualified name finds
+// when schema is "", by the binder's rules for a statement's relation
+// names (planner.bindTableName): pg_catalog's relations first, then the
+// table, view or sequence catalog.Snapshot.LookupRelation finds (the
+// session's temporary relation, the search path's schemas in order, public
+// only for a name qualified by it). What statements never name, indexes
+// and composite types, is looked for in the same schemas in the same
+// order.
 func (os *objects) find(schema, rel string) *object {
-	cands := os.byName[rel]
-	if schema != "" {
-		for _, o := range cands {
-			if namespaceNameIn(os.snap, o.ns) == schema || schema == "pg_temp" && o.ns == os.tempNS && o.ns != 0 {
-				return o
-			}
+	switch {
+	case schema == "pg_catalog":
+		return os.inNamespace(rel, NamespaceCatalog)
+	case schema == "information_schema":
+		return os.inNamespace(rel, NamespaceInfoSchema)
+	case schema == "pg_temp" || os.tempNS != 0 && schema == namespaceNameIn(os.snap, os.tempNS):
+		if os.tempNS == 0 {
+			return nil
 		}
-		return nil
+		return os.inNamespace(rel, os.tempNS)
+	case schema != "":
+		name := catalog.QualifiedKey(schema, rel)
+		if schema == catalog.PublicSchema {
+			name = catalog.PublicSchema + "." + rel // public's permanent relation, never a temporary one
+		}
+		if o := os.storedRelation(name); o != nil {
+			return o
+		}
+		ns, ok := os.namespaceOf(schema)
+		if !ok {
+			return nil
+		}
+		return os.inNamespace(rel, ns)
+	}
+	if o := os.inNamespace(rel, NamespaceCatalog); o != nil {
+		return o
+	}
+	if o := os.storedRelation(rel); o != nil {
+		return o
 	}
 	if os.tempNS != 0 {
 		// The session's temporary schema is searched first, as PostgreSQL
 		// does when search_path does not name it.
-		for _, o := range cands {
-			if o.ns == os.tempNS {
-				return o
-			}
+		if o := os.inNamespace(rel, os.tempNS); o != nil {
+			return o
 		}
 	}
 	path := searchPath
@@ -605,13 +668,49 @@ func (os *objects) find(schema, rel string) *object {
 		path = os.path
 	}
 	for _, ns := range path {
-		for _, o := range cands {
-			if o.ns == ns {
-				return o
-			}
+		if o := os.inNamespace(rel, ns); o != nil {
+			return o
 		}
 	}
 	return nil
+}
+
+// storedRelation is the table, view or sequence the snapshot's name
+// resolution finds for name (catalog.Snapshot.LookupRelation), nil if none.
+func (os *objects) storedRelation(name string) *object {
+	if os.snap == nil {
+		return nil
+	}
+	key, temp, ok := os.snap.LookupRelation(name)
+	if !ok {
+		return nil
+	}
+	return os.stored[storedKey{key, temp}]
+}
+
+// inNamespace is the relation named rel in the schema whose OID is ns.
+func (os *objects) inNamespace(rel string, ns uint32) *object {
+	for _, o := range os.byName[rel] {
+		if o.ns == ns {
+			return o
+		}
+	}
+	return nil
+}
+
+// namespaceOf is the OID of the user schema (or public) named schema.
+func (os *objects) namespaceOf(schema string) (uint32, bool) {
+	if schema == catalog.PublicSchema {
+		return NamespacePublic, true
+	}
+	if os.snap == nil {
+		return 0, false
+	}
+	sc, ok := os.snap.Schema(schema)
+	if !ok {
+		return 0, false
+	}
+	return ObjectOID(sc.ID, 0), true
 }
 
 // tableByKey finds the table stored under a catalog key (a foreign key's
@@ -632,27 +731,12 @@ func (os *objects) tableByKey(key string, temp bool) *object {
 }
 
 // relationVisible reports whether an unqualified name finds o
-// (pg_table_is_visible, and whether deparsers print it bare): the
-// catalog's rule (catalog.Snapshot.RelationVisible), for the key o is
-// stored under, an index's being its name in its table's schema and a
-// catalog relation's its schema's.
+// (pg_table_is_visible, and whether deparsers print it bare), as
+// PostgreSQL's RelationIsVisible: o is what its bare name finds (find),
+// so a catalog relation of that name, a temporary relation, or a relation
+// (an index included) of a schema earlier on the path hides it.
 func (e *Env) relationVisible(o *object) bool {
-	key, temp := "", false
-	switch {
-	case o.isIndex() && o.table != nil:
-		sc, _ := catalog.SplitName(o.table.Name)
-		key, temp = catalog.QualifiedKey(sc, o.name), o.table.Temp
-	case o.table != nil:
-		key, temp = o.table.Name, o.table.Temp
-	case o.view != nil:
-		key, temp = o.view.Name, o.view.Temp
-	case o.seq != nil:
-		key, temp = o.seq.Name, o.seq.Temp
-	default:
-		key = catalog.QualifiedKey(e.namespaceName(o.ns), o.name)
-		temp = o.ns != 0 && o.ns == e.objects().tempNS
-	}
-	return e.Snap.RelationVisible(key, temp)
+	return e.objects().find("", o.name) == o
 }
 
 // relationName is a stored relation's name as PostgreSQL's deparsers
@@ -680,8 +764,14 @@ func (e *Env) QualifiedRelationName(oid uint32) string {
 }
 
 func (e *Env) classOID(name string) (uint32, error) {
-	if o := e.objects().lookup(name); o != nil {
+	schema, rel := splitQualified(name)
+	if o := e.objects().find(schema, rel); o != nil {
 		return o.oid, nil
+	}
+	if schema != "" && schema != "pg_temp" {
+		if _, err := e.RegOID(sqltypes.TypeRegNamespace, sqltypes.QuoteIdent(schema)); err != nil {
+			return 0, err // 3F000, as RangeVarGetRelid reports a missing schema first
+		}
 	}
 	return 0, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", unquoteIdent(name))
 }
@@ -742,22 +832,48 @@ type role struct {
 // users that are no role but own tables or run this session (under trust
 // authentication such a user is a superuser).
 func (e *Env) roles() []role {
+	rs := e.Snap.Memo(rolesKey, func() any { return snapshotRoles(e.Snap) }).(*snapRoles)
+	if e.Sess == nil {
+		return rs.list
+	}
+	user := e.Sess.User()
+	if user == "" || rs.names[user] {
+		return rs.list
+	}
+	// A session's user no role row names (the proxy's own users) is a
+	// role too; the snapshot's list is shared, so this one is a copy.
+	out := append(make([]role, 0, len(rs.list)+1), rs.list...)
+	out = append(out, role{oid: RoleOID(user), name: user, superuser: true, login: true})
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// snapRoles are the roles a snapshot knows, sorted by name (the list is
+// shared: callers only read it), and their names.
+type snapRoles struct {
+	list  []role
+	names map[string]bool
+}
+
+// snapshotRoles lists snap's roles: its role rows, the owners of its
+// tables that no row names and the bootstrap role (made superusers that
+// may log in), and the predefined roles. The catalog relations ask for
+// them on every row (an owner's name, an ACL's grantees), so they are made
+// once per snapshot.
+func snapshotRoles(snap *catalog.Snapshot) *snapRoles {
 	seen := map[string]bool{}
 	var out []role
-	if e.Snap != nil {
-		for _, r := range e.Snap.Roles() {
+	if snap != nil {
+		for _, r := range snap.Roles() {
 			seen[r.Name] = true
 			out = append(out, role{oid: RoleOID(r.Name), name: r.Name, superuser: r.Superuser, login: r.Login, password: r.Verifier != ""})
 		}
 	}
 	implicit := []string{BootstrapRole}
-	if e.Snap != nil {
-		for _, t := range e.Snap.Tables() {
+	if snap != nil {
+		for _, t := range snap.Tables() {
 			implicit = append(implicit, t.Owner)
 		}
-	}
-	if e.Sess != nil {
-		implicit = append(implicit, e.Sess.User())
 	}
 	for _, n := range implicit {
 		if n == "" || seen[n] {
@@ -767,10 +883,11 @@ func (e *Env) roles() []role {
 		out = append(out, role{oid: RoleOID(n), name: n, superuser: true, login: true})
 	}
 	for _, p := range catalog.PredefinedRoles {
+		seen[p.Name] = true
 		out = append(out, role{oid: p.OID, name: p.Name})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out
+	return &snapRoles{list: slices.Clip(out), names: seen}
 }
 
 func (e *Env) roleName(oid uint32) (string, bool) {

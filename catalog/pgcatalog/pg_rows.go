@@ -80,13 +80,14 @@ func init() {
 	})
 	generate("pg_catalog.pg_class", func(e *Env) []row {
 		var out []row
-		for _, o := range e.objects().list {
+		os := e.objects()
+		for _, o := range os.list {
 			r := classRow(o)
 			if o.table != nil && o.table.Virtual == nil && o.isTable() {
-				partitionClass(e.objects(), o, r)
+				partitionClass(os, o, r)
 			}
 			if o.table != nil && o.table.Virtual == nil && o.isIndex() {
-				indexPartitionClass(e.objects(), o, r)
+				indexPartitionClass(os, o, r)
 			}
 			if o.table != nil && o.table.Virtual == nil {
 				r.Reltuples = floatV(reltuples(e.Snap, o.table))
@@ -95,7 +96,7 @@ func init() {
 				// PostgreSQL enforces foreign keys with triggers on both
 				// tables, and clients (pg_dump, psql's \d) read a table's
 				// foreign keys only when relhastriggers says so.
-				r.Relhastriggers = boolV(len(o.table.ForeignKeys) > 0 || len(e.Snap.ReferencedBy(o.table.Name)) > 0 || len(e.Snap.WithClonedTriggers(o.table).Triggers) > 0)
+				r.Relhastriggers = boolV(len(o.table.ForeignKeys) > 0 || os.referenced[o.table.Name] || len(e.Snap.WithClonedTriggers(o.table).Triggers) > 0)
 			}
 			if acl := e.relationACL(o); acl != nil {
 				r.Relacl = textArray(acl)
@@ -1072,10 +1073,8 @@ type descriptionEntry struct {
 // extensions.
 func (e *Env) descriptions() []descriptionEntry { return e.describedObjects().descs }
 
-// describedObjects is e's objects with their descriptions made. The
-// caller reads the descriptions from the objects returned, never from a
-// second call of objects: another snapshot's statement may have replaced
-// the process's cached objects in between, with ones not yet described.
+// describedObjects is e's objects with their descriptions made (once per
+// snapshot, the first time a statement asks for them).
 func (e *Env) describedObjects() *objects {
 	o := e.objects()
 	o.descsOnce.Do(func() {

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
-	"sync"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -19,11 +18,12 @@ import (
 
 var errCorrupt = errors.New("spill: corrupt row")
 
-// AppendRow appends the encoding of row to buf.
-func AppendRow(buf []byte, row []sqltypes.Value) []byte {
+// AppendRow appends the encoding of row to buf; the user-defined range
+// types its values name join ts.
+func AppendRow(buf []byte, row []sqltypes.Value, ts *Types) []byte {
 	buf = binary.AppendUvarint(buf, uint64(len(row)))
 	for _, v := range row {
-		buf = appendValue(buf, v)
+		buf = appendValue(buf, v, ts)
 	}
 	return buf
 }
@@ -32,7 +32,7 @@ func appendBytes(buf []byte, s string) []byte {
 	return append(binary.AppendUvarint(buf, uint64(len(s))), s...)
 }
 
-func appendValue(buf []byte, v sqltypes.Value) []byte {
+func appendValue(buf []byte, v sqltypes.Value, ts *Types) []byte {
 	buf = append(buf, byte(v.K))
 	switch v.K {
 	case sqltypes.KindNull:
@@ -58,13 +58,13 @@ func appendValue(buf []byte, v sqltypes.Value) []byte {
 	case sqltypes.KindRange:
 		// The type, the flags and the bounds (NULL where absent).
 		r := v.Range()
-		buf = append(appendRangeType(buf, r.Typ), sqltypes.RangeFlags(r))
-		buf = appendValue(appendValue(buf, r.Lower), r.Upper)
+		buf = append(ts.appendRangeType(buf, r.Typ), sqltypes.RangeFlags(r))
+		buf = appendValue(appendValue(buf, r.Lower, ts), r.Upper, ts)
 	case sqltypes.KindMultirange:
 		m := v.Multirange()
-		buf = binary.AppendUvarint(appendRangeType(buf, m.Typ), uint64(len(m.Ranges)))
+		buf = binary.AppendUvarint(ts.appendRangeType(buf, m.Typ), uint64(len(m.Ranges)))
 		for _, r := range m.Ranges {
-			buf = appendValue(buf, sqltypes.NewRange(r))
+			buf = appendValue(buf, sqltypes.NewRange(r), ts)
 		}
 	case sqltypes.KindTSVector:
 		buf = appendBytes(buf, string(sqltypes.AppendTSVectorBinary(nil, v.TSVector())))
@@ -114,7 +114,7 @@ func appendValue(buf []byte, v sqltypes.Value) []byte {
 				buf = appendType(buf, t)
 			}
 		}
-		buf = AppendRow(buf, a.Elems)
+		buf = AppendRow(buf, a.Elems, ts)
 	}
 	return buf
 }
@@ -142,8 +142,9 @@ func (d *decoder) float64() float64 {
 
 // decoder reads what AppendRow wrote.
 type decoder struct {
-	b   []byte
-	err error
+	b     []byte
+	err   error
+	types *Types
 }
 
 func (d *decoder) uvarint() uint64 {
@@ -177,9 +178,9 @@ func (d *decoder) bytes() string {
 	return s
 }
 
-// DecodeRow decodes a row AppendRow wrote.
-func DecodeRow(b []byte) ([]sqltypes.Value, error) {
-	d := &decoder{b: b}
+// DecodeRow decodes a row AppendRow wrote with the same ts.
+func DecodeRow(b []byte, ts *Types) ([]sqltypes.Value, error) {
+	d := &decoder{b: b, types: ts}
 	row := d.row()
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errCorrupt
@@ -364,19 +365,33 @@ func (d *decoder) typ() sqltypes.Type {
 	return sqltypes.Type{ID: sqltypes.TypeID(d.uvarint()), Elem: sqltypes.TypeID(d.uvarint()), Scale: int16(d.varint()), Width: int(d.varint())}
 }
 
-// userRanges are the definitions of the user-defined range types whose
-// values this process has spilled, by OID: a spilled range stores its
-// type's ID and OID, and a spill file is read back by the process that
-// wrote it.
-var userRanges sync.Map // uint32 → *sqltypes.RangeType
+// Types are the definitions of the user-defined range types the rows of
+// one run name, numbered in the order they were met: a spilled range
+// stores its type's ID and, for a user-defined one, its number here. The
+// run's rows come from one statement, so one catalog, where a type's OID
+// is its own; across the process it is not (two databases' types may have
+// the same OID), which is why nothing is kept beyond the run. A Types is
+// filled while its run is written, read once the run is finished.
+type Types struct {
+	byOID map[uint32]uint64
+	defs  []*sqltypes.RangeType
+}
 
 // appendRangeType appends a range or multirange type: its ID, and a
-// user-defined one's OID.
-func appendRangeType(buf []byte, t sqltypes.Type) []byte {
+// user-defined one's number in ts.
+func (ts *Types) appendRangeType(buf []byte, t sqltypes.Type) []byte {
 	buf = append(buf, byte(t.ID))
 	if t.Range != nil {
-		userRanges.Store(t.Range.OID, t.Range)
-		return binary.AppendUvarint(buf, uint64(t.Range.OID))
+		n, ok := ts.byOID[t.Range.OID]
+		if !ok {
+			if ts.byOID == nil {
+				ts.byOID = map[uint32]uint64{}
+			}
+			n = uint64(len(ts.defs))
+			ts.byOID[t.Range.OID] = n
+			ts.defs = append(ts.defs, t.Range)
+		}
+		return binary.AppendUvarint(buf, n)
 	}
 	return buf
 }
@@ -390,12 +405,12 @@ func (d *decoder) rangeType() sqltypes.Type {
 	t := sqltypes.Type{ID: sqltypes.TypeID(d.b[0])}
 	d.b = d.b[1:]
 	if t.ID == sqltypes.UserRange || t.ID == sqltypes.UserMultirange {
-		def, ok := userRanges.Load(uint32(d.uvarint()))
-		if !ok {
+		n := d.uvarint()
+		if d.types == nil || n >= uint64(len(d.types.defs)) {
 			d.err = errCorrupt
 			return sqltypes.TypeUnknown
 		}
-		t.Range = def.(*sqltypes.RangeType)
+		t.Range = d.types.defs[n]
 	}
 	return t
 }

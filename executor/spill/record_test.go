@@ -13,7 +13,7 @@ func TestCodecRecords(t *testing.T) {
 	rec := sqltypes.NewRecordOf([]sqltypes.Value{sqltypes.NewFloat(0.1), inner}, []sqltypes.Type{sqltypes.TypeFloat4, {ID: sqltypes.Record}})
 	vec := sqltypes.NewVector(sqltypes.Type{ID: sqltypes.OidVector}, []sqltypes.Value{sqltypes.NewOID(23), sqltypes.NewOID(25)})
 	row := []sqltypes.Value{rec, vec, sqltypes.NewRecordOf(nil, nil)}
-	got, err := DecodeRow(AppendRow(nil, row))
+	got, err := DecodeRow(AppendRow(nil, row, nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

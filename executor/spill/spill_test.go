@@ -65,7 +65,8 @@ func sampleValues(t testing.TB) []sqltypes.Value {
 }
 
 // userRange is a user-defined range type's definition (CREATE TYPE
-// floatrange AS RANGE (subtype = float8)): its values spill by OID.
+// floatrange AS RANGE (subtype = float8)): its values spill with their
+// run's number for it (Types).
 var userRange = &sqltypes.RangeType{OID: 70000, ArrayOID: 70001, MultiOID: 70002, MultiArrayOID: 70003,
 	Name: "floatrange", MultiName: "floatmultirange", Subtype: sqltypes.TypeFloat8}
 
@@ -79,12 +80,13 @@ func same(a, b sqltypes.Value) bool {
 func TestCodecRoundTrip(t *testing.T) {
 	vals := sampleValues(t)
 	rng := rand.New(rand.NewPCG(3, 4))
+	var ts Types
 	for i := 0; i < 500; i++ {
 		row := make([]sqltypes.Value, rng.IntN(8))
 		for j := range row {
 			row[j] = vals[rng.IntN(len(vals))]
 		}
-		got, err := DecodeRow(AppendRow(nil, row))
+		got, err := DecodeRow(AppendRow(nil, row, &ts), &ts)
 		if err != nil || len(got) != len(row) {
 			t.Fatalf("row %v: decoded %v, %v", row, got, err)
 		}
@@ -97,13 +99,14 @@ func TestCodecRoundTrip(t *testing.T) {
 }
 
 func FuzzDecodeRow(f *testing.F) {
-	f.Add(AppendRow(nil, sampleValues(f)))
+	ts := &Types{}
+	f.Add(AppendRow(nil, sampleValues(f), ts))
 	f.Add([]byte{3, 1, 2})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		row, err := DecodeRow(b)
+		row, err := DecodeRow(b, ts)
 		if err == nil {
 			// What decodes encodes back to something that decodes the same.
-			again, err := DecodeRow(AppendRow(nil, row))
+			again, err := DecodeRow(AppendRow(nil, row, ts), ts)
 			if err != nil || len(again) != len(row) {
 				t.Fatalf("re-decoding %v: %v, %v", row, again, err)
 			}
@@ -265,5 +268,49 @@ func TestReleaseRemovesFiles(t *testing.T) {
 	rd.Close()
 	if err := c.Add(row); err == nil {
 		t.Fatal("writing a run closed with its statement succeeded")
+	}
+}
+
+// TestRunsKeepTheirRangeTypes: two runs written at once whose rows are of
+// two different user-defined range types with the same OID (two databases'
+// catalogs of one process) each read back their own type.
+func TestRunsKeepTheirRangeTypes(t *testing.T) {
+	s := New(t.TempDir())
+	defer s.Close()
+	q := &Quota{Limit: -1}
+	defer q.Close()
+	types := []*sqltypes.RangeType{
+		userRange,
+		{OID: userRange.OID, ArrayOID: userRange.ArrayOID, MultiOID: userRange.MultiOID, MultiArrayOID: userRange.MultiArrayOID,
+			Name: "app.intrange", MultiName: "app.intmultirange", Subtype: sqltypes.TypeInt4},
+	}
+	var runs []*Run
+	for _, rt := range types {
+		r, err := s.NewRun(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+		v, err := sqltypes.ParseText(sqltypes.RangeOf(rt), "[1,2)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Add([]sqltypes.Value{v}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, r := range runs {
+		rd, err := r.Reader()
+		if err != nil {
+			t.Fatal(err)
+		}
+		row, ok, err := rd.Next()
+		rd.Close()
+		if err != nil || !ok {
+			t.Fatalf("run %d: %v, %v", i, ok, err)
+		}
+		if got := row[0].Range().Typ.Range; got != types[i] {
+			t.Errorf("run %d: read back range type %q, want %q", i, got.Name, types[i].Name)
+		}
 	}
 }

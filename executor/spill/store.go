@@ -242,6 +242,8 @@ type Run struct {
 	bytes int64 // bytes charged to the quota
 	buf   []byte
 	done  bool
+	// types are the user-defined range types of the run's rows (Types).
+	types Types
 	// mu guards what Quota.Close, from another goroutine, may change.
 	mu       sync.Mutex
 	readers  map[*Reader]struct{}
@@ -273,7 +275,7 @@ func (r *Run) Add(row []sqltypes.Value) error {
 	if r.w == nil {
 		r.w = bufio.NewWriterSize(r.f, bufBytes)
 	}
-	r.buf = AppendRow(r.buf[:0], row)
+	r.buf = AppendRow(r.buf[:0], row, &r.types)
 	var hdr [binary.MaxVarintLen64]byte
 	h := binary.PutUvarint(hdr[:], uint64(len(r.buf)))
 	size := int64(h + len(r.buf))
@@ -417,7 +419,7 @@ func (rd *Reader) Next() ([]sqltypes.Value, bool, error) {
 	if cap(rd.buf) > 4*bufBytes {
 		rd.buf = nil
 	}
-	row, err := DecodeRow(b)
+	row, err := DecodeRow(b, &rd.r.types)
 	return row, err == nil, err
 }
 
