@@ -139,9 +139,12 @@ func (r *rewriter) pgPrimaries(head int) error {
 			}
 			r.replace(i, ArraySubFunc+"(")
 			r.ed[close].post += ")"
-		case (t.kind == tkIdent || t.kind == tkQIdent) && t.val != "count" && r.peek(i+1, "(") && r.peek(i+2, "*") && r.peek(i+3, ")"):
+		case (t.kind == tkIdent || t.kind == tkQIdent) && (t.val != "count" || i > head && r.toks[i-1].is(".")) &&
+			r.peek(i+1, "(") && r.peek(i+2, "*") && r.peek(i+3, ")"):
 			// agg(*): a user-defined aggregate of no arguments, called
-			// as agg() (count(*) is TiDB's own).
+			// as agg() (count(*) is TiDB's own, unless a schema
+			// qualifies it: pg_catalog's has lost its qualifier,
+			// catalogCalls).
 			r.replace(i+2, "")
 		case t.kind == tkIdent && sqlValueFuncs[t.val] && !r.peek(i+1, "(") && !(i > head && (r.toks[i-1].is(".") || r.toks[i-1].is("as"))) &&
 			r.isQuery(head):
