@@ -665,6 +665,12 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 	if !ok {
 		return nil, unsupported("operator %s is not supported", opName(n.Op))
 	}
+	if l, r := asRowExpr(n.L), asRowExpr(n.R); l != n.L || r != n.R {
+		// ROW(x) and ROW(t.*) compare as row constructors, field by field.
+		c := *n
+		c.L, c.R = l, r
+		n = &c
+	}
 	_, lrow := n.L.(*ast.RowExpr)
 	_, rrow := n.R.(*ast.RowExpr)
 	if lrow || rrow {
@@ -1174,6 +1180,17 @@ func (b *Binder) qualifiedCallMissing(sc *scope, n *ast.FuncCallExpr, agg *aggBi
 		types[i] = x.Type()
 	}
 	return builtins.NoFunction(n.Schema.O+"."+n.FnName.O, types)
+}
+
+// asRowExpr is the parser's one-item row constructor, ROW(x)
+// (parser.RowFunc, which TiDB's grammar lacks), as the row constructor
+// TiDB parses for more items; e unchanged when it is none (ROW() has no
+// fields to compare).
+func asRowExpr(e ast.ExprNode) ast.ExprNode {
+	if c, ok := e.(*ast.FuncCallExpr); ok && c.FnName.L == parser.RowFunc && len(c.Args) > 0 {
+		return &ast.RowExpr{Values: c.Args}
+	}
+	return e
 }
 
 // isDistinctArg reports whether a call's argument is the marker of
