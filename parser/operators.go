@@ -246,21 +246,28 @@ func (r *rewriter) wholeRow(i int) {
 	r.primStart[i+2] = i
 }
 
-// enclosingParen returns the "(" that directly encloses token i, or -1.
+// enclosingParen returns the "(" that directly encloses token i, or -1
+// (none, or a "[" does).
 func (r *rewriter) enclosingParen(head, i int) int {
+	if k := r.enclosingBracket(head, i); k >= 0 && r.toks[k].is("(") {
+		return k
+	}
+	return -1
+}
+
+// enclosingBracket returns the "(" or "[" that directly encloses token
+// i, or -1.
+func (r *rewriter) enclosingBracket(head, i int) int {
 	depth := 0
 	for k := i - 1; k >= head; k-- {
 		switch {
 		case r.toks[k].is(")") || r.toks[k].is("]"):
 			depth++
-		case r.toks[k].is("["):
-			if depth--; depth < 0 {
-				return -1
-			}
-		case r.toks[k].is("("):
-			if depth--; depth < 0 {
+		case r.toks[k].is("(") || r.toks[k].is("["):
+			if depth == 0 {
 				return k
 			}
+			depth--
 		}
 	}
 	return -1
@@ -339,19 +346,8 @@ func (r *rewriter) typeSpans(head int) map[int]bool {
 
 // insideCast reports whether token i sits directly inside CAST( ... ).
 func (r *rewriter) insideCast(head, i int) bool {
-	depth := 0
-	for k := i - 1; k >= head; k-- {
-		switch {
-		case r.toks[k].is(")") || r.toks[k].is("]"):
-			depth++
-		case r.toks[k].is("(") || r.toks[k].is("["):
-			if depth == 0 {
-				return k > head && r.toks[k-1].is("cast")
-			}
-			depth--
-		}
-	}
-	return false
+	k := r.enclosingBracket(head, i)
+	return k > head && r.toks[k-1].is("cast")
 }
 
 // endsPrimary reports whether token j can end an expression a subscript
