@@ -42,20 +42,24 @@ import (
 type BulkInsert struct {
 	// started: the BEFORE STATEMENT triggers have fired (start).
 	started bool
-	// inserted are the rows so far when an INSERT trigger has a
-	// transition table, which holds all of them: the AFTER ROW triggers
-	// then fire at Commit.
+	// inserted are the rows so far when the table has triggers: its
+	// AFTER ROW triggers fire at Commit, on every row, as PostgreSQL
+	// queues them to the end of the statement (an AFTER ROW trigger sees
+	// all the COPY's rows), and a transition table holds them all.
 	inserted [][]sqltypes.Value
-	ex       *Executor
-	t        *catalog.Table
-	exprs    []ir.Expr // one per table column, over the copied values ($n)
-	ev       *ir.EvalContext
-	txn      kv.Txn
-	own      bool // txn was begun here: Commit commits it
-	rowID    int  // the hidden row id's column, or -1
-	stats    *kv.Stats
-	rows     int64 // rows added so far
-	done     bool
+	// leafAfter are the AFTER ROW events of the rows so far of a
+	// partitioned table's leaves, fired at Commit likewise.
+	leafAfter []leafEvent
+	ex        *Executor
+	t         *catalog.Table
+	exprs     []ir.Expr // one per table column, over the copied values ($n)
+	ev        *ir.EvalContext
+	txn       kv.Txn
+	own       bool // txn was begun here: Commit commits it
+	rowID     int  // the hidden row id's column, or -1
+	stats     *kv.Stats
+	rows      int64 // rows added so far
+	done      bool
 
 	// For the single atomic batch: the writes so far, and the row (by
 	// number) each row key was written for, to find duplicates within
@@ -222,12 +226,8 @@ func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 		err = b.writePartitioned(ctx, b.ec.cons.PartitionsOf(), full)
 	default:
 		err = b.writeTxn(ctx, b.t, full, b.rows)
-		switch {
-		case err != nil || len(b.t.Triggers) == 0:
-		case hasTransitionTable(b.t, "INSERT"):
+		if err == nil && len(b.t.Triggers) > 0 {
 			b.inserted = append(b.inserted, full...)
-		default:
-			err = b.ec.fireAfter(b.t, "INSERT", nil, changesOf(full))
 		}
 	}
 	if err == nil && b.txn != nil {
@@ -506,15 +506,17 @@ func (b *BulkInsert) Commit(ctx context.Context) (int64, error) {
 	if b.done {
 		return 0, pgerr.New(pgerr.InternalError, "executor: bulk insert is over")
 	}
-	if len(b.t.Triggers) > 0 {
+	if len(b.t.Triggers) > 0 || len(b.leafAfter) > 0 {
 		if err := b.start(); err != nil {
 			return 0, err
 		}
 		changes := changesOf(b.inserted)
-		if b.ec.cons.PartitionsOf() == nil { // (the leaves fired theirs: writePartitioned)
+		if b.ec.cons.PartitionsOf() == nil {
 			if err := b.ec.fireAfter(b.t, "INSERT", nil, changes); err != nil {
 				return 0, err
 			}
+		} else if err := b.ec.fireLeafAfter(b.leafAfter, nil); err != nil {
+			return 0, err
 		}
 		if err := b.ec.fireStatement(b.t, "INSERT", "AFTER", changes...); err != nil {
 			return 0, err

@@ -403,16 +403,18 @@ func (b *BulkInsert) writePartitioned(ctx context.Context, ps *catalog.Partition
 		}
 		from = to
 	}
-	// The leaves' AFTER ROW triggers, in row order; the partitioned
-	// table's statement triggers' transition table keeps the rows.
-	evs := make([]leafEvent, len(full))
+	// The leaves' AFTER ROW triggers fire at Commit, in row order (those
+	// of leaves without triggers are not kept); the partitioned table's
+	// statement triggers' transition table keeps the rows.
 	for i, row := range full {
-		evs[i] = leafEvent{leaf: leaves[i], event: "INSERT", c: change{new: row}}
+		if len(leaves[i].Triggers) > 0 {
+			b.leafAfter = append(b.leafAfter, leafEvent{leaf: leaves[i], event: "INSERT", c: change{new: row}})
+		}
 	}
 	if hasTransitionTable(b.t, "INSERT") {
 		b.inserted = append(b.inserted, full...)
 	}
-	return b.ec.fireLeafAfter(evs, nil)
+	return nil
 }
 
 // withPartitions adds to the tables DROP TABLE names the partitions of

@@ -778,8 +778,18 @@ func (ec *execCtx) insertRows(ctx context.Context, n *optimizer.Insert, t *catal
 		var ce *conflictError
 		if t.TTL != nil && errors.As(err, &ce) && ce.op.Cond == kv.CondNotExists {
 			// The key may hold an expired row not yet removed: read the
-			// keys and replace such rows.
-			return ec.upsert(ctx, n, rows, stats)
+			// keys and replace such rows. Every row is inserted (or the
+			// statement fails), and fires the AFTER INSERT triggers as
+			// below (upsert fires ON CONFLICT's alone; the BEFORE ROW
+			// triggers have fired).
+			res, err := ec.upsert(ctx, n, rows, stats)
+			if err != nil {
+				return WriteResult{}, err
+			}
+			if err := ec.afterInsert(t, rows); err != nil {
+				return WriteResult{}, err
+			}
+			return res, nil
 		}
 		if err != nil {
 			return WriteResult{}, finishWrite(t, err)

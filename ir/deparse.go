@@ -250,8 +250,8 @@ func kindOf(e Expr) (k nodeKind, op string) {
 		if truthTest(x) != nil {
 			return kindTest, ""
 		}
-		if (x.Infix || isOperatorName(x.Name)) && len(x.Args) == 2 {
-			return kindOp, x.Name
+		if (x.Infix || isOperatorName(x.Name)) && len(x.Args) == 2 || isOperatorName(x.Name) && len(x.Args) == 1 {
+			return kindOp, x.Name // (a prefix operator is no binary one: its operand and it as one take parentheses)
 		}
 		if (x.Name == "any" || x.Name == "all") && x.Op != "" {
 			return kindOther, ""
@@ -906,10 +906,12 @@ func (d *deparser) fn(x *Func) {
 		d.close()
 		return
 	case isOperatorName(x.Name) && len(x.Args) == 1:
-		// A prefix operator (~ x, @-@ lseg, ?| line).
-		d.w("(" + x.Name + " ")
-		d.expr(x.Args[0])
-		d.w(")")
+		// A prefix operator (~ x, @-@ lseg, ?| line), parenthesized as
+		// ruleutils does an OpExpr: not when pretty.
+		d.open()
+		d.w(x.Name + " ")
+		d.paren(x.Args[0], x)
+		d.close()
 		return
 	case x.Name == "timezone" && len(x.Args) == 2:
 		// ruleutils' get_func_sql_syntax: always parenthesized, and

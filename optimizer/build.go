@@ -198,6 +198,16 @@ func planScanAgain(s *scanSpec, prev *indexView, ctx *ir.EvalContext, opts Optio
 		if col, ok := exact[c]; ok && enforced[col] {
 			continue
 		}
+		if v, ok := c.(*ir.Const); ok && v.V.K == sqltypes.KindBool && v.V.Bool() {
+			continue // folded to true (a > 0 OR true): no filter, as PostgreSQL shows none
+		}
+		if v, ok := c.(*ir.Const); ok && (v.V.IsNull() || v.V.K == sqltypes.KindBool) {
+			// Folded to false or NULL: no row qualifies whatever the
+			// rest, the scan reads nothing (neverTrue), and its filter
+			// is PostgreSQL's One-Time Filter: false.
+			residual = []ir.Expr{&ir.Const{V: sqltypes.NewBool(false), Typ: sqltypes.TypeBool}}
+			break
+		}
 		if view != nil && i >= view.derived {
 			continue // a gist box's bound, implied by a conjunct kept
 		}

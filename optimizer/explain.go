@@ -297,7 +297,10 @@ func (x *Scan) Describe() Description {
 	if x.Limit > 0 {
 		d.add("stops after", "%d rows", x.Limit)
 	}
-	if x.Residual != nil {
+	if c, ok := x.Residual.(*ir.Const); ok {
+		// A filter no row passes (WHERE false): the scan reads nothing.
+		d.add("one-time filter", "%s", c.String())
+	} else if x.Residual != nil {
 		d.add("residual filter", "%s", x.Residual.String())
 	}
 	return d

@@ -421,7 +421,7 @@ var zproxyRenames = map[string]string{"why": "Access Path", "rejected": "Rejecte
 
 // pgNative are the text format's detail keys that the structured formats
 // already show under a PostgreSQL key.
-var pgNative = map[string]bool{"filter": true, "residual filter": true, "join filter": true, "sort key": true,
+var pgNative = map[string]bool{"filter": true, "residual filter": true, "one-time filter": true, "join filter": true, "sort key": true,
 	"group by": true, "hash keys": true, "merge keys": true, "output": true, "hash key": true, "group key": true}
 
 // zproxyAttrs are the operator's details the PostgreSQL keys do not carry,
@@ -549,7 +549,10 @@ func pgShape(node Node, d Description) *pgNode {
 			// PostgreSQL's index-ordered kNN scan shows its distance so.
 			n.attrs = append(n.attrs, pgText("Order By", cond(x.Nearest.Dist)))
 		}
-		if x.Residual != nil {
+		if _, ok := x.Residual.(*ir.Const); ok {
+			// A filter no row passes: false (planScan makes it so).
+			n.attrs = append(n.attrs, pgText("One-Time Filter", "false"))
+		} else if x.Residual != nil {
 			n.attrs = append(n.attrs, pgText("Filter", cond(x.Residual)))
 		} else if x.Dynamic && x.spec.Filter != nil {
 			n.attrs = append(n.attrs, pgText("Filter", cond(x.spec.Filter)))

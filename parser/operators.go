@@ -139,9 +139,12 @@ func (r *rewriter) pgPrimaries(head int) error {
 			}
 			r.replace(i, ArraySubFunc+"(")
 			r.ed[close].post += ")"
-		case (t.kind == tkIdent || t.kind == tkQIdent) && t.val != "count" && r.peek(i+1, "(") && r.peek(i+2, "*") && r.peek(i+3, ")"):
+		case (t.kind == tkIdent || t.kind == tkQIdent) && (t.val != "count" || i > head && r.toks[i-1].is(".")) &&
+			r.peek(i+1, "(") && r.peek(i+2, "*") && r.peek(i+3, ")"):
 			// agg(*): a user-defined aggregate of no arguments, called
-			// as agg() (count(*) is TiDB's own).
+			// as agg() (count(*) is TiDB's own, unless a schema
+			// qualifies it: pg_catalog's has lost its qualifier,
+			// catalogCalls).
 			r.replace(i+2, "")
 		case t.kind == tkIdent && sqlValueFuncs[t.val] && !r.peek(i+1, "(") && !(i > head && (r.toks[i-1].is(".") || r.toks[i-1].is("as"))) &&
 			r.isQuery(head):
@@ -149,6 +152,9 @@ func (r *rewriter) pgPrimaries(head int) error {
 			r.replace(i, t.val+"()")
 		case t.kind == tkIdent && tidbKeywordFuncs[t.val] && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			r.replace(i, "`"+t.val+"`") // a key word in TiDB's grammar, a function in PostgreSQL's
+		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, ".") && r.peek(i+2, "*") && !(i > head && r.toks[i-1].is(".")) &&
+			r.wholeRowStar(head, i):
+			// t.* in a row constructor or as a value: wholeRowStar.
 		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, ".") && r.peek(i+2, "*") && i > head && r.peek(i-1, "(") &&
 			r.isCallParen(head, i-1) && (r.peek(i+3, ")") || r.peek(i+3, ",")):
 			// f(t.*): the whole row of t, as f(t) (PostgreSQL expands t.*
@@ -186,6 +192,93 @@ func (r *rewriter) pgPrimaries(head int) error {
 		}
 	}
 	return nil
+}
+
+// wholeRowStar respells t.* at i where PostgreSQL does not expand it into
+// a select list's columns: in a row constructor, ROW(t.*, x) or (t.*, x),
+// it stands for t's fields (zp_field_star(t), which the binder expands);
+// as an operand, t.* IS NULL, t.* = t.*, t.*::text, (t.*) IS NULL, it is
+// the whole row t, as PostgreSQL's whole-row Var. A parenthesized item of
+// a select list, (t.*), is t.* (expanded). It reports whether it did any
+// (a function's argument f(t.*) is the next rule's).
+func (r *rewriter) wholeRowStar(head, i int) bool {
+	open := r.enclosingParen(head, i)
+	if open >= 0 && r.peek(i+3, ")") || open >= 0 && r.peek(i+3, ",") {
+		call := r.isCallParen(head, open)
+		inRow := call && r.toks[open-1].is("row") && !(open-1 > head && r.toks[open-2].is("."))
+		if !call {
+			close := r.matching(open)
+			first := r.toks[open+1]
+			query := first.is("select") || first.is("values") || first.is("with") || first.is("table") || first.is("(")
+			inRow = close > 0 && !query && r.commaAt(open+1, close) < close && !(open > head && r.toks[open-1].is("values"))
+			if open == i-1 && close == i+3 {
+				if r.selectItem(head, open, close) {
+					// (t.*) as a select list's item: t.*.
+					r.replace(open, "")
+					r.replace(close, "")
+					return true
+				}
+				r.wholeRow(i)
+				return true
+			}
+		}
+		if inRow {
+			r.ed[i].pre = FieldStarFunc + "(" + r.ed[i].pre
+			r.replace(i+1, "")
+			r.replace(i+2, ")")
+			return true
+		}
+		return false
+	}
+	next := i + 3
+	if r.peek(next, "is") || r.peek(next, "::") || next < len(r.toks) && r.toks[next].kind == tkOp ||
+		i > head && r.toks[i-1].kind == tkOp {
+		r.wholeRow(i)
+		return true
+	}
+	return false
+}
+
+// wholeRow makes t.* at i the value t.
+func (r *rewriter) wholeRow(i int) {
+	r.replace(i+1, "")
+	r.replace(i+2, "")
+	r.primStart[i+2] = i
+}
+
+// enclosingParen returns the "(" that directly encloses token i, or -1
+// (none, or a "[" does).
+func (r *rewriter) enclosingParen(head, i int) int {
+	if k := r.enclosingBracket(head, i); k >= 0 && r.toks[k].is("(") {
+		return k
+	}
+	return -1
+}
+
+// enclosingBracket returns the "(" or "[" that directly encloses token
+// i, or -1.
+func (r *rewriter) enclosingBracket(head, i int) int {
+	depth := 0
+	for k := i - 1; k >= head; k-- {
+		switch {
+		case r.toks[k].is(")") || r.toks[k].is("]"):
+			depth++
+		case r.toks[k].is("(") || r.toks[k].is("["):
+			if depth == 0 {
+				return k
+			}
+			depth--
+		}
+	}
+	return -1
+}
+
+// selectItem reports whether tokens open..close are a whole item of a
+// select list: SELECT or "," before, "," FROM or the end after.
+func (r *rewriter) selectItem(head, open, close int) bool {
+	before := open > head && (r.toks[open-1].is("select") || r.toks[open-1].is(",") || r.toks[open-1].is("distinct"))
+	after := close+1 >= len(r.toks) || r.peek(close+1, ",") || r.peek(close+1, "from")
+	return before && after
 }
 
 // sqlValueFuncs are SQL's functions called without parentheses that
@@ -253,19 +346,8 @@ func (r *rewriter) typeSpans(head int) map[int]bool {
 
 // insideCast reports whether token i sits directly inside CAST( ... ).
 func (r *rewriter) insideCast(head, i int) bool {
-	depth := 0
-	for k := i - 1; k >= head; k-- {
-		switch {
-		case r.toks[k].is(")") || r.toks[k].is("]"):
-			depth++
-		case r.toks[k].is("(") || r.toks[k].is("["):
-			if depth == 0 {
-				return k > head && r.toks[k-1].is("cast")
-			}
-			depth--
-		}
-	}
-	return false
+	k := r.enclosingBracket(head, i)
+	return k > head && r.toks[k-1].is("cast")
 }
 
 // endsPrimary reports whether token j can end an expression a subscript

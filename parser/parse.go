@@ -524,6 +524,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 			return st, err
 		}
 	}
+	r.catalogCalls(head)
 	if head, err = r.createTableAs(head); err != nil {
 		return st, err
 	}

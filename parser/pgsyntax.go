@@ -168,8 +168,15 @@ func (r *rewriter) pgSyntax(head int) error {
 			// MySQL's CONVERT(x, type) syntax in TiDB: PostgreSQL's is a
 			// plain function (bytea between encodings).
 			r.replace(i, "`convert`")
-		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, "(") && r.peek(i+2, "distinct") && !afterDot:
-			r.distinctArg(i, tidbDistinctAggs[t.val]) // quoted too: emit writes them bare
+		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, "(") && r.peek(i+2, "distinct"):
+			// quoted too: emit writes them bare; TiDB parses DISTINCT in a
+			// qualified call (a user schema's aggregate) of none.
+			r.distinctArg(i, tidbDistinctAggs[t.val] && !afterDot)
+		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, "(") && r.peek(i+2, "all") && !r.peek(i+3, ")") &&
+			r.isCallParen(head, i+1):
+			// f(ALL x) is f(x), of any function (TiDB's grammar has ALL in
+			// its own aggregates alone).
+			r.drop(i+2, i+3)
 		case t.kind == tkIdent && t.val == "between" && r.peek(i+1, "asymmetric"):
 			r.drop(i+1, i+2) // the default
 		case t.kind == tkIdent && t.val == "between" && r.peek(i+1, "symmetric"):

@@ -280,6 +280,7 @@ func parsePrefixed(sql string, toks []token, prefix string) (Statement, error) {
 		return st, err
 	}
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
+	r.catalogCalls(0)
 	if err := r.rewrite(0); err != nil {
 		return st, err
 	}

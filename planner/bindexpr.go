@@ -355,6 +355,10 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if err := b.qualifiedCallMissing(sc, n, agg); err != nil {
 			return nil, err
 		}
+		if len(n.Args) > 0 && isDistinctArg(n.Args[0]) && !b.isAggregate(n.FnName.L) &&
+			(builtins.Exists(n.FnName.L) || b.snap != nil && len(b.snap.Functions(n.FnName.L)) > 0) {
+			return nil, pgerr.New(pgerr.WrongObjectType, "DISTINCT specified, but %s is not an aggregate function", n.FnName.O)
+		}
 		if e, ok, err := b.bindPGCall(sc, n, agg); ok {
 			return e, err
 		}
@@ -660,6 +664,12 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 	}
 	if !ok {
 		return nil, unsupported("operator %s is not supported", opName(n.Op))
+	}
+	if l, r := asRowExpr(n.L), asRowExpr(n.R); l != n.L || r != n.R {
+		// ROW(x) and ROW(t.*) compare as row constructors, field by field.
+		c := *n
+		c.L, c.R = l, r
+		n = &c
 	}
 	_, lrow := n.L.(*ast.RowExpr)
 	_, rrow := n.R.(*ast.RowExpr)
@@ -1157,8 +1167,12 @@ func (b *Binder) qualifiedCallMissing(sc *scope, n *ast.FuncCallExpr, agg *aggBi
 	if schema == catalog.PublicSchema && !pgcatalog.CoreFunction(n.FnName.L) && (builtins.Exists(n.FnName.L) || builtins.IsAggregate(n.FnName.L)) {
 		return nil // an extension's function, in public as CREATE EXTENSION puts it
 	}
-	types := make([]sqltypes.Type, len(n.Args))
-	for i, a := range n.Args {
+	args := n.Args
+	if len(args) > 0 && isDistinctArg(args[0]) {
+		args = args[1:] // f(DISTINCT x)'s marker (parser.DistinctArgFunc)
+	}
+	types := make([]sqltypes.Type, len(args))
+	for i, a := range args {
 		x, err := b.child(sc, a, agg)
 		if err != nil {
 			return err
@@ -1166,6 +1180,24 @@ func (b *Binder) qualifiedCallMissing(sc *scope, n *ast.FuncCallExpr, agg *aggBi
 		types[i] = x.Type()
 	}
 	return builtins.NoFunction(n.Schema.O+"."+n.FnName.O, types)
+}
+
+// asRowExpr is the parser's one-item row constructor, ROW(x)
+// (parser.RowFunc, which TiDB's grammar lacks), as the row constructor
+// TiDB parses for more items; e unchanged when it is none (ROW() has no
+// fields to compare).
+func asRowExpr(e ast.ExprNode) ast.ExprNode {
+	if c, ok := e.(*ast.FuncCallExpr); ok && c.FnName.L == parser.RowFunc && len(c.Args) > 0 {
+		return &ast.RowExpr{Values: c.Args}
+	}
+	return e
+}
+
+// isDistinctArg reports whether a call's argument is the marker of
+// f(DISTINCT ...) (parser.DistinctArgFunc).
+func isDistinctArg(a ast.ExprNode) bool {
+	m, ok := a.(*ast.FuncCallExpr)
+	return ok && m.FnName.L == parser.DistinctArgFunc && len(m.Args) == 0
 }
 
 // castProbes are a value of each source type whose casts the value alone

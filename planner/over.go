@@ -78,6 +78,10 @@ func decodeOver(n *ast.FuncCallExpr) (windowSyntax, error) {
 		ws.name, ws.args, ws.distinct = strings.ToLower(c.F), c.Args, c.Distinct
 	case *ast.FuncCallExpr:
 		ws.name, ws.args = strings.TrimPrefix(c.FnName.L, parser.WindowFuncPrefix), c.Args
+		if len(ws.args) > 0 && isDistinctArg(ws.args[0]) {
+			// f(DISTINCT x) of an aggregate TiDB does not know.
+			ws.distinct, ws.args = true, ws.args[1:]
+		}
 	default:
 		return ws, bad
 	}

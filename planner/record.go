@@ -364,24 +364,35 @@ func (b *Binder) fieldStar(lv *selectLevel, arg ast.ExprNode) ([]ir.Expr, []ir.C
 	if err != nil {
 		return nil, nil, err
 	}
+	exprs, err := b.recordFields(x)
+	if err != nil {
+		return nil, nil, err
+	}
+	cols := make([]ir.Column, len(exprs))
+	for i, f := range x.Type().Composite.Fields {
+		cols[i] = ir.Column{Name: f.Name, Type: exprs[i].Type(), Col: -1}
+	}
+	return exprs, cols, nil
+}
+
+// recordFields are the fields of record x, each an expression.
+func (b *Binder) recordFields(x ir.Expr) ([]ir.Expr, error) {
 	t := x.Type()
 	if t.ID != sqltypes.Record || t.Composite == nil {
 		if t.ID == sqltypes.Record {
-			return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "record type has not been registered")
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "record type has not been registered")
 		}
-		return nil, nil, pgerr.New(pgerr.SyntaxError, "type %s is not composite", t)
+		return nil, pgerr.New(pgerr.SyntaxError, "type %s is not composite", t)
 	}
-	var exprs []ir.Expr
-	var cols []ir.Column
+	exprs := make([]ir.Expr, 0, len(t.Composite.Fields))
 	for _, f := range t.Composite.Fields {
 		e, err := b.bindField(x, f.Name)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		exprs = append(exprs, e)
-		cols = append(cols, ir.Column{Name: f.Name, Type: e.Type(), Col: -1})
 	}
-	return exprs, cols, nil
+	return exprs, nil
 }
 
 // recordAsJSON is row_to_json's record argument e as the json object of

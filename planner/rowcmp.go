@@ -18,13 +18,26 @@ import (
 
 // rowItems binds the items of a row constructor.
 func (b *Binder) rowItems(sc *scope, row *ast.RowExpr, agg *aggBinder) ([]ir.Expr, error) {
-	items := make([]ir.Expr, len(row.Values))
-	for i, v := range row.Values {
+	items := make([]ir.Expr, 0, len(row.Values))
+	for _, v := range row.Values {
+		if arg, ok := fieldStarOf(v); ok {
+			// ROW(t.*, ...): t's fields, as PostgreSQL expands them.
+			x, err := b.child(sc, arg, agg)
+			if err != nil {
+				return nil, err
+			}
+			fields, err := b.recordFields(x)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, fields...)
+			continue
+		}
 		x, err := b.child(sc, v, agg)
 		if err != nil {
 			return nil, err
 		}
-		items[i] = x
+		items = append(items, x)
 	}
 	return items, nil
 }

@@ -184,6 +184,15 @@ func (b *Binder) bindUserOperator(o *catalog.Operator, l, r ir.Expr) (ir.Expr, e
 		return nil, err
 	}
 	e, _, err := b.bindSupportCall(o.Func, args)
+	if f, ok := e.(*ir.Func); ok && err == nil && b.notes != nil {
+		// A query bound to be printed (a view's definition) shows the
+		// operator, as ruleutils prints PostgreSQL's OpExpr, not the call
+		// of its function: (a === b), (!!! a).
+		c := *f
+		_, bare, _ := splitOperatorName(o.Name)
+		c.Name, c.Infix = bare, l != nil
+		e = &c
+	}
 	return e, err
 }
 

@@ -1,10 +1,13 @@
 package session
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/executor"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
@@ -283,7 +286,17 @@ func (st *statement) dropSchemaObjects(ctx context.Context, cat *catalog.Catalog
 	if err != nil {
 		return storeErr(err)
 	}
-	var gone []string
+	// gone are the objects dropped, each with an OID of the catalog
+	// version that created it (ObjectOID(ObjectID(version, i))):
+	// PostgreSQL lists them in the order it finds them in pg_depend,
+	// their creation order, which these OIDs follow until they wrap (a
+	// function's dependents follow it).
+	type goneObj struct {
+		oid  uint32
+		text string
+	}
+	var gone []goneObj
+	add := func(oid uint32, text string) { gone = append(gone, goneObj{oid, "drop cascades to " + text}) }
 	type work struct {
 		schema                        string
 		tables, matviews, views, seqs []string
@@ -302,32 +315,46 @@ func (st *statement) dropSchemaObjects(ctx context.Context, cat *catalog.Catalog
 		w.views, w.seqs = views, seqs
 		for _, k := range tables {
 			kind := "table"
-			if t, _ := snap.TableByKey(k); t != nil && t.IsMatview() {
-				w.matviews, kind = append(w.matviews, k), "materialized view"
+			var oid uint32
+			if t, _ := snap.TableByKey(k); t != nil {
+				oid = pgcatalog.ObjectOID(t.ID, 0)
+				if t.IsMatview() {
+					w.matviews, kind = append(w.matviews, k), "materialized view"
+				} else {
+					w.tables = append(w.tables, k)
+				}
 			} else {
 				w.tables = append(w.tables, k)
 			}
-			gone = append(gone, "drop cascades to "+kind+" "+k)
+			add(oid, kind+" "+k)
 		}
 		for _, k := range views {
-			gone = append(gone, "drop cascades to view "+k)
+			var oid uint32
+			if v, ok := snap.StoredView(k); ok {
+				oid = pgcatalog.ObjectOID(catalog.ObjectID(v.ID, 0), 0) // (a view's ID is its version)
+			}
+			add(oid, "view "+k)
 		}
 		for _, k := range seqs {
 			if q, ok := snap.Sequence(k); ok && q.OwnedBy == "" {
-				gone = append(gone, "drop cascades to sequence "+k)
+				add(pgcatalog.ObjectOID(q.ID, 0), "sequence "+k)
 			}
 		}
 		for _, k := range snap.SchemaTypes(name) {
-			gone = append(gone, "drop cascades to "+typeObjectName(snap, k))
+			var oid uint32
+			if u, ok := snap.UserTypeByKey(k); ok {
+				oid = u.OID
+			}
+			add(oid, typeObjectName(snap, k))
 		}
 		for _, f := range snap.SchemaFunctions(name) {
-			gone = append(gone, "drop cascades to "+executor.RoutineObjectName(f))
+			add(f.OID, executor.RoutineObjectName(f))
 			for _, d := range executor.FunctionDependents(snap, f) {
-				gone = append(gone, "drop cascades to "+d)
+				add(f.OID, d)
 			}
 		}
 		for _, o := range snap.SchemaOperators(name) {
-			gone = append(gone, "drop cascades to "+executor.OperatorObjectName(o))
+			add(o.OID, executor.OperatorObjectName(o))
 		}
 		w.schema = name
 		all = append(all, w)
@@ -363,13 +390,18 @@ func (st *statement) dropSchemaObjects(ctx context.Context, cat *catalog.Catalog
 			return storeErr(err)
 		}
 	}
-	switch len(gone) {
+	slices.SortStableFunc(gone, func(a, b goneObj) int { return cmp.Compare(a.oid, b.oid) })
+	lines := make([]string, len(gone))
+	for i, g := range gone {
+		lines[i] = g.text
+	}
+	switch len(lines) {
 	case 0:
 	case 1:
-		s.notice(pgerr.Notice("%s", gone[0]))
+		s.notice(pgerr.Notice("%s", lines[0]))
 	default:
-		n := pgerr.Notice("drop cascades to %d other objects", len(gone))
-		n.Detail = strings.Join(gone, "\n")
+		n := pgerr.Notice("drop cascades to %d other objects", len(lines))
+		n.Detail = strings.Join(lines, "\n")
 		s.notice(n)
 	}
 	return nil

@@ -18,3 +18,16 @@ SELECT sensor_id FROM readings WHERE celsius > 30
 -- With the setting off, indexed paths are still fine.
 SET zproxy.allow_full_scan = off;
 SELECT ts FROM readings WHERE sensor_id = 7
+
+-- A filter folded to true is no filter: no residual, as PostgreSQL shows
+-- none.
+SELECT id FROM sensors WHERE region = 'eu' OR true
+
+-- A conjunct folded to true leaves the others.
+SELECT id FROM sensors WHERE kind = 'x' AND (region = 'eu' OR true)
+
+-- A conjunct folded to false or NULL: no row qualifies, the scan reads
+-- nothing, and its filter is PostgreSQL's One-Time Filter: false.
+SELECT id FROM sensors WHERE kind = 'x' AND NULL
+
+SELECT id FROM sensors WHERE region = 'eu' AND false
