@@ -35,6 +35,7 @@ func TestNearestCellsStopConditionMatters(t *testing.T) {
 // queries answered wrongly instead of failing.
 func testNearestCells(t *testing.T, settled float64, count bool) (wrong int) {
 	rng := rand.New(rand.NewSource(42))
+	probes := rand.New(rand.NewSource(43))
 	layouts := []struct {
 		name  string
 		attrs func() []Attr
@@ -145,22 +146,64 @@ func testNearestCells(t *testing.T, settled float64, count bool) (wrong int) {
 					}
 					return cands[k-1].d
 				}
-				// A probe: a random stretch of the index, read whole.
-				if rng.Intn(2) == 0 {
+				// The random draws of the original cases come first, so
+				// that adding the executor's probe (from its own source)
+				// left their queries as they were.
+				stretch := rng.Intn(2) == 0
+				var pr Range
+				if stretch {
 					i := rng.Intn(n)
 					j := min(n, i+rng.Intn(k+1))
-					pr := Range{Lo: pts[i].addr}
+					pr = Range{Lo: pts[i].addr}
 					if j < n {
 						pr.Hi = pts[j].addr
 						if bytes.Equal(pr.Hi, pr.Lo) {
 							pr.Hi = nil
 						}
 					}
-					readRange(pr)
-					search.MarkRead(pr)
 				}
 				r := scale * math.Pow(2, float64(rng.Intn(12)-6))
 				side := r / float64(1+rng.Intn(8))
+				switch {
+				case probes.Intn(3) == 0 && finite(cx) && finite(cy):
+					// As the executor probes: p entries of the base box
+					// (fewer or more than k) from the centre's address on,
+					// then from the index's start, each stretch read whole
+					// up to the address of the p-th, whose entries are left
+					// for the batches; the first batch at the radius that
+					// holds k at the density the probe found.
+					c := make([]uint64, len(attrs))
+					c[xi], c[yi] = s.Attr(xi).Float(cx), s.Attr(yi).Float(cy)
+					centre := s.Encode(c)
+					p := 1 + probes.Intn(k+8)
+					from := []Range{{Lo: centre}, {Lo: make([]byte, s.AddrLen()), Hi: centre}}
+					got, area, before := 0, 0.0, len(cands)
+					for _, pr := range from {
+						for _, q := range pts {
+							in := bytes.Compare(q.addr, pr.Lo) >= 0 && (pr.Hi == nil || bytes.Compare(q.addr, pr.Hi) < 0)
+							if in && inBase(q) {
+								if got++; got == p {
+									pr.Hi = q.addr
+									break
+								}
+							}
+						}
+						readRange(pr)
+						search.MarkRead(pr)
+						area += s.RangeArea(pr, xi, yi)
+						if got == p {
+							break
+						}
+					}
+					if m := len(cands) - before; m > 0 && area > 0 && finite(area) {
+						r = math.Sqrt(float64(k) * area / (math.Pi * float64(m)))
+						side = max(r/3, math.Sqrt(area/float64(m)))
+					}
+				case stretch:
+					// A probe: a random stretch of the index, read whole.
+					readRange(pr)
+					search.MarkRead(pr)
+				}
 				if !finite(cx) || !finite(cy) {
 					r = math.Inf(1)
 				}
