@@ -87,7 +87,9 @@ func (ec *execCtx) newNearest(planned, n *optimizer.Scan) Rows {
 // less than a row for another request); a batch that leaves fewer than K
 // within its disc is followed by one to where that disc's density puts
 // the K-th, widened by nearestMargin; after nearestMaxBatches batches
-// without K candidates the next reads the rest.
+// without K candidates the next reads the rest. Two ranges of a batch
+// whose gap holds less than nearestGapRows rows at the probe's density
+// are read as one (a row costs less than another request).
 const (
 	nearestProbeMin       = 6
 	nearestProbeSqrt      = 2.0
@@ -96,6 +98,7 @@ const (
 	nearestMaxBatches     = 24
 	nearestMargin         = 1.1
 	nearestCellRows       = 1.0
+	nearestGapRows        = 1.0
 )
 
 // nearestProbeRows is how many entries the probe reads for K nearest:
@@ -143,6 +146,10 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 	// rad is the next batch's radius, side the width below which its cells
 	// are read rather than split.
 	rad, side := math.Inf(1), math.Inf(1)
+	dens := 0.0 // the probe's rows per unit of area, 0 if unknown
+	// done is every range read so far, probe included: a gap holding any
+	// of it is not read again.
+	var done []zorder.Range
 	if finiteF(cx) && finiteF(cy) {
 		p := nearestProbeRows(q.K)
 		probed, radius, err := r.probe(ctx, cx, cy, p)
@@ -172,6 +179,7 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 		for _, pr := range probed {
 			cells.MarkRead(pr)
 		}
+		done = zorder.UnionRanges(done, probed)
 		r.trim(q.K)
 		// bound is a distance within which K rows lie, +Inf if unknown:
 		// the probe's p-th when p >= K.
@@ -188,6 +196,7 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 			// cells it read), and the next, if needed, as far as the
 			// density of that disc says, or the K-th candidate's
 			// distance.
+			dens = float64(m) / area
 			want := float64(q.K) + nearestFirstSpread*math.Sqrt(float64(q.K))
 			rad = min(bound, math.Sqrt(want*area/(math.Pi*float64(m))))
 			// No finer than cells of about nearestCellRows rows each: a
@@ -204,6 +213,10 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 	}
 	for batch := 0; !cells.Done(); batch++ {
 		ranges := cells.Batch(rad, side)
+		if dens > 0 {
+			ranges = r.mergeGaps(cells, ranges, done, dens)
+		}
+		done = zorder.UnionRanges(done, ranges)
 		r.batches++
 		r.batchRanges += int64(len(ranges))
 		r.cells = int64(cells.Cells())
@@ -238,6 +251,42 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 		}
 	}
 	return r.finish(ctx)
+}
+
+// mergeGaps joins consecutive ranges of a batch whose gap holds fewer
+// than nearestGapRows rows at density dens (its area by the cells it is
+// made of): reading the gap costs less than another request. A gap that
+// holds any of done, the ranges read before, is kept (its entries would
+// be read twice); the gaps read are marked read, so that no later batch
+// reads them again.
+func (r *nearestRows) mergeGaps(cells *zorder.NearestCells, ranges, done []zorder.Range, dens float64) []zorder.Range {
+	if len(ranges) < 2 {
+		return ranges
+	}
+	q, s := r.q, r.node.ZSchema
+	out := ranges[:1]
+	for _, rg := range ranges[1:] {
+		last := &out[len(out)-1]
+		gap := zorder.Range{Lo: last.Hi, Hi: rg.Lo}
+		if last.Hi != nil && !overlaps(gap, done) && dens*s.RangeArea(gap, q.X, q.Y) < nearestGapRows {
+			cells.MarkRead(gap)
+			last.Hi = rg.Hi
+			continue
+		}
+		out = append(out, rg)
+	}
+	return out
+}
+
+// overlaps reports whether range g (bounded) shares an address with any of
+// ranges.
+func overlaps(g zorder.Range, ranges []zorder.Range) bool {
+	for _, d := range ranges {
+		if bytes.Compare(d.Lo, g.Hi) < 0 && (d.Hi == nil || bytes.Compare(d.Hi, g.Lo) > 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // runRings is the search over a Z-order index of more attributes, whose

@@ -123,6 +123,7 @@ func testNearestCells(t *testing.T, settled float64, count bool) (wrong int) {
 				inBase := func(p nnPoint) bool { return base == nil || s.Contains(base, p.addr) }
 				search := s.NearestCells(base, xi, yi, cx, cy)
 				seen := map[int]bool{}
+				var read []Range // every range read, probe included
 				var cands []nnCand
 				readRange := func(r Range) {
 					for _, p := range pts {
@@ -190,6 +191,7 @@ func testNearestCells(t *testing.T, settled float64, count bool) (wrong int) {
 						}
 						readRange(pr)
 						search.MarkRead(pr)
+						read = UnionRanges(read, []Range{pr})
 						area += s.RangeArea(pr, xi, yi)
 						if got == p {
 							break
@@ -203,16 +205,38 @@ func testNearestCells(t *testing.T, settled float64, count bool) (wrong int) {
 					// A probe: a random stretch of the index, read whole.
 					readRange(pr)
 					search.MarkRead(pr)
+					read = UnionRanges(read, []Range{pr})
 				}
 				if !finite(cx) || !finite(cy) {
 					r = math.Inf(1)
 				}
 				batches := 0
+				merge := probes.Intn(2) == 0
 				for !search.Done() {
 					batches++
-					for _, rg := range search.Batch(r, side) {
+					ranges := search.Batch(r, side)
+					if merge {
+						// As the executor may: two ranges read as one, the
+						// gap between them marked read, unless it holds
+						// anything read before.
+						out := ranges[:0]
+						for i, rg := range ranges {
+							if i > 0 && out[len(out)-1].Hi != nil && probes.Intn(2) == 0 {
+								gap := Range{Lo: out[len(out)-1].Hi, Hi: rg.Lo}
+								if rest := SubtractRanges([]Range{gap}, read); len(rest) == 1 && bytes.Equal(rest[0].Lo, gap.Lo) && bytes.Equal(rest[0].Hi, gap.Hi) {
+									search.MarkRead(gap)
+									out[len(out)-1].Hi = rg.Hi
+									continue
+								}
+							}
+							out = append(out, rg)
+						}
+						ranges = out
+					}
+					for _, rg := range ranges {
 						readRange(rg)
 					}
+					read = UnionRanges(read, ranges)
 					d := kth()
 					if d >= 0 && d < search.Settled()/distSlack*settled {
 						break
