@@ -16,11 +16,12 @@ import (
 // gist index, a Z-order index over a point column's x and y, or an
 // optimizer.XZNearest one of an XZ gist index over shapes (runXZ).
 //
-// A probe first reads the K entries that follow the query point's own
+// A probe first reads the entries that follow the query point's own
 // Z-address (and, when too few follow it, the first ones of the index):
-// they are real rows, so the K-th nearest lies within their K-th
-// distance, and their density sizes the search. Over a gist index (runCells)
-// the search then reads best-first batches of Z-cells
+// they are real rows, and their density sizes the search. Over a Z-order
+// index of more attributes it reads K of them, so that the K-th nearest
+// lies within their K-th distance; over a gist index (runCells) a few
+// (nearestProbeRows), and the search then reads best-first batches of Z-cells
 // (zorder.NearestCells), each one Z-order scan of the cells that can still
 // hold one of the K nearest, with the scan's box, residual filter and row
 // lookups; over a Z-order index of more attributes (runRings), square
