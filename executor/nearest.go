@@ -89,8 +89,9 @@ func (ec *execCtx) newNearest(planned, n *optimizer.Scan) Rows {
 // within its disc is followed by one to where that disc's density puts
 // the K-th, widened by nearestMargin; after nearestMaxBatches batches
 // without K candidates the next reads the rest. Two ranges of a batch
-// whose gap holds less than nearestGapRows rows at the probe's density
-// are read as one (a row costs less than another request).
+// whose gap holds fewer rows at the probe's density than a cell of the
+// batch holds (or nearestGapRows, if more) are read as one: a gap no
+// larger than a cell costs no more than the cells, for a request less.
 const (
 	nearestProbeMin       = 6
 	nearestProbeSqrt      = 2.0
@@ -215,7 +216,8 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 	for batch := 0; !cells.Done(); batch++ {
 		ranges := cells.Batch(rad, side)
 		if dens > 0 {
-			ranges = r.mergeGaps(cells, ranges, done, dens)
+			// A gap of less than a cell's rows: as cheap as the cells.
+			ranges = r.mergeGaps(cells, ranges, done, dens, max(nearestGapRows, dens*side*side))
 		}
 		done = zorder.UnionRanges(done, ranges)
 		r.batches++
@@ -255,12 +257,12 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 }
 
 // mergeGaps joins consecutive ranges of a batch whose gap holds fewer
-// than nearestGapRows rows at density dens (its area by the cells it is
-// made of): reading the gap costs less than another request. A gap that
+// than rows rows at density dens (its area by the cells it is made of):
+// reading the gap costs less than another request. A gap that
 // holds any of done, the ranges read before, is kept (its entries would
 // be read twice); the gaps read are marked read, so that no later batch
 // reads them again.
-func (r *nearestRows) mergeGaps(cells *zorder.NearestCells, ranges, done []zorder.Range, dens float64) []zorder.Range {
+func (r *nearestRows) mergeGaps(cells *zorder.NearestCells, ranges, done []zorder.Range, dens, rows float64) []zorder.Range {
 	if len(ranges) < 2 {
 		return ranges
 	}
@@ -269,7 +271,7 @@ func (r *nearestRows) mergeGaps(cells *zorder.NearestCells, ranges, done []zorde
 	for _, rg := range ranges[1:] {
 		last := &out[len(out)-1]
 		gap := zorder.Range{Lo: last.Hi, Hi: rg.Lo}
-		if last.Hi != nil && !overlaps(gap, done) && dens*s.RangeArea(gap, q.X, q.Y) < nearestGapRows {
+		if last.Hi != nil && !overlaps(gap, done) && dens*s.RangeArea(gap, q.X, q.Y) < rows {
 			cells.MarkRead(gap)
 			last.Hi = rg.Hi
 			continue
