@@ -16,11 +16,12 @@ import (
 // gist index, a Z-order index over a point column's x and y, or an
 // optimizer.XZNearest one of an XZ gist index over shapes (runXZ).
 //
-// A probe first reads the K entries that follow the query point's own
+// A probe first reads the entries that follow the query point's own
 // Z-address (and, when too few follow it, the first ones of the index):
-// they are real rows, so the K-th nearest lies within their K-th
-// distance, and their density sizes the search. Over a gist index (runCells)
-// the search then reads best-first batches of Z-cells
+// they are real rows, and their density sizes the search. Over a Z-order
+// index of more attributes it reads K of them, so that the K-th nearest
+// lies within their K-th distance; over a gist index (runCells) a few
+// (nearestProbeRows), and the search then reads best-first batches of Z-cells
 // (zorder.NearestCells), each one Z-order scan of the cells that can still
 // hold one of the K nearest, with the scan's box, residual filter and row
 // lookups; over a Z-order index of more attributes (runRings), square
@@ -30,14 +31,17 @@ import (
 // Those candidates are its rows, nearest first; the Sort and Limit above
 // order them by every ORDER BY key and take K.
 type nearestRows struct {
-	ec             *execCtx
-	planned, node  *optimizer.Scan
-	q              *optimizer.NearestQuery
-	started        bool
-	cands          []nearestCand
-	pos            int
-	rings, ranges  int64
-	probeK, probed int
+	ec            *execCtx
+	planned, node *optimizer.Scan
+	q             *optimizer.NearestQuery
+	started       bool
+	cands         []nearestCand
+	pos           int
+	rings, ranges int64 // square rings (runRings, runXZ)
+	// batches, cells and batchRanges are the best-first batches of
+	// runCells, the cells they handed out and their merged ranges.
+	batches, cells, batchRanges int64
+	probeK, probed              int
 	// entryCols, when set, are the columns the rings read from the index
 	// entries alone (deferred lookups): the distance and the residual
 	// filter need no others, so only the final candidates' rows are
@@ -55,7 +59,8 @@ type nearestCand struct {
 // the first Next, so that its time is the node's.
 func (ec *execCtx) newNearest(planned, n *optimizer.Scan) Rows {
 	if ec.stats != nil && ec.stats[planned] == nil {
-		// The rings' scans add their items to it as they close.
+		// The probe's, rings' and batches' scans add their items to it
+		// as they close.
 		ec.stats[planned] = &optimizer.NodeStats{}
 	}
 	r := &nearestRows{ec: ec, planned: planned, node: n, q: n.Nearest}
@@ -73,20 +78,38 @@ func (ec *execCtx) newNearest(planned, n *optimizer.Scan) Rows {
 }
 
 // The best-first search's scale (BenchmarkSpatialNearest, bench/README.md
-// "Issue 30: best-first kNN"): the first batch reads the disc that holds K
-// rows at the probe's density (times nearestFirstBatch), in cells of a
-// third of its radius but none holding fewer than about nearestCellRows
-// rows (a finer cell saves less than a row for another request); a batch
-// that leaves fewer than K within its disc is followed by one to where
-// that disc's density puts the K-th, widened by nearestMargin; after
-// nearestMaxBatches batches without K candidates the next reads the rest.
+// "Issue 30: best-first kNN"). The probe reads nearestProbeRows(K)
+// entries: only their density is used, and its error falls as the square
+// root of their number, so 2√K do (20 at K = 100), and at K = 1 a few more
+// than K so that there is a density at all. The first batch reads the disc
+// that holds K + nearestFirstSpread·√K rows at the probe's density (half
+// the spread of a count of K, so that one batch mostly settles), in cells of 1/nearestCellsPerRadius of its radius but
+// none holding fewer than about nearestCellRows rows (a finer cell saves
+// less than a row for another request); a batch that leaves fewer than K
+// within its disc is followed by one to where that disc's density puts
+// the K-th, widened by nearestMargin; after nearestMaxBatches batches
+// without K candidates the next reads the rest. Two ranges of a batch
+// whose gap holds fewer rows at the probe's density than a cell of the
+// batch holds (or nearestGapRows, if more) are read as one: a gap no
+// larger than a cell costs no more than the cells, for a request less.
 const (
-	nearestFirstBatch     = 1.0
+	nearestProbeMin       = 6
+	nearestProbeSqrt      = 2.0
+	nearestFirstSpread    = 0.5
 	nearestCellsPerRadius = 3.0
 	nearestMaxBatches     = 24
 	nearestMargin         = 1.1
 	nearestCellRows       = 1.0
+	nearestGapRows        = 1.0
 )
+
+// nearestProbeRows is how many entries the probe reads for K nearest:
+// nearestProbeMin, or nearestProbeSqrt·√K when more, but no more than K
+// once K is past nearestProbeMin.
+func nearestProbeRows(k int) int {
+	p := max(nearestProbeMin, int(math.Ceil(nearestProbeSqrt*math.Sqrt(float64(k)))))
+	return min(p, max(k, nearestProbeMin))
+}
 
 // nearestSlack widens the probe's radius for the rounding of a ring's box
 // around the centre, so that the ring of that radius settles.
@@ -125,35 +148,66 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 	// rad is the next batch's radius, side the width below which its cells
 	// are read rather than split.
 	rad, side := math.Inf(1), math.Inf(1)
+	dens := 0.0 // the probe's rows per unit of area, 0 if unknown
+	// done is every range read so far, probe included: a gap holding any
+	// of it is not read again.
+	var done []zorder.Range
 	if finiteF(cx) && finiteF(cy) {
-		probed, radius, err := r.probe(ctx, cx, cy)
+		p := nearestProbeRows(q.K)
+		probed, radius, err := r.probe(ctx, cx, cy, p)
 		if err != nil {
 			return err
 		}
 		area := 0.0
-		for _, p := range probed {
-			cells.MarkRead(p)
-			area += n.ZSchema.RangeArea(p, q.X, q.Y)
+		for _, pr := range probed {
+			area += n.ZSchema.RangeArea(pr, q.X, q.Y)
 		}
 		m := len(r.cands)
+		if p < q.K && radius >= 0 && (m == 0 || !(area > 0) || radius == 0) {
+			// A probe of fewer than K that found no density (its rows
+			// all at one address, or at the centre): the probe of K,
+			// whose K-th distance bounds the search, as before.
+			r.cands = r.cands[:0]
+			p = q.K
+			if probed, radius, err = r.probe(ctx, cx, cy, p); err != nil {
+				return err
+			}
+			area = 0
+			for _, pr := range probed {
+				area += n.ZSchema.RangeArea(pr, q.X, q.Y)
+			}
+			m = len(r.cands)
+		}
+		for _, pr := range probed {
+			cells.MarkRead(pr)
+		}
+		done = zorder.UnionRanges(done, probed)
 		r.trim(q.K)
+		// bound is a distance within which K rows lie, +Inf if unknown:
+		// the probe's p-th when p >= K.
+		bound := math.Inf(1)
+		if p >= q.K && radius >= 0 {
+			bound = radius
+		}
 		switch {
+		case radius > 0 && m > 0 && area > 0:
+			// The probe's distances, along the Z-curve from the centre,
+			// overstate the K-th nearest's, by 1.4 to 10 times: the first
+			// batch reads the disc that holds K (and its spread) at the
+			// density the probe found (its rows over the area of the
+			// cells it read), and the next, if needed, as far as the
+			// density of that disc says, or the K-th candidate's
+			// distance.
+			dens = float64(m) / area
+			want := float64(q.K) + nearestFirstSpread*math.Sqrt(float64(q.K))
+			rad = min(bound, math.Sqrt(want*area/(math.Pi*float64(m))))
+			// No finer than cells of about nearestCellRows rows each: a
+			// finer cell saves less than a row for another request.
+			side = max(rad/nearestCellsPerRadius, math.Sqrt(nearestCellRows*area/float64(m)))
 		case radius > 0:
-			// The probe's K-th distance, along the Z-curve from the centre,
-			// overstates the K-th nearest's, by 1.4 to 10 times: the
-			// first batch reads the disc that holds K at the density the
-			// probe found (its rows over the area of the cells it read),
-			// and the next, if needed, as far as the density of that disc
-			// says, or the K-th candidate's distance.
 			rad = radius / 4 // no density: where the rings began
 			side = rad / nearestCellsPerRadius
-			if m > 0 && area > 0 {
-				rad = min(radius, math.Sqrt(float64(q.K)*area/(math.Pi*float64(m)))*nearestFirstBatch)
-				// No finer than cells of about nearestCellRows rows each: a
-				// finer cell saves less than a row for another request.
-				side = max(rad/nearestCellsPerRadius, math.Sqrt(nearestCellRows*area/float64(m)))
-			}
-		case radius == 0:
+		case radius == 0 && p >= q.K:
 			// K rows at the centre itself: the cells touching it settle them.
 			rad = 0
 			side = math.Max(math.Max(math.Abs(cx), math.Abs(cy)), 1) * 1e-12
@@ -161,8 +215,14 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 	}
 	for batch := 0; !cells.Done(); batch++ {
 		ranges := cells.Batch(rad, side)
-		r.rings++
-		r.ranges += int64(len(ranges))
+		if dens > 0 {
+			// A gap of less than a cell's rows: as cheap as the cells.
+			ranges = r.mergeGaps(cells, ranges, done, dens, max(nearestGapRows, dens*side*side))
+		}
+		done = zorder.UnionRanges(done, ranges)
+		r.batches++
+		r.batchRanges += int64(len(ranges))
+		r.cells = int64(cells.Cells())
 		if len(ranges) > 0 {
 			// Checked against the base box: the ranges are read for good,
 			// so every row of the base box in them is a candidate.
@@ -175,20 +235,61 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 			break
 		}
 		switch d := r.kth(q.K); {
-		case d >= 0:
+		case d >= 0 && batch == 0:
 			// Every cell within the K-th candidate's distance settles it;
 			// a batch reaching only as far as the density of the disc read
 			// says the K-th lies may settle it with fewer items.
 			rad = min(d, r.densityRadius(q.K, rad))
+		case d >= 0:
+			// That density was wrong too (a probe's few points tied at
+			// the centre make a tiny disc): no more steps from it.
+			rad = d
 		case batch >= nearestMaxBatches:
 			rad = math.Inf(1)
 		default:
-			// Too few candidates yet: a disc of twice the area.
-			rad = math.Max(rad*math.Sqrt2, side)
+			// Too few candidates yet: a disc of twice the area, or the
+			// one that holds K at the density of the candidates there are.
+			rad = max(rad*math.Sqrt2, side, r.spreadRadius(q.K))
 			side = math.Max(side, rad/nearestCellsPerRadius)
 		}
 	}
 	return r.finish(ctx)
+}
+
+// mergeGaps joins consecutive ranges of a batch whose gap holds fewer
+// than rows rows at density dens (its area by the cells it is made of):
+// reading the gap costs less than another request. A gap that
+// holds any of done, the ranges read before, is kept (its entries would
+// be read twice); the gaps read are marked read, so that no later batch
+// reads them again.
+func (r *nearestRows) mergeGaps(cells *zorder.NearestCells, ranges, done []zorder.Range, dens, rows float64) []zorder.Range {
+	if len(ranges) < 2 {
+		return ranges
+	}
+	q, s := r.q, r.node.ZSchema
+	out := ranges[:1]
+	for _, rg := range ranges[1:] {
+		last := &out[len(out)-1]
+		gap := zorder.Range{Lo: last.Hi, Hi: rg.Lo}
+		if last.Hi != nil && !overlaps(gap, done) && dens*s.RangeArea(gap, q.X, q.Y) < rows {
+			cells.MarkRead(gap)
+			last.Hi = rg.Hi
+			continue
+		}
+		out = append(out, rg)
+	}
+	return out
+}
+
+// overlaps reports whether range g (bounded) shares an address with any of
+// ranges.
+func overlaps(g zorder.Range, ranges []zorder.Range) bool {
+	for _, d := range ranges {
+		if bytes.Compare(d.Lo, g.Hi) < 0 && (d.Hi == nil || bytes.Compare(d.Hi, g.Lo) > 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // runRings is the search over a Z-order index of more attributes, whose
@@ -202,7 +303,7 @@ func (r *nearestRows) runRings(ctx context.Context, cx, cy float64) error {
 	if finiteF(cx) && finiteF(cy) {
 		var radius float64
 		var err error
-		if probed, radius, err = r.probe(ctx, cx, cy); err != nil {
+		if probed, radius, err = r.probe(ctx, cx, cy, q.K); err != nil {
 			return err
 		}
 		// Rings double from a quarter of the probe's radius: the K-th
@@ -255,12 +356,15 @@ func (r *nearestRows) runRings(ctx context.Context, cx, cy float64) error {
 	return r.finish(ctx)
 }
 
-// finish records the search's rings and ranges for EXPLAIN ANALYZE and
+// finish records the search's rings or batches for EXPLAIN ANALYZE and
 // fetches the rows of candidates read from index entries alone.
 func (r *nearestRows) finish(ctx context.Context) error {
 	if st := r.ec.stats[r.planned]; st != nil {
 		st.Rings += r.rings
 		st.RingRanges += r.ranges
+		st.Batches += r.batches
+		st.BatchCells += r.cells
+		st.BatchRanges += r.batchRanges
 	}
 	if r.entryCols != nil {
 		return r.fetchRows(ctx)
@@ -316,14 +420,14 @@ func (r *nearestRows) fetchRows(ctx context.Context) error {
 	return nil
 }
 
-// probe reads the K entries of the base box from the centre's Z-address on
-// (and, if fewer follow it, the first K of the box before it), keeps them
+// probe reads limit entries of the base box from the centre's Z-address on
+// (and, if fewer follow it, the first of the box before it), keeps them
 // as candidates, and returns the address ranges it read whole, which no
-// ring reads again, and the K-th smallest distance among the rows it read
-// (-1 when it read fewer, or that distance is no number). An entry at the
+// ring or batch reads again, and the limit-th smallest distance among the
+// rows it read (-1 when it read fewer, or that distance is no number). An entry at the
 // last address it reached is no candidate, since entries sharing that
 // address past it were not read.
-func (r *nearestRows) probe(ctx context.Context, cx, cy float64) (read []zorder.Range, radius float64, err error) {
+func (r *nearestRows) probe(ctx context.Context, cx, cy float64, limit int) (read []zorder.Range, radius float64, err error) {
 	n, q := r.node, r.q
 	s := n.ZSchema
 	codes := make([]uint64, s.Dims())
@@ -336,13 +440,13 @@ func (r *nearestRows) probe(ctx context.Context, cx, cy float64) (read []zorder.
 	from := []zorder.Range{{Lo: centre}, {Lo: make([]byte, s.AddrLen()), Hi: centre}}
 	for _, rg := range from {
 		var got []nearestCand
-		if err := r.read(ctx, n.ZBox, []zorder.Range{rg}, q.K-len(dists), &got); err != nil {
+		if err := r.read(ctx, n.ZBox, []zorder.Range{rg}, limit-len(dists), &got); err != nil {
 			return nil, 0, err
 		}
 		for _, c := range got {
 			dists = append(dists, c.dist)
 		}
-		if len(dists) < q.K {
+		if len(dists) < limit {
 			// The whole range was read.
 			r.cands = append(r.cands, got...)
 			read = append(read, rg)
@@ -357,7 +461,7 @@ func (r *nearestRows) probe(ctx context.Context, cx, cy float64) (read []zorder.
 		read = append(read, zorder.Range{Lo: rg.Lo, Hi: last})
 		break
 	}
-	return read, kthRadius(dists, q.K), nil
+	return read, kthRadius(dists, limit), nil
 }
 
 // kthRadius is the k-th smallest of a probe's distances, -1 when it read
@@ -463,6 +567,18 @@ func (r *nearestRows) densityRadius(k int, rad float64) float64 {
 		m++
 	}
 	return rad * math.Sqrt(float64(k)/float64(max(m, 1))) * nearestMargin
+}
+
+// spreadRadius is the radius that holds k at the density of the fewer
+// candidates there are, spread over the disc of the farthest finite one's
+// distance (0 when there is none).
+func (r *nearestRows) spreadRadius(k int) float64 {
+	for i := len(r.cands) - 1; i >= 0; i-- {
+		if d := r.cands[i].dist; !d.IsNull() && finiteF(d.AsFloat()) {
+			return d.AsFloat() * math.Sqrt(float64(k)/float64(i+1))
+		}
+	}
+	return 0
 }
 
 // kth is the K-th candidate's distance, -1 when there are fewer or it

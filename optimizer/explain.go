@@ -29,9 +29,16 @@ type NodeStats struct {
 	// RangeItems are the items a Z-order scan read in each of its ranges
 	// (Scan.Ranges' order), all shards together.
 	RangeItems []int64
-	// Rings and RingRanges are the rings a nearest-neighbour scan read
-	// and their Z-address ranges, all openings together.
+	// Rings and RingRanges are the square rings a nearest-neighbour scan
+	// read (a Z-order index of more attributes than x and y, or an XZ
+	// one) and their Z-address ranges, all openings together.
 	Rings, RingRanges int64
+	// Batches, BatchCells and BatchRanges are the best-first batches a
+	// nearest-neighbour scan of a gist index on points read
+	// (zorder.NearestCells), the Z-cells they handed out and the ranges
+	// those made once merged, all openings together; the probe before
+	// them is no batch.
+	Batches, BatchCells, BatchRanges int64
 	// Slabs and SlabRanges are the slabs a top-N Z-order scan read
 	// (TopNQuery) and the ranges of their covers.
 	Slabs, SlabRanges int64
@@ -151,6 +158,9 @@ func analyzed(s *NodeStats) string {
 	}
 	if s.Rings > 0 {
 		out += fmt.Sprintf(" rings=%d ranges=%d", s.Rings, s.RingRanges)
+	}
+	if s.Batches > 0 {
+		out += fmt.Sprintf(" batches=%d cells=%d ranges=%d", s.Batches, s.BatchCells, s.BatchRanges)
 	}
 	if s.SpilledRows > 0 {
 		out += fmt.Sprintf(" spilled=%d rows, %dkB", s.SpilledRows, (s.SpilledBytes+1023)/1024)

@@ -347,6 +347,10 @@ func (n *pgNode) props(relationship []pgProp, stats map[Node]*NodeStats, doc Exp
 	if st != nil && st.Rings > 0 {
 		out = append(out, pgInt("zproxy Nearest Rings", st.Rings), pgInt("zproxy Nearest Ranges", st.RingRanges))
 	}
+	if st != nil && st.Batches > 0 {
+		out = append(out, pgInt("zproxy Nearest Batches", st.Batches), pgInt("zproxy Nearest Cells", st.BatchCells),
+			pgInt("zproxy Nearest Ranges", st.BatchRanges))
+	}
 	if st != nil && st.SpilledRows > 0 {
 		out = append(out, pgInt("zproxy Spilled Rows", st.SpilledRows), pgInt("zproxy Spilled Bytes", st.SpilledBytes))
 	}

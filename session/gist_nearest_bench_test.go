@@ -45,7 +45,7 @@ func BenchmarkSpatialNearest(b *testing.B) {
 			return s
 		}})
 	}
-	figures := regexp.MustCompile(`actual rows=(\d+) .*items read=(\d+) store requests=(\d+)(?: capacity=[\d.]+)? rings=(\d+) ranges=(\d+)`)
+	figures := regexp.MustCompile(`actual rows=(\d+) .*items read=(\d+) store requests=(\d+)(?: capacity=[\d.]+)? batches=(\d+) cells=(\d+) ranges=(\d+)`)
 	for _, st := range stores {
 		b.Run(st.name, func(b *testing.B) {
 			store := st.open()

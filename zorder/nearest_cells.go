@@ -39,6 +39,8 @@ type NearestCells struct {
 	cx, cy float64
 	queue  cellQueue
 	read   []Range // ranges the caller read outside the batches (a probe)
+	cells  int     // cells handed out
+	fine   float64 // the finest side a batch splits to
 }
 
 // cell is a node of the search: an aligned subcube clipped to the base
@@ -66,6 +68,10 @@ func (q *cellQueue) Pop() any {
 // than its radius over this.
 const maxCellsPerRadius = 64
 
+// minCellSide is the finest side a batch splits to, relative to the
+// centre's magnitude (at least 1).
+const minCellSide = 1e-12
+
 // distSlack allows for the caller's rounding of distances: a point at
 // true distance d may be computed a few ulps nearer, so a cell counts as
 // within r when its least distance, so lessened, is.
@@ -80,6 +86,9 @@ func (s *Schema) NearestCells(base Box, x, y int, cx, cy float64) *NearestCells 
 		base = s.Universe()
 	}
 	n := &NearestCells{s: s, x: x, y: y, cx: cx, cy: cy}
+	if finite(cx) && finite(cy) {
+		n.fine = max(math.Abs(cx), math.Abs(cy), 1) * minCellSide
+	}
 	if lo, hi, ok := s.clip(base); ok {
 		root := node{lo: lo, hi: hi}
 		n.queue = cellQueue{{n: root, dist: n.distance(&root)}}
@@ -105,6 +114,11 @@ func (n *NearestCells) Settled() float64 {
 	return n.queue[0].dist * distSlack
 }
 
+// Cells is how many cells the batches have handed out so far (before
+// siblings were merged into ranges): with the batches and their ranges,
+// what EXPLAIN ANALYZE shows of the search.
+func (n *NearestCells) Cells() int { return n.cells }
+
 // Done reports that every cell has been handed out.
 func (n *NearestCells) Done() bool { return len(n.queue) == 0 }
 
@@ -112,15 +126,21 @@ func (n *NearestCells) Done() bool { return len(n.queue) == 0 }
 // cell whose least distance from the centre is at most r, after splitting
 // each that is larger than a square of that side and not wholly within r (a cell
 // wholly within r is read whole: all of it is needed), but none finer than
-// r/64, which bounds the work. The ranges are read
+// r/64, which bounds the work, nor than minCellSide of the centre's
+// magnitude. The ranges are read
 // for good: the caller must keep every entry of the base box they hold.
 // Batch(+Inf) hands out every cell left. The ranges the caller marked read
 // are left out.
 func (n *NearestCells) Batch(r, side float64) []Range {
 	var out []Range
 	all := math.IsInf(r, 1) || math.IsNaN(r)
-	// The cells a batch splits grow as (r/side)²: bound the work.
-	side = max(side, r/maxCellsPerRadius)
+	// The cells a batch splits grow as (r/side)²: bound the work. And no
+	// finer than a trillionth of the centre's magnitude: float codes are
+	// logarithmic, so a tiny disc at a zero coordinate spans a quarter of
+	// that attribute's codes, and a side whose square underflows would
+	// split every one of them (a disc from the density of a few points
+	// tied there is that small).
+	side = max(side, r/maxCellsPerRadius, n.fine)
 	for len(n.queue) > 0 && (all || n.queue[0].dist*distSlack <= r) {
 		c := heap.Pop(&n.queue).(cell)
 		if !all && c.n.k < n.s.bits && n.wide(&c.n, r, side) {
@@ -139,6 +159,7 @@ func (n *NearestCells) Batch(r, side float64) []Range {
 			hi = nil
 		}
 		out = append(out, Range{Lo: lo, Hi: hi})
+		n.cells++
 	}
 	slices.SortFunc(out, func(a, b Range) int { return bytes.Compare(a.Lo, b.Lo) })
 	out = UnionRanges(out, nil)

@@ -35,6 +35,7 @@ func TestNearestCellsStopConditionMatters(t *testing.T) {
 // queries answered wrongly instead of failing.
 func testNearestCells(t *testing.T, settled float64, count bool) (wrong int) {
 	rng := rand.New(rand.NewSource(42))
+	probes := rand.New(rand.NewSource(43))
 	layouts := []struct {
 		name  string
 		attrs func() []Attr
@@ -122,6 +123,7 @@ func testNearestCells(t *testing.T, settled float64, count bool) (wrong int) {
 				inBase := func(p nnPoint) bool { return base == nil || s.Contains(base, p.addr) }
 				search := s.NearestCells(base, xi, yi, cx, cy)
 				seen := map[int]bool{}
+				var read []Range // every range read, probe included
 				var cands []nnCand
 				readRange := func(r Range) {
 					for _, p := range pts {
@@ -145,31 +147,96 @@ func testNearestCells(t *testing.T, settled float64, count bool) (wrong int) {
 					}
 					return cands[k-1].d
 				}
-				// A probe: a random stretch of the index, read whole.
-				if rng.Intn(2) == 0 {
+				// The random draws of the original cases come first, so
+				// that adding the executor's probe (from its own source)
+				// left their queries as they were.
+				stretch := rng.Intn(2) == 0
+				var pr Range
+				if stretch {
 					i := rng.Intn(n)
 					j := min(n, i+rng.Intn(k+1))
-					pr := Range{Lo: pts[i].addr}
+					pr = Range{Lo: pts[i].addr}
 					if j < n {
 						pr.Hi = pts[j].addr
 						if bytes.Equal(pr.Hi, pr.Lo) {
 							pr.Hi = nil
 						}
 					}
-					readRange(pr)
-					search.MarkRead(pr)
 				}
 				r := scale * math.Pow(2, float64(rng.Intn(12)-6))
 				side := r / float64(1+rng.Intn(8))
+				switch {
+				case probes.Intn(3) == 0 && finite(cx) && finite(cy):
+					// As the executor probes: p entries of the base box
+					// (fewer or more than k) from the centre's address on,
+					// then from the index's start, each stretch read whole
+					// up to the address of the p-th, whose entries are left
+					// for the batches; the first batch at the radius that
+					// holds k at the density the probe found.
+					c := make([]uint64, len(attrs))
+					c[xi], c[yi] = s.Attr(xi).Float(cx), s.Attr(yi).Float(cy)
+					centre := s.Encode(c)
+					p := 1 + probes.Intn(k+8)
+					from := []Range{{Lo: centre}, {Lo: make([]byte, s.AddrLen()), Hi: centre}}
+					got, area, before := 0, 0.0, len(cands)
+					for _, pr := range from {
+						for _, q := range pts {
+							in := bytes.Compare(q.addr, pr.Lo) >= 0 && (pr.Hi == nil || bytes.Compare(q.addr, pr.Hi) < 0)
+							if in && inBase(q) {
+								if got++; got == p {
+									pr.Hi = q.addr
+									break
+								}
+							}
+						}
+						readRange(pr)
+						search.MarkRead(pr)
+						read = UnionRanges(read, []Range{pr})
+						area += s.RangeArea(pr, xi, yi)
+						if got == p {
+							break
+						}
+					}
+					if m := len(cands) - before; m > 0 && area > 0 && finite(area) {
+						r = math.Sqrt(float64(k) * area / (math.Pi * float64(m)))
+						side = max(r/3, math.Sqrt(area/float64(m)))
+					}
+				case stretch:
+					// A probe: a random stretch of the index, read whole.
+					readRange(pr)
+					search.MarkRead(pr)
+					read = UnionRanges(read, []Range{pr})
+				}
 				if !finite(cx) || !finite(cy) {
 					r = math.Inf(1)
 				}
 				batches := 0
+				merge := probes.Intn(2) == 0
 				for !search.Done() {
 					batches++
-					for _, rg := range search.Batch(r, side) {
+					ranges := search.Batch(r, side)
+					if merge {
+						// As the executor may: two ranges read as one, the
+						// gap between them marked read, unless it holds
+						// anything read before.
+						out := ranges[:0]
+						for i, rg := range ranges {
+							if i > 0 && out[len(out)-1].Hi != nil && probes.Intn(2) == 0 {
+								gap := Range{Lo: out[len(out)-1].Hi, Hi: rg.Lo}
+								if rest := SubtractRanges([]Range{gap}, read); len(rest) == 1 && bytes.Equal(rest[0].Lo, gap.Lo) && bytes.Equal(rest[0].Hi, gap.Hi) {
+									search.MarkRead(gap)
+									out[len(out)-1].Hi = rg.Hi
+									continue
+								}
+							}
+							out = append(out, rg)
+						}
+						ranges = out
+					}
+					for _, rg := range ranges {
 						readRange(rg)
 					}
+					read = UnionRanges(read, ranges)
 					d := kth()
 					if d >= 0 && d < search.Settled()/distSlack*settled {
 						break

@@ -1,0 +1,126 @@
+package session_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestNearestProbeSizes runs kNN queries where the probe before the
+// best-first batches reads more entries than K (K = 1), fewer (K = 100),
+// more than the table holds, or only copies of the query point itself
+// (more of them than the probe reads, fewer than K: the search must not
+// take their zero distance for the K-th), and compares each answer with
+// the same order sorted in full.
+func TestNearestProbeSizes(t *testing.T) {
+	for _, be := range backends(t) {
+		t.Run(be.name, func(t *testing.T) {
+			_, sess := newSession(t, be.open(t))
+			mustExec(t, sess, "CREATE TABLE few (id int PRIMARY KEY, p point)")
+			mustExec(t, sess, "CREATE INDEX few_p ON few USING gist (p)")
+			mustExec(t, sess, "INSERT INTO few VALUES (1, point(1,1)), (2, point(5,2)), (3, point(-3,7))")
+			mustExec(t, sess, "CREATE TABLE pile (id int PRIMARY KEY, p point)")
+			mustExec(t, sess, "CREATE INDEX pile_p ON pile USING gist (p)")
+			rng := rand.New(rand.NewSource(7))
+			var rows []string
+			for id := 0; id < 240; id++ {
+				p := "point(1, 1)" // 40 copies of one point
+				if id >= 40 {
+					p = fmt.Sprintf("point(%.3f, %.3f)", rng.Float64()*20-10, rng.Float64()*20-10)
+				}
+				rows = append(rows, fmt.Sprintf("(%d, %s)", id, p))
+			}
+			mustExec(t, sess, "INSERT INTO pile VALUES "+strings.Join(rows, ", "))
+			cases := []struct {
+				table, centre string
+				k             int
+			}{
+				{"few", "(0,0)", 1},
+				{"few", "(0,0)", 2},
+				{"few", "(0,0)", 10},
+				{"pile", "(1,1)", 1},
+				{"pile", "(1,1)", 10},
+				{"pile", "(1,1)", 40},
+				{"pile", "(1,1)", 41},
+				{"pile", "(1,1)", 100},
+				{"pile", "(1.001,1)", 45},
+				{"pile", "(-4.5,3.2)", 1},
+				{"pile", "(-4.5,3.2)", 7},
+				{"pile", "(-4.5,3.2)", 100},
+				{"pile", "(30,30)", 5},
+				{"pile", "(9.9,-9.9)", 150},
+			}
+			for _, c := range cases {
+				q := fmt.Sprintf("SELECT id, p FROM %s ORDER BY p <-> point '%s', id LIMIT %d", c.table, c.centre, c.k)
+				if plan := strings.Join(mustExec(t, sess, "EXPLAIN "+q), "\n"); !strings.Contains(plan, "z-order nearest") {
+					t.Fatalf("%s: no nearest-neighbour scan:\n%s", q, plan)
+				}
+				sorted := strings.Replace(q, "ORDER BY p <-> point '"+c.centre+"'", "ORDER BY (p <-> point '"+c.centre+"') + 0", 1)
+				got, want := mustExec(t, sess, q), mustExec(t, sess, sorted)
+				if strings.Join(got, ",") != strings.Join(want, ",") {
+					t.Fatalf("%s\nthrough the index: %v\nsorted:            %v", q, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestNearestExplainAnalyze: EXPLAIN ANALYZE names what a kNN search of a
+// gist index on points read, best-first batches of Z-cells and their
+// ranges (not the rings of the other searches), in text and in JSON.
+func TestNearestExplainAnalyze(t *testing.T) {
+	_, sess := newSession(t, memStore(t))
+	mustExec(t, sess, "CREATE TABLE pts (id int PRIMARY KEY, p point)")
+	mustExec(t, sess, "CREATE INDEX pts_p ON pts USING gist (p)")
+	mustExec(t, sess, "INSERT INTO pts SELECT g, point(g % 37, g / 37) FROM generate_series(1, 1000) g")
+	q := "SELECT id FROM pts ORDER BY p <-> point '(17.3,12.6)' LIMIT 10"
+	figures := regexp.MustCompile(`items read=(\d+) store requests=\d+ batches=(\d+) cells=(\d+) ranges=(\d+)\)`)
+	var text []string
+	for _, line := range mustExec(t, sess, "EXPLAIN ANALYZE "+q) {
+		if strings.Contains(line, "z-order nearest") {
+			text = figures.FindStringSubmatch(line)
+			if text == nil || strings.Contains(line, "rings=") {
+				t.Fatalf("the search's figures: %s", line)
+			}
+		}
+	}
+	if text == nil {
+		t.Fatalf("%s: no z-order nearest scan", q)
+	}
+	n := func(s string) int { v, _ := strconv.Atoi(s); return v }
+	if items, batches, cells, ranges := n(text[1]), n(text[2]), n(text[3]), n(text[4]); items < 10 || batches < 1 || cells < 1 || ranges < 1 {
+		t.Fatalf("items %d, batches %d, cells %d, ranges %d", items, batches, cells, ranges)
+	}
+
+	var doc []struct{ Plan map[string]any }
+	if err := json.Unmarshal([]byte(strings.Join(mustExec(t, sess, "EXPLAIN (ANALYZE, FORMAT JSON) "+q), "\n")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var scan map[string]any
+	var walk func(n map[string]any)
+	walk = func(n map[string]any) {
+		if _, ok := n["zproxy Nearest Batches"]; ok {
+			scan = n
+		}
+		kids, _ := n["Plans"].([]any)
+		for _, k := range kids {
+			walk(k.(map[string]any))
+		}
+	}
+	walk(doc[0].Plan)
+	if scan == nil {
+		t.Fatalf("no node with the search's figures: %v", doc[0].Plan)
+	}
+	for _, key := range []string{"zproxy Nearest Batches", "zproxy Nearest Cells", "zproxy Nearest Ranges"} {
+		if v, ok := scan[key].(float64); !ok || v < 1 {
+			t.Fatalf("%s: %v", key, scan[key])
+		}
+	}
+	if _, ok := scan["zproxy Nearest Rings"]; ok {
+		t.Fatalf("rings in a batched search: %v", scan)
+	}
+}
