@@ -347,12 +347,16 @@ func init() {
 		if err != nil {
 			return sqltypes.Null, err
 		}
-		var o *object
+		oid := uint32(a[0].I)
 		if a[0].K == sqltypes.KindText {
-			o = e.objects().lookup(a[0].S)
-		} else {
-			o = e.objects().byOID[uint32(a[0].I)]
+			// The name form reads its argument as regclass's input does:
+			// a relation that does not exist is an error (42P01, 3F000
+			// for its schema); an OID that names none is NULL.
+			if oid, err = e.classOID(a[0].S); err != nil {
+				return sqltypes.Null, err
+			}
 		}
+		o := e.objects().byOID[oid]
 		if o == nil {
 			return sqltypes.Null, nil
 		}
