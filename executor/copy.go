@@ -42,10 +42,11 @@ import (
 type BulkInsert struct {
 	// started: the BEFORE STATEMENT triggers have fired (start).
 	started bool
-	// inserted are the rows so far when the table has triggers: its
-	// AFTER ROW triggers fire at Commit, on every row, as PostgreSQL
-	// queues them to the end of the statement (an AFTER ROW trigger sees
-	// all the COPY's rows), and a transition table holds them all.
+	// inserted are the rows so far when keepsInserted: the table's AFTER
+	// ROW triggers fire at Commit, on every row, as PostgreSQL queues them
+	// to the end of the statement (an AFTER ROW trigger sees all the
+	// COPY's rows), and a transition table holds them all. They are
+	// charged to the session (keptHeld).
 	inserted [][]sqltypes.Value
 	// leafAfter are the AFTER ROW events of the rows so far of a
 	// partitioned table's leaves, fired at Commit likewise.
@@ -81,6 +82,7 @@ type BulkInsert struct {
 	// transaction are charged to the transaction (Txn.charge).
 	mem         *memacct.Account
 	memHeld     int64
+	keptHeld    int64 // what the rows kept for AFTER triggers were charged
 	lastOpsSize int64
 
 	// ec evaluates the table's CHECK constraints and, through txn (then
@@ -226,8 +228,8 @@ func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 		err = b.writePartitioned(ctx, b.ec.cons.PartitionsOf(), full)
 	default:
 		err = b.writeTxn(ctx, b.t, full, b.rows)
-		if err == nil && len(b.t.Triggers) > 0 {
-			b.inserted = append(b.inserted, full...)
+		if err == nil && keepsInserted(b.t) {
+			err = b.keepInserted(full)
 		}
 	}
 	if err == nil && b.txn != nil {
@@ -590,8 +592,51 @@ func (b *BulkInsert) Rollback() {
 	}
 }
 
-// releaseMem gives back what the batch was charged.
+// releaseMem gives back what the batch and the kept rows were charged.
 func (b *BulkInsert) releaseMem() {
-	b.mem.Shrink(b.memHeld)
-	b.memHeld = 0
+	b.mem.Shrink(b.memHeld + b.keptHeld)
+	b.memHeld, b.keptHeld = 0, 0
+}
+
+// keepsInserted reports whether the rows copied into t are kept until
+// Commit: an AFTER ROW INSERT trigger fires on each of them then, or a
+// transition table holds them.
+func keepsInserted(t *catalog.Table) bool {
+	return firesAfterRowInsert(t) || hasTransitionTable(t, "INSERT")
+}
+
+// firesAfterRowInsert reports whether t has an enabled AFTER ROW INSERT
+// trigger.
+func firesAfterRowInsert(t *catalog.Table) bool {
+	for _, tg := range t.Triggers {
+		if tg.Fires("AFTER", "INSERT", true) {
+			return true
+		}
+	}
+	return false
+}
+
+// keepInserted keeps rows for Commit's AFTER triggers, charged to the
+// session: a COPY of millions of rows into a table with such a trigger
+// holds them all, and past --session-memory-limit fails with 53200
+// rather than exhaust the process.
+func (b *BulkInsert) keepInserted(rows [][]sqltypes.Value) error {
+	if err := b.chargeKept(rows); err != nil {
+		return err
+	}
+	b.inserted = append(b.inserted, rows...)
+	return nil
+}
+
+// chargeKept charges the session for rows kept until Commit.
+func (b *BulkInsert) chargeKept(rows [][]sqltypes.Value) error {
+	var n int64
+	for _, r := range rows {
+		n += rowSize(r)
+	}
+	if err := b.mem.Grow(n, "COPY's queued AFTER triggers"); err != nil {
+		return err
+	}
+	b.keptHeld += n
+	return nil
 }

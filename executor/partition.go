@@ -406,15 +406,17 @@ func (b *BulkInsert) writePartitioned(ctx context.Context, ps *catalog.Partition
 	// The leaves' AFTER ROW triggers fire at Commit, in row order (those
 	// of leaves without triggers are not kept); the partitioned table's
 	// statement triggers' transition table keeps the rows.
+	var kept [][]sqltypes.Value
 	for i, row := range full {
-		if len(leaves[i].Triggers) > 0 {
+		if firesAfterRowInsert(leaves[i]) {
 			b.leafAfter = append(b.leafAfter, leafEvent{leaf: leaves[i], event: "INSERT", c: change{new: row}})
+			kept = append(kept, row)
 		}
 	}
 	if hasTransitionTable(b.t, "INSERT") {
-		b.inserted = append(b.inserted, full...)
+		return b.keepInserted(full) // (the leaves' events share these rows)
 	}
-	return nil
+	return b.chargeKept(kept)
 }
 
 // withPartitions adds to the tables DROP TABLE names the partitions of

@@ -62,6 +62,24 @@ func TestSessionMemoryAccounting(t *testing.T) {
 			if tag, err := copyIn(ctx, sess, "COPY m FROM STDIN", rows(1000), 100); err != nil || tag != "COPY 1000" {
 				t.Fatalf("a COPY that fits: %q %v", tag, err)
 			}
+			// Rows kept for AFTER ROW triggers (fired at the COPY's end)
+			// are charged too, and given back however the COPY ends.
+			mustExec(t, sess, "CREATE TABLE mt (id INT PRIMARY KEY, v TEXT)")
+			mustExec(t, sess, "CREATE FUNCTION mt_f() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$")
+			mustExec(t, sess, "CREATE TRIGGER mt_a AFTER INSERT ON mt FOR EACH ROW EXECUTE FUNCTION mt_f()")
+			idle = eng.SessionMemory()
+			if _, err := copyIn(ctx, sess, "COPY mt FROM STDIN", rows(40_000), 1000); pgerr.CodeOf(err) != pgerr.OutOfMemory {
+				t.Fatalf("8 MB COPY into a table with an AFTER ROW trigger past a 4 MiB limit: %v, want 53200", err)
+			}
+			if used := eng.SessionMemory(); used != idle {
+				t.Errorf("after the refused COPY with a trigger: %d bytes held, want %d", used, idle)
+			}
+			if tag, err := copyIn(ctx, sess, "COPY mt FROM STDIN", rows(1000), 100); err != nil || tag != "COPY 1000" {
+				t.Fatalf("a COPY with a trigger that fits: %q %v", tag, err)
+			}
+			if used := eng.SessionMemory(); used != idle {
+				t.Errorf("after a COPY with a trigger: %d bytes held, want %d", used, idle)
+			}
 			// A block's writes are held until its end.
 			mustExec(t, sess, "BEGIN")
 			mustExec(t, sess, "INSERT INTO m SELECT g, 'x' FROM generate_series(1001, 2000) g")
