@@ -290,6 +290,19 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if row, ok := n.Expr.(*ast.RowExpr); ok {
 			return b.bindRowInList(sc, row, n.List, n.Not, agg)
 		}
+		if isEmptyRow(n.Expr) && len(n.List) > 0 {
+			// ROW() IN (ROW(), ...): rows compared item by item.
+			list := make([]ast.ExprNode, len(n.List))
+			for i, item := range n.List {
+				if _, list[i] = asRowExprs(n.Expr, item); list[i] == item {
+					list = nil
+					break
+				}
+			}
+			if list != nil {
+				return b.bindRowInList(sc, &ast.RowExpr{}, list, n.Not, agg)
+			}
+		}
 		e, err := b.child(sc, n.Expr, agg)
 		if err != nil {
 			return nil, err
@@ -665,7 +678,7 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 	if !ok {
 		return nil, unsupported("operator %s is not supported", opName(n.Op))
 	}
-	if l, r := asRowExpr(n.L), asRowExpr(n.R); l != n.L || r != n.R {
+	if l, r := asRowExprs(n.L, n.R); l != n.L || r != n.R {
 		// ROW(x) and ROW(t.*) compare as row constructors, field by field.
 		c := *n
 		c.L, c.R = l, r
@@ -1191,6 +1204,32 @@ func asRowExpr(e ast.ExprNode) ast.ExprNode {
 		return &ast.RowExpr{Values: c.Args}
 	}
 	return e
+}
+
+// asRowExprs is asRowExpr of both operands of a comparison, and ROW() too
+// beside another row constructor: two row constructors compare field by
+// field, so that rows of no fields meet PostgreSQL's refusal to compare
+// them (rowCompare); a ROW() beside any other value stays a record value.
+func asRowExprs(l, r ast.ExprNode) (ast.ExprNode, ast.ExprNode) {
+	l, r = asRowExpr(l), asRowExpr(r)
+	_, lrow := l.(*ast.RowExpr)
+	_, rrow := r.(*ast.RowExpr)
+	switch {
+	case isEmptyRow(l) && isEmptyRow(r):
+		return &ast.RowExpr{}, &ast.RowExpr{}
+	case isEmptyRow(l) && rrow:
+		return &ast.RowExpr{}, r
+	case isEmptyRow(r) && lrow:
+		return l, &ast.RowExpr{}
+	}
+	return l, r
+}
+
+// isEmptyRow reports whether e is the parser's ROW() (parser.RowFunc of no
+// arguments).
+func isEmptyRow(e ast.ExprNode) bool {
+	c, ok := e.(*ast.FuncCallExpr)
+	return ok && c.FnName.L == parser.RowFunc && len(c.Args) == 0
 }
 
 // isDistinctArg reports whether a call's argument is the marker of
