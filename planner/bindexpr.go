@@ -1158,10 +1158,21 @@ func checkCastPair(from, to sqltypes.Type) error {
 // public.similarity(...)), so public.now() and pg_temp.now() are 42883 as
 // in PostgreSQL, and an unknown schema is 3F000. A call the qualifier
 // (schemas.go) found a routine for is left to the usual binding.
+//
+// pg_catalog's qualifier reaches the binder only on the names its grammar
+// reads as key-word syntax when bare (parser's catalogCalls): those of
+// them with no function behind the syntax (TRIM, COALESCE, GREATEST, ...:
+// no pg_proc row) are 42883 qualified, as in PostgreSQL.
 func (b *Binder) qualifiedCallMissing(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) error {
 	schema := n.Schema.L
-	if schema == "" || schema == "pg_catalog" || schema == "information_schema" {
+	switch {
+	case schema == "" || schema == "information_schema":
 		return nil
+	case schema == "pg_catalog":
+		if pgcatalog.CoreFunction(n.FnName.L) {
+			return nil
+		}
+		return b.noQualifiedFunction(sc, n, agg)
 	}
 	key := catalog.QualifiedKey(schema, n.FnName.L)
 	if isTempSchema(schema) {
@@ -1180,6 +1191,12 @@ func (b *Binder) qualifiedCallMissing(sc *scope, n *ast.FuncCallExpr, agg *aggBi
 	if schema == catalog.PublicSchema && !pgcatalog.CoreFunction(n.FnName.L) && (builtins.Exists(n.FnName.L) || builtins.IsAggregate(n.FnName.L)) {
 		return nil // an extension's function, in public as CREATE EXTENSION puts it
 	}
+	return b.noQualifiedFunction(sc, n, agg)
+}
+
+// noQualifiedFunction is 42883 for the qualified call n, named with its
+// arguments' types.
+func (b *Binder) noQualifiedFunction(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) error {
 	args := n.Args
 	if len(args) > 0 && isDistinctArg(args[0]) {
 		args = args[1:] // f(DISTINCT x)'s marker (parser.DistinctArgFunc)
