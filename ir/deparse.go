@@ -829,9 +829,10 @@ func (d *deparser) fn(x *Func) {
 	case x.Op == OpSQLSyntax && x.Name == "substring" && len(x.Args) == 3:
 		d.sqlSyntax("SUBSTRING(", x.Args[0], " SIMILAR ", x.Args[1], " ESCAPE ", x.Args[2], ")")
 		return
-	case x.Name == "position" && len(x.Args) == 2:
-		// POSITION(x IN y) has no call syntax: always written so.
-		d.sqlSyntax("POSITION((", x.Args[0], ") IN (", x.Args[1], "))")
+	case x.Op == OpSQLSyntax && x.Name == "position" && len(x.Args) == 2:
+		// POSITION(x IN y) is position(y, x); called by name (qualified:
+		// bare, position is a key word), it is printed as a call.
+		d.sqlSyntax("POSITION((", x.Args[1], ") IN (", x.Args[0], "))")
 		return
 	case x.Op == "||" && len(x.Args) == 2:
 		d.open()

@@ -139,6 +139,13 @@ func (r *rewriter) pgPrimaries(head int) error {
 			}
 			r.replace(i, ArraySubFunc+"(")
 			r.ed[close].post += ")"
+		case (t.kind == tkIdent || t.kind == tkQIdent) && t.val == "count" && !(i > head && r.toks[i-1].is(".")) &&
+			r.peek(i+1, "(") && r.peek(i+2, ")"):
+			// count() finds pg_catalog's count of no arguments, which is
+			// the aggregate count(*): PostgreSQL asks for the star (TiDB's
+			// grammar has no count() to reach the planner with).
+			return pgerr.New(pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function").
+				WithPosition(r.pos(i))
 		case (t.kind == tkIdent || t.kind == tkQIdent) && (t.val != "count" || i > head && r.toks[i-1].is(".")) &&
 			r.peek(i+1, "(") && r.peek(i+2, "*") && r.peek(i+3, ")"):
 			// agg(*): a user-defined aggregate of no arguments, called

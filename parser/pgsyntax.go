@@ -17,6 +17,7 @@ import (
 //	substring(s from 2 for 3)  → zp_sql_syntax('substring', s, 2, 3)
 //	substring(s for 2)         → zp_sql_syntax('substring', s, 1, 2)
 //	overlay(s placing r from 2) → zp_sql_syntax('overlay', s, r, 2)
+//	position(a in b)           → zp_sql_syntax('position', a, b)
 //	normalize(s, NFKC)         → normalize(s, 'NFKC')
 //	(a, b) OVERLAPS (c, d)     → overlaps(a, b , c, d)
 //	GROUP BY ROLLUP (a, (b, c)) → GROUP BY zp_rollup(a, zp_set(b, c))
@@ -53,7 +54,9 @@ const (
 	TrimFromFunc = "zp_trim_from"
 	// SQLSyntaxFunc is a call written in its SQL-standard syntax
 	// (SUBSTRING(s FROM a), OVERLAY(s PLACING r FROM a)):
-	// zp_sql_syntax('name', args...).
+	// zp_sql_syntax('name', args...), the arguments in the function's
+	// order, but for POSITION(a IN b), which keeps the order as written:
+	// zp_sql_syntax('position', a, b) is the catalog's position(b, a).
 	SQLSyntaxFunc    = "zp_sql_syntax"
 	RollupFunc       = "zp_rollup"
 	CubeFunc         = "zp_cube"
@@ -125,6 +128,16 @@ func (r *rewriter) pgSyntax(head int) error {
 						r.replace(k, ",")
 					}
 					r.sqlSyntax(i, "overlay")
+				}
+			}
+		case t.kind == tkIdent && t.val == "position" && r.peek(i+1, "(") && !afterDot:
+			// POSITION(a IN b): a is a b_expr in PostgreSQL's grammar (no
+			// IN of its own), so the first IN at the top level is the
+			// syntax's.
+			if close := r.matching(i + 1); close >= 0 {
+				if in, ok := r.topLevel(i+1, close, "in")["in"]; ok {
+					r.replace(in, ",")
+					r.sqlSyntax(i, "position")
 				}
 			}
 		case t.kind == tkIdent && (t.val == "xmlparse" || t.val == "xmlserialize") && r.peek(i+1, "(") && !afterDot:

@@ -16,6 +16,8 @@ func TestPGSyntaxRewrites(t *testing.T) {
 			"select zp_sql_syntax('substring', `s`, 1, 2),zp_sql_syntax('substring', `s`, 2, 3),substring(`s`, 1) from `t`"},
 		{`SELECT substring(s from 2), substring(s similar 'a%' escape '#'), overlay(s placing 'x' from 2 for 1), overlay(s, 'x', 2) FROM t`,
 			"select zp_sql_syntax('substring', `s`, 2),zp_sql_syntax('substring', `s`, 'a%', '#'),zp_sql_syntax('overlay', `s`, 'x', 2, 1),overlay(`s`, 'x', 2) from `t`"},
+		{`SELECT position('b' in s), position(a || 'x' in (s)) FROM t`,
+			"select zp_sql_syntax('position', 'b', `s`),zp_sql_syntax('position', `a`|zp_op('||')|'x', (`s`)) from `t`"},
 		{`SELECT a, b, count(*) FROM t GROUP BY ROLLUP (a, (b, c)) ORDER BY 1`,
 			"select `a`,`b`,count(1) from `t` group by zp_rollup(`a`, zp_set(`b`, `c`)) order by 1"},
 		{`SELECT 1 FROM t GROUP BY a, CUBE (b, c), ()`,

@@ -290,6 +290,19 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if row, ok := n.Expr.(*ast.RowExpr); ok {
 			return b.bindRowInList(sc, row, n.List, n.Not, agg)
 		}
+		if isEmptyRow(n.Expr) && len(n.List) > 0 {
+			// ROW() IN (ROW(), ...): rows compared item by item.
+			list := make([]ast.ExprNode, len(n.List))
+			for i, item := range n.List {
+				if _, list[i] = asRowExprs(n.Expr, item); list[i] == item {
+					list = nil
+					break
+				}
+			}
+			if list != nil {
+				return b.bindRowInList(sc, &ast.RowExpr{}, list, n.Not, agg)
+			}
+		}
 		e, err := b.child(sc, n.Expr, agg)
 		if err != nil {
 			return nil, err
@@ -665,7 +678,7 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 	if !ok {
 		return nil, unsupported("operator %s is not supported", opName(n.Op))
 	}
-	if l, r := asRowExpr(n.L), asRowExpr(n.R); l != n.L || r != n.R {
+	if l, r := asRowExprs(n.L, n.R); l != n.L || r != n.R {
 		// ROW(x) and ROW(t.*) compare as row constructors, field by field.
 		c := *n
 		c.L, c.R = l, r
@@ -1145,10 +1158,21 @@ func checkCastPair(from, to sqltypes.Type) error {
 // public.similarity(...)), so public.now() and pg_temp.now() are 42883 as
 // in PostgreSQL, and an unknown schema is 3F000. A call the qualifier
 // (schemas.go) found a routine for is left to the usual binding.
+//
+// pg_catalog's qualifier reaches the binder only on the names its grammar
+// reads as key-word syntax when bare (parser's catalogCalls): those of
+// them with no function behind the syntax (TRIM, COALESCE, GREATEST, ...:
+// no pg_proc row) are 42883 qualified, as in PostgreSQL.
 func (b *Binder) qualifiedCallMissing(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) error {
 	schema := n.Schema.L
-	if schema == "" || schema == "pg_catalog" || schema == "information_schema" {
+	switch {
+	case schema == "" || schema == "information_schema":
 		return nil
+	case schema == "pg_catalog":
+		if pgcatalog.CoreFunction(n.FnName.L) {
+			return nil
+		}
+		return b.noQualifiedFunction(sc, n, agg)
 	}
 	key := catalog.QualifiedKey(schema, n.FnName.L)
 	if isTempSchema(schema) {
@@ -1167,6 +1191,12 @@ func (b *Binder) qualifiedCallMissing(sc *scope, n *ast.FuncCallExpr, agg *aggBi
 	if schema == catalog.PublicSchema && !pgcatalog.CoreFunction(n.FnName.L) && (builtins.Exists(n.FnName.L) || builtins.IsAggregate(n.FnName.L)) {
 		return nil // an extension's function, in public as CREATE EXTENSION puts it
 	}
+	return b.noQualifiedFunction(sc, n, agg)
+}
+
+// noQualifiedFunction is 42883 for the qualified call n, named with its
+// arguments' types.
+func (b *Binder) noQualifiedFunction(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) error {
 	args := n.Args
 	if len(args) > 0 && isDistinctArg(args[0]) {
 		args = args[1:] // f(DISTINCT x)'s marker (parser.DistinctArgFunc)
@@ -1191,6 +1221,32 @@ func asRowExpr(e ast.ExprNode) ast.ExprNode {
 		return &ast.RowExpr{Values: c.Args}
 	}
 	return e
+}
+
+// asRowExprs is asRowExpr of both operands of a comparison, and ROW() too
+// beside another row constructor: two row constructors compare field by
+// field, so that rows of no fields meet PostgreSQL's refusal to compare
+// them (rowCompare); a ROW() beside any other value stays a record value.
+func asRowExprs(l, r ast.ExprNode) (ast.ExprNode, ast.ExprNode) {
+	l, r = asRowExpr(l), asRowExpr(r)
+	_, lrow := l.(*ast.RowExpr)
+	_, rrow := r.(*ast.RowExpr)
+	switch {
+	case isEmptyRow(l) && isEmptyRow(r):
+		return &ast.RowExpr{}, &ast.RowExpr{}
+	case isEmptyRow(l) && rrow:
+		return &ast.RowExpr{}, r
+	case isEmptyRow(r) && lrow:
+		return l, &ast.RowExpr{}
+	}
+	return l, r
+}
+
+// isEmptyRow reports whether e is the parser's ROW() (parser.RowFunc of no
+// arguments).
+func isEmptyRow(e ast.ExprNode) bool {
+	c, ok := e.(*ast.FuncCallExpr)
+	return ok && c.FnName.L == parser.RowFunc && len(c.Args) == 0
 }
 
 // isDistinctArg reports whether a call's argument is the marker of

@@ -138,14 +138,19 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 			}
 		}
 	case parser.SQLSyntaxFunc:
-		// SUBSTRING(s FROM a FOR b), OVERLAY(s PLACING r FROM a):
-		// zp_sql_syntax('name', args...), the call of name noted as so
-		// written.
+		// SUBSTRING(s FROM a FOR b), OVERLAY(s PLACING r FROM a),
+		// POSITION(a IN b): zp_sql_syntax('name', args...), the call of
+		// name noted as so written.
 		fn, ok := args[0].(*ir.Const)
 		if !ok || fn.V.K != sqltypes.KindText {
 			return nil, pgerr.New(pgerr.InternalError, "malformed SQL-syntax call")
 		}
-		e, err := b.bindBuiltin(fn.V.S, args[1:])
+		args = args[1:]
+		if fn.V.S == "position" && len(args) == 2 {
+			// POSITION(a IN b) is the catalog's position(b, a).
+			args = []ir.Expr{args[1], args[0]}
+		}
+		e, err := b.bindBuiltin(fn.V.S, args)
 		if f, ok := e.(*ir.Func); ok && err == nil && f.Op == "" {
 			f.Op = ir.OpSQLSyntax
 		}

@@ -99,6 +99,14 @@ func (b *Binder) rowCompare(op ir.BinOp, ls, rs []ir.Expr) (ir.Expr, error) {
 	if len(ls) != len(rs) {
 		return nil, pgerr.New(pgerr.SyntaxError, "unequal number of entries in row expressions")
 	}
+	if len(ls) == 0 {
+		if op == ir.OpNotDistinct {
+			// Two rows of no fields are not distinct (make_row_distinct_op).
+			return &ir.Const{V: sqltypes.NewBool(true), Typ: sqltypes.TypeBool}, nil
+		}
+		// make_row_comparison_op has no operator to build of no pairs.
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot compare rows of zero length")
+	}
 	cmp := func(op ir.BinOp, i int) (ir.Expr, error) { return b.compare(op, ls[i], rs[i]) }
 	var terms []ir.Expr
 	switch op {

@@ -203,8 +203,7 @@ func init() {
 	Register("position", Overload{Params: []Param{T(tBit), T(tBit)}, Result: Returns(tInt4),
 		Doc: "where the second bit string first occurs in the first (1-based; 0 if nowhere)",
 		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			// position(sub IN s) arrives as position(sub, s), as for text.
-			return sqltypes.NewInt(bitPosition(a[1], a[0])), nil
+			return sqltypes.NewInt(bitPosition(a[0], a[1])), nil
 		}})
 	Register("substring",
 		Overload{Params: []Param{T(tBit), T(tInt4), T(tInt4)}, Result: Returns(tBit),

@@ -100,13 +100,13 @@ func init() {
 		return int64(utf8.RuneCountInString(a[0].S[:i])) + 1
 	}
 	Register("strpos", intFn([]Param{text, text}, position))
-	// position(a IN b) arrives as position(a, b); strpos(b, a) is the
-	// same search.
-	Register("position", intFn([]Param{text, text}, func(a []sqltypes.Value) int64 {
-		return position([]sqltypes.Value{a[1], a[0]})
-	}), intFn([]Param{bytea, bytea}, func(a []sqltypes.Value) int64 {
-		return int64(strings.Index(a[1].S, a[0].S) + 1)
-	}))
+	// The catalog's position(string, substring), strpos's order; the
+	// syntax POSITION(substring IN string) is this call with its
+	// arguments swapped (the binder's business).
+	Register("position", intFn([]Param{text, text}, position),
+		intFn([]Param{bytea, bytea}, func(a []sqltypes.Value) int64 {
+			return int64(strings.Index(a[0].S, a[1].S) + 1)
+		}))
 
 	trims := map[string]func(s, cut string) string{
 		"btrim": func(s, cut string) string { return strings.Trim(s, cut) },
