@@ -953,6 +953,9 @@ func (d *deparser) fn(x *Func) {
 		if i > 0 {
 			d.w(", ")
 		}
+		if x.Op == OpVariadic && i == len(x.Args)-1 {
+			d.w("VARIADIC ")
+		}
 		if c, ok := a.(*Const); ok && c.From == nil && !c.V.IsNull() && (c.Typ.ID == sqltypes.Unknown || c.Typ.ID == sqltypes.Text) && anyArgs(x.Name, i) {
 			// A literal for a parameter of type "any" stays unknown (the
 			// binder reads it as text, as a literal cast to text would be).
