@@ -143,8 +143,14 @@ func (r *rewriter) pgPrimaries(head int) error {
 			r.peek(i+1, "(") && r.peek(i+2, ")"):
 			// count() finds pg_catalog's count of no arguments, which is
 			// the aggregate count(*): PostgreSQL asks for the star (TiDB's
-			// grammar has no count() to reach the planner with).
-			return pgerr.New(pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function").
+			// grammar has no count() to reach the planner with). The
+			// message names the function as the call did: qualified,
+			// the name's token spans its qualifier (catalogCalls).
+			name := "count"
+			if strings.Contains(r.sql[t.start:t.end], ".") {
+				name = "pg_catalog.count"
+			}
+			return pgerr.New(pgerr.WrongObjectType, "%s(*) must be used to call a parameterless aggregate function", name).
 				WithPosition(r.pos(i))
 		case (t.kind == tkIdent || t.kind == tkQIdent) && (t.val != "count" || i > head && r.toks[i-1].is(".")) &&
 			r.peek(i+1, "(") && r.peek(i+2, "*") && r.peek(i+3, ")"):
