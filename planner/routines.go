@@ -953,6 +953,7 @@ func (b *Binder) bindCall(rs *parser.RoutineStatement) (ir.Statement, error) {
 		}
 		args[i] = x
 	}
+	args, spread := spreadArg(args)
 	fns := snap.Functions(name)
 	var fn *catalog.Function
 	if hasNamedArgs(args) {
@@ -982,7 +983,11 @@ func (b *Binder) bindCall(rs *parser.RoutineStatement) (ir.Statement, error) {
 		}
 		return nil, noProcedure(name, args)
 	}
-	res, err := builtins.ResolveAmong(" ", types, ovs)
+	resolve := builtins.ResolveAmong
+	if spread {
+		resolve = builtins.ResolveSpread // CALL p(VARIADIC a)
+	}
+	res, err := resolve(" ", types, ovs)
 	if err != nil {
 		if pgerr.CodeOf(err) == pgerr.UndefinedFunction {
 			return nil, noProcedure(name, args)
@@ -994,7 +999,7 @@ func (b *Binder) bindCall(rs *parser.RoutineStatement) (ir.Statement, error) {
 	if err := b.coerceArgs(args, res.ArgTypes); err != nil {
 		return nil, err
 	}
-	if args, err = b.completeArgs(fn, procArgs(fn), args, false); err != nil {
+	if args, err = b.completeArgs(fn, procArgs(fn), args, res.Spread); err != nil {
 		return nil, err
 	}
 	x := &ir.Call{Routine: fn, Args: args}
