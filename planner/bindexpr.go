@@ -77,6 +77,9 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 			if isLiteral(n.Args[0]) && (readsInput(pe.Code) || pe.Code == pgerr.NumericValueOutOfRange) {
 				pos = b.stmt.Position(n.Args[0].OriginTextPosition())
 			}
+		case pe.Code == pgerr.DatatypeMismatch && len(n.Args) > 0 && isVariadicArg(n.Args[len(n.Args)-1]):
+			// "VARIADIC argument must be an array": at the argument.
+			pos = b.stmt.Position(n.Args[len(n.Args)-1].(*ast.FuncCallExpr).Args[0].OriginTextPosition())
 		case strings.HasPrefix(n.FnName.L, "zp_"):
 			// zproxy's respelling of syntax, not a function the client named.
 		case pe.Code == pgerr.UndefinedFunction || pe.Code == pgerr.AmbiguousFunction || pe.Code == pgerr.GroupingError:
@@ -107,6 +110,13 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 		return err
 	}
 	return pe.WithPosition(pos)
+}
+
+// isVariadicArg reports whether node is an argument written VARIADIC
+// (parser.VariadicFunc).
+func isVariadicArg(node ast.ExprNode) bool {
+	v, ok := node.(*ast.FuncCallExpr)
+	return ok && v.FnName.L == parser.VariadicFunc && len(v.Args) == 1
 }
 
 // readsInput reports whether code is one of the errors of reading a value
