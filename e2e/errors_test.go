@@ -248,6 +248,8 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT concat(VARIADIC '{a,b}')", "42804", 24},
 		{"SELECT lower(VARIADIC ARRAY['a'])", "42883", 8},
 		{"SELECT sum()", "42883", 8},
+		{"SELECT concat('a', VARIADIC ARRAY[1])", "42883", 8},
+		{"SELECT upper(pg_catalog.lower(1, 2))", "42883", 14},
 		{"SELECT 1/0", "22012", 0},
 		{"SELECT 2147483647 + 1", "22003", 0},
 	} {
