@@ -136,3 +136,17 @@ func (n Names) Type(key string) string {
 	}
 	return sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(bare)
 }
+
+// Operator is the user-defined operator stored under key, of kind and
+// operand types, as ruleutils' generate_operator_name prints it: bare
+// when its bare name finds it for those operand types on the search
+// path, else OPERATOR(schema.op).
+func (n Names) Operator(key string, kind byte, left, right sqltypes.Type) string {
+	sc, bare := SplitName(key)
+	if n.Snap != nil {
+		if o := n.Snap.FindOperator(bare, kind, left, right); o != nil && o.Name == key {
+			return bare
+		}
+	}
+	return "OPERATOR(" + sqltypes.QuoteIdent(sc) + "." + bare + ")"
+}

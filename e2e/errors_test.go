@@ -244,6 +244,12 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT 1 LIKE 'a'", "42883", 10},
 		{"SELECT 'a' NOT ILIKE 2", "42883", 12},
 		{"SELECT '3000000000'::int", "22003", 8},
+		{"SELECT concat_ws(',', VARIADIC 1)", "42804", 32},
+		{"SELECT concat(VARIADIC '{a,b}')", "42804", 24},
+		{"SELECT lower(VARIADIC ARRAY['a'])", "42883", 8},
+		{"SELECT sum()", "42883", 8},
+		{"SELECT concat('a', VARIADIC ARRAY[1])", "42883", 8},
+		{"SELECT upper(pg_catalog.lower(1, 2))", "42883", 14},
 		{"SELECT 1/0", "22012", 0},
 		{"SELECT 2147483647 + 1", "22003", 0},
 	} {

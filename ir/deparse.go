@@ -52,6 +52,32 @@ type Namer interface {
 	Routine(key string) string
 	// Type names a user-defined type.
 	Type(key string) string
+	// Operator names the user-defined operator stored under key, of kind
+	// 'b' (infix) or 'l' (prefix, left the zero type), over those operand
+	// types: bare when the bare name finds it, else OPERATOR(schema.op).
+	Operator(key string, kind byte, left, right sqltypes.Type) string
+}
+
+// UserOperatorName is the name a Func printed as a user-defined operator
+// carries: its catalog key in OPERATOR(), which the deparser prints
+// through its Namer (Namer.Operator).
+func UserOperatorName(key string) string { return "OPERATOR(" + key + ")" }
+
+// operatorName prints the operator a Func is named by: a user-defined
+// one (UserOperatorName) as d's Namer sees it, any other as it is.
+func (d *deparser) operatorName(x *Func) string {
+	key, ok := strings.CutPrefix(x.Name, "OPERATOR(")
+	if !ok || !strings.HasSuffix(key, ")") {
+		return x.Name
+	}
+	key = key[:len(key)-1]
+	if d.names == nil {
+		return key[strings.LastIndexByte(key, '.')+1:]
+	}
+	if len(x.Args) == 1 {
+		return d.names.Operator(key, 'l', sqltypes.Type{}, x.Args[0].Type())
+	}
+	return d.names.Operator(key, 'b', x.Args[0].Type(), x.Args[1].Type())
 }
 
 // RegNamer is a Namer that also names the object an OID of a reg* type
@@ -895,9 +921,10 @@ func (d *deparser) fn(x *Func) {
 			d.w(" " + x.Name + " ")
 			d.textOperand(x.Args[1], x)
 		} else {
+			op := d.operatorName(x)
 			for i, a := range x.Args {
 				if i > 0 {
-					d.w(" " + x.Name + " ")
+					d.w(" " + op + " ")
 				}
 				if !d.relabel(a, x) {
 					d.paren(a, x)
@@ -910,7 +937,7 @@ func (d *deparser) fn(x *Func) {
 		// A prefix operator (~ x, @-@ lseg, ?| line), parenthesized as
 		// ruleutils does an OpExpr: not when pretty.
 		d.open()
-		d.w(x.Name + " ")
+		d.w(d.operatorName(x) + " ")
 		d.paren(x.Args[0], x)
 		d.close()
 		return
@@ -952,6 +979,9 @@ func (d *deparser) fn(x *Func) {
 	for i, a := range d.notes.writtenArgs(x) {
 		if i > 0 {
 			d.w(", ")
+		}
+		if x.Op == OpVariadic && i == len(x.Args)-1 {
+			d.w("VARIADIC ")
 		}
 		if c, ok := a.(*Const); ok && c.From == nil && !c.V.IsNull() && (c.Typ.ID == sqltypes.Unknown || c.Typ.ID == sqltypes.Text) && anyArgs(x.Name, i) {
 			// A literal for a parameter of type "any" stays unknown (the
@@ -1026,8 +1056,12 @@ func (d *deparser) caseExpr(x *Func) {
 	d.keyword("END", -4, 0, 0)
 }
 
-// isOperatorName reports whether name is spelled as an operator (@>, &&).
+// isOperatorName reports whether name is spelled as an operator (@>, &&),
+// or names a user-defined one (UserOperatorName).
 func isOperatorName(name string) bool {
+	if q, ok := strings.CutPrefix(name, "OPERATOR("); ok && strings.HasSuffix(q, ")") {
+		name = q[strings.LastIndexByte(q, '.')+1 : len(q)-1]
+	}
 	return name != "" && strings.Trim(name, "+-*/<>=~!@#%^&|`?") == ""
 }
 

@@ -241,9 +241,15 @@ type Func struct {
 	// array_cat, array_append or array_prepend written as that operator,
 	// and "TRIM" for btrim, ltrim or rtrim written TRIM(...), which
 	// Deparse prints, and OpSQLSyntax for a call written in its
-	// SQL-standard syntax (SUBSTRING(s FROM a FOR b), OVERLAY(...)).
+	// SQL-standard syntax (SUBSTRING(s FROM a FOR b), OVERLAY(...)),
+	// and OpVariadic for a variadic function given its array whole.
 	Op string
 }
+
+// OpVariadic is Func.Op of a call of a variadic function whose last
+// argument was written VARIADIC, the array whole (ruleutils prints the
+// VARIADIC of a FuncExpr's funcvariadic).
+const OpVariadic = "VARIADIC"
 
 // OpSQLSyntax is Func.Op of a call written in the SQL-standard syntax of
 // its function (ruleutils' COERCE_SQL_SYNTAX).

@@ -41,6 +41,9 @@ func (r *rewriter) catalogCalls(head int) {
 		r.toks = slices.Concat(r.toks[:i], r.toks[i+2:])
 		r.ed = slices.Concat(r.ed[:i], r.ed[i+2:])
 		r.toks[i].start = t.start
+		if r.st != nil {
+			r.st.catalogQualified = append(r.st.catalogQualified, t.start)
+		}
 	}
 }
 

@@ -31,7 +31,7 @@ const NamedArgFunc = "zp_arg"
 // at its depth.
 func (r *rewriter) namedArg(i int) error {
 	n := i - 1
-	if n < 1 || r.toks[n].kind != tkIdent && r.toks[n].kind != tkQIdent || !(r.toks[n-1].is("(") || r.toks[n-1].is(",")) {
+	if n < 1 || r.toks[n].kind != tkIdent && r.toks[n].kind != tkQIdent || !(r.toks[n-1].is("(") || r.toks[n-1].is(",") || r.toks[n-1].is("variadic")) {
 		return r.syntaxErrorAt(i)
 	}
 	end, depth := -1, 0

@@ -143,8 +143,14 @@ func (r *rewriter) pgPrimaries(head int) error {
 			r.peek(i+1, "(") && r.peek(i+2, ")"):
 			// count() finds pg_catalog's count of no arguments, which is
 			// the aggregate count(*): PostgreSQL asks for the star (TiDB's
-			// grammar has no count() to reach the planner with).
-			return pgerr.New(pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function").
+			// grammar has no count() to reach the planner with). The
+			// message names the function as the call did: qualified,
+			// the name's token spans its qualifier (catalogCalls).
+			name := "count"
+			if strings.Contains(r.sql[t.start:t.end], ".") {
+				name = "pg_catalog.count"
+			}
+			return pgerr.New(pgerr.WrongObjectType, "%s(*) must be used to call a parameterless aggregate function", name).
 				WithPosition(r.pos(i))
 		case (t.kind == tkIdent || t.kind == tkQIdent) && (t.val != "count" || i > head && r.toks[i-1].is(".")) &&
 			r.peek(i+1, "(") && r.peek(i+2, "*") && r.peek(i+3, ")"):
@@ -157,6 +163,10 @@ func (r *rewriter) pgPrimaries(head int) error {
 			r.isQuery(head):
 			// SQL's value functions without parentheses (SELECT session_user).
 			r.replace(i, t.val+"()")
+		case t.kind == tkIdent && tidbAggregates[t.val] && r.peek(i+1, "(") && r.peek(i+2, ")") && !(i > head && r.toks[i-1].is(".")):
+			// sum(): TiDB's grammar has its aggregates take arguments;
+			// as a plain call the binder finds no such function (42883).
+			r.replace(i, "`"+t.val+"`")
 		case t.kind == tkIdent && tidbKeywordFuncs[t.val] && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			r.replace(i, "`"+t.val+"`") // a key word in TiDB's grammar, a function in PostgreSQL's
 		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, ".") && r.peek(i+2, "*") && !(i > head && r.toks[i-1].is(".")) &&
@@ -302,6 +312,11 @@ var tidbListKeywords = map[string]bool{"schema": true, "schemas": true, "databas
 // tidbKeywordFuncs are PostgreSQL functions whose names TiDB's grammar
 // reserves.
 var tidbKeywordFuncs = map[string]bool{"cardinality": true, "digest": true}
+
+// tidbAggregates are the aggregates TiDB's grammar spells itself, with
+// arguments (count() is answered apart: it asks for count(*)).
+var tidbAggregates = map[string]bool{"sum": true, "max": true, "min": true, "avg": true, "bit_and": true, "bit_or": true,
+	"bit_xor": true, "stddev": true, "stddev_pop": true, "stddev_samp": true, "variance": true, "var_pop": true, "var_samp": true}
 
 // inCast reports whether token i (an AS) is CAST's or TREAT's, whose
 // operand that follows is a type, not a label: the innermost parenthesis

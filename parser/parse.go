@@ -209,6 +209,26 @@ type Statement struct {
 
 	query string
 	segs  []seg
+	// catalogQualified are the offsets in query of the calls whose
+	// pg_catalog qualifier catalogCalls dropped.
+	catalogQualified []int
+}
+
+// CatalogQualified reports whether the call whose name TiDB's text has
+// at sqlOffset was written qualified by pg_catalog (a qualifier the
+// front end drops), so that an error naming the function names it as
+// PostgreSQL does, pg_catalog.f.
+func (s *Statement) CatalogQualified(sqlOffset int) bool {
+	if len(s.catalogQualified) == 0 {
+		return false
+	}
+	o := origOffset(s.segs, sqlOffset, -1)
+	for _, q := range s.catalogQualified {
+		if q == o {
+			return true
+		}
+	}
+	return false
 }
 
 // LikeClause is one LIKE source_table [INCLUDING | EXCLUDING option ...]

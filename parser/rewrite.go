@@ -279,6 +279,10 @@ func (r *rewriter) rewrite(head int) (err error) {
 		}
 		t := &r.toks[i]
 		switch {
+		case t.kind == tkIdent && t.val == "variadic" && i > head && (r.toks[i-1].is("(") || r.toks[i-1].is(",")):
+			if err := r.variadicArg(head, i); err != nil {
+				return err
+			}
 		case t.kind == tkNumber && (len(t.val) > maxTiDBNumber || strings.ContainsAny(t.val, "eE")):
 			// TiDB's decimal type holds 65 digits and panics past 81, and
 			// it reads 1e3 as a float where PostgreSQL has a numeric: such

@@ -351,6 +351,12 @@ func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, disti
 			if err != nil {
 				return call, err
 			}
+			if v, ok := x.(*variadicArg); ok {
+				// count(VARIADIC a): no plain aggregate is variadic, and
+				// PostgreSQL forgets the VARIADIC of a call of a function
+				// that is not.
+				x = v.E
+			}
 			// An aggregate takes a domain's values as its base type's.
 			call.Args = append(call.Args, baseOf(b.finishUnknown(x)))
 		}

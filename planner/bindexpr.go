@@ -77,8 +77,12 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 			if isLiteral(n.Args[0]) && (readsInput(pe.Code) || pe.Code == pgerr.NumericValueOutOfRange) {
 				pos = b.stmt.Position(n.Args[0].OriginTextPosition())
 			}
-		case strings.HasPrefix(n.FnName.L, "zp_"):
-			// zproxy's respelling of syntax, not a function the client named.
+		case pe.Code == pgerr.DatatypeMismatch && len(n.Args) > 0 && isVariadicArg(n.Args[len(n.Args)-1]):
+			// "VARIADIC argument must be an array": at the argument.
+			pos = b.stmt.Position(n.Args[len(n.Args)-1].(*ast.FuncCallExpr).Args[0].OriginTextPosition())
+		case strings.HasPrefix(n.FnName.L, "zp_") && n.FnName.L != parser.ConcatFunc:
+			// zproxy's respelling of syntax, not a function the client
+			// named (but concat, renamed: parser.ConcatFunc).
 		case pe.Code == pgerr.UndefinedFunction || pe.Code == pgerr.AmbiguousFunction || pe.Code == pgerr.GroupingError:
 			pos = b.stmt.Position(n.OriginTextPosition())
 		}
@@ -107,6 +111,13 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 		return err
 	}
 	return pe.WithPosition(pos)
+}
+
+// isVariadicArg reports whether node is an argument written VARIADIC
+// (parser.VariadicFunc).
+func isVariadicArg(node ast.ExprNode) bool {
+	v, ok := node.(*ast.FuncCallExpr)
+	return ok && v.FnName.L == parser.VariadicFunc && len(v.Args) == 1
 }
 
 // readsInput reports whether code is one of the errors of reading a value
@@ -489,7 +500,19 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if isNamedSRF(n.FnName.L) {
 			return b.namedSetCall(n.FnName.L, args)
 		}
-		return b.bindFunc(n.FnName.L, args)
+		e, err := b.bindFunc(n.FnName.L, args)
+		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.UndefinedFunction && pe.Position == 0 &&
+			b.stmt != nil && b.stmt.CatalogQualified(n.OriginTextPosition()) {
+			// pg_catalog.lower(1, 2): PostgreSQL names the function as
+			// the call did.
+			name := n.FnName.L
+			if name == parser.ConcatFunc {
+				name = "concat"
+			}
+			plain, _ := spreadArg(args)
+			return nil, builtins.NoFunction("pg_catalog."+name, exprTypes(plain))
+		}
+		return e, err
 	case *ast.DefaultExpr:
 		return nil, unsupported("DEFAULT is not supported in this position")
 	case *ast.SubqueryExpr:

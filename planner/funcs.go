@@ -42,6 +42,11 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 			return nil, pgerr.New(pgerr.InternalError, "malformed named argument")
 		}
 		return &namedArg{Name: c.V.S, E: args[1]}, nil
+	case parser.VariadicFunc:
+		if len(args) != 1 {
+			return nil, pgerr.New(pgerr.InternalError, "malformed VARIADIC argument")
+		}
+		return &variadicArg{E: args[0]}, nil
 	case "nullif":
 		if len(args) != 2 {
 			return nil, pgerr.New(pgerr.UndefinedFunction, "function nullif with %d arguments does not exist", len(args))
@@ -255,6 +260,7 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 	if builtins.Stores(name) {
 		b.storeFunctions = true
 	}
+	args, spread := spreadArg(args)
 	var user []builtins.Overload
 	if b.snap != nil && b.snap.HasFunctions() {
 		user = b.userOverloads(name, false)
@@ -295,7 +301,11 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 	for i, a := range args {
 		types[i] = a.Type()
 	}
-	res, err := builtins.ResolveAmong(name, types, user)
+	resolve := builtins.ResolveAmong
+	if spread {
+		resolve = builtins.ResolveSpread
+	}
+	res, err := resolve(name, types, user)
 	if err != nil {
 		return nil, err
 	}
@@ -328,6 +338,9 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 	}
 	f := &ir.Func{Name: name, Args: args, Typ: res.Result, Fn: fn, Volatile: ov.Volatility != builtins.Immutable,
 		PerCall: ov.Volatility == builtins.Volatile}
+	if ov.Spread {
+		f.Op = ir.OpVariadic
+	}
 	return fold(f)
 }
 

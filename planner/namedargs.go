@@ -78,3 +78,34 @@ func placeNamedArgs(name string, args []ir.Expr) ([]ir.Expr, error) {
 	}
 	return out[:last+1], nil
 }
+
+// variadicArg is a call's last argument written VARIADIC, concat_ws(',',
+// VARIADIC a), while its call is bound: bindBuiltin resolves the call with
+// it as the variadic parameter's whole array (builtins.ResolveSpread).
+type variadicArg struct {
+	E ir.Expr
+}
+
+// variadicArg is a placeholder the binder replaces before a plan leaves
+// it: walks see it as a leaf.
+func (e *variadicArg) AppendChildren(dst []ir.Expr) []ir.Expr { return dst }
+func (e *variadicArg) WithChildren([]ir.Expr) ir.Expr         { return e }
+
+func (e *variadicArg) Type() sqltypes.Type { return e.E.Type() }
+func (e *variadicArg) String() string      { return "VARIADIC " + e.E.String() }
+func (e *variadicArg) Eval(*ir.EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
+	return sqltypes.Null, pgerr.New(pgerr.SyntaxError, "VARIADIC argument outside a function call")
+}
+
+// spreadArg reports whether a call's last argument is written VARIADIC,
+// and unwraps it.
+func spreadArg(args []ir.Expr) ([]ir.Expr, bool) {
+	if len(args) == 0 {
+		return args, false
+	}
+	v, ok := args[len(args)-1].(*variadicArg)
+	if !ok {
+		return args, false
+	}
+	return append(args[:len(args)-1:len(args)-1], v.E), true
+}

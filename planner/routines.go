@@ -696,7 +696,7 @@ func (b *Binder) placeUserNamedArgs(fns []*catalog.Function, args []ir.Expr, pro
 // runs the function's body through the session (builtins.Routines).
 func (b *Binder) bindUserCall(fn *catalog.Function, args []ir.Expr, res builtins.Resolved) (ir.Expr, error) {
 	written := len(args)
-	args, err := b.completeArgs(fn, fn.Inputs(), args)
+	args, err := b.completeArgs(fn, fn.Inputs(), args, res.Spread)
 	if err != nil {
 		return nil, err
 	}
@@ -732,14 +732,18 @@ func (b *Binder) bindUserCall(fn *catalog.Function, args []ir.Expr, res builtins
 	if f, ok := call.(*ir.Func); ok && b.notes != nil && !fn.Variadic() && written < len(args) {
 		b.notes.NoteWrittenArgs(f, written)
 	}
+	if f, ok := call.(*ir.Func); ok && res.Spread {
+		f.Op = ir.OpVariadic
+	}
 	return call, nil
 }
 
 // completeArgs gives a resolved call of fn the arguments of all its
 // parameters in (its inputs, or a procedure's arguments): a VARIADIC
-// parameter's become its array, the ones left out take their DEFAULTs.
-func (b *Binder) completeArgs(fn *catalog.Function, in []catalog.FuncParam, args []ir.Expr) ([]ir.Expr, error) {
-	if fn.Variadic() {
+// parameter's become its array (unless the call gave the array itself,
+// spread: f(VARIADIC a)), the ones left out take their DEFAULTs.
+func (b *Binder) completeArgs(fn *catalog.Function, in []catalog.FuncParam, args []ir.Expr, spread bool) ([]ir.Expr, error) {
+	if fn.Variadic() && !spread {
 		n := len(in) - 1
 		arr, err := b.bindArrayCtor(append([]ir.Expr(nil), args[n:]...))
 		if err != nil {
@@ -949,6 +953,7 @@ func (b *Binder) bindCall(rs *parser.RoutineStatement) (ir.Statement, error) {
 		}
 		args[i] = x
 	}
+	args, spread := spreadArg(args)
 	fns := snap.Functions(name)
 	var fn *catalog.Function
 	if hasNamedArgs(args) {
@@ -978,7 +983,11 @@ func (b *Binder) bindCall(rs *parser.RoutineStatement) (ir.Statement, error) {
 		}
 		return nil, noProcedure(name, args)
 	}
-	res, err := builtins.ResolveAmong(" ", types, ovs)
+	resolve := builtins.ResolveAmong
+	if spread {
+		resolve = builtins.ResolveSpread // CALL p(VARIADIC a)
+	}
+	res, err := resolve(" ", types, ovs)
 	if err != nil {
 		if pgerr.CodeOf(err) == pgerr.UndefinedFunction {
 			return nil, noProcedure(name, args)
@@ -990,7 +999,7 @@ func (b *Binder) bindCall(rs *parser.RoutineStatement) (ir.Statement, error) {
 	if err := b.coerceArgs(args, res.ArgTypes); err != nil {
 		return nil, err
 	}
-	if args, err = b.completeArgs(fn, procArgs(fn), args); err != nil {
+	if args, err = b.completeArgs(fn, procArgs(fn), args, res.Spread); err != nil {
 		return nil, err
 	}
 	x := &ir.Call{Routine: fn, Args: args}

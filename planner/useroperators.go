@@ -189,8 +189,7 @@ func (b *Binder) bindUserOperator(o *catalog.Operator, l, r ir.Expr) (ir.Expr, e
 		// operator, as ruleutils prints PostgreSQL's OpExpr, not the call
 		// of its function: (a === b), (!!! a).
 		c := *f
-		_, bare, _ := splitOperatorName(o.Name)
-		c.Name, c.Infix = bare, l != nil
+		c.Name, c.Infix = ir.UserOperatorName(o.Name), l != nil
 		e = &c
 	}
 	return e, err

@@ -233,7 +233,18 @@ func (s *Session) setScoped(name, value string, reset, local bool) error {
 			return nil
 		}
 	}
-	return s.setVar(name, value, reset)
+	if err := s.setVar(name, value, reset); err != nil {
+		return err
+	}
+	if s.txStatus == 'I' {
+		// Outside a block the next statement is a new transaction, which
+		// starts in the default modes just set (SET
+		// default_transaction_read_only = off makes it read-write).
+		for _, v := range []string{"transaction_read_only", "transaction_isolation", "transaction_deferrable"} {
+			s.vars[v] = s.vars["default_"+v]
+		}
+	}
+	return nil
 }
 
 // setVar checks and applies a new value of parameter name.

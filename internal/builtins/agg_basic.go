@@ -1,7 +1,6 @@
 package builtins
 
 import (
-	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -24,7 +23,7 @@ var (
 // arguments of an aggregate that has one arity.
 func wantArgs(name string, n int, c *Call) error {
 	if len(c.Args) != n {
-		return pgerr.New(pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(c.Args))
+		return NoFunction(name, c.Args)
 	}
 	return nil
 }

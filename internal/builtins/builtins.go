@@ -190,6 +190,13 @@ type Overload struct {
 	// Routine is a user-defined function's catalog descriptor (nil for a
 	// built-in): see routines.go.
 	Routine any
+	// Spread marks a variadic overload as a call written with VARIADIC
+	// takes it (ResolveSpread): its last parameter is the variadic
+	// parameter's array, passed whole.
+	Spread bool
+	// NullSpreadEmpty: a NULL array given with VARIADIC is no variadic
+	// arguments at all (format), rather than a NULL result.
+	NullSpreadEmpty bool
 }
 
 // Stores reports whether a built-in function of that name keeps stored

@@ -37,16 +37,22 @@ func ResolveAmong(name string, args []sqltypes.Type, extra []Overload) (Resolved
 	if len(extra) == 0 {
 		return Resolve(name, args)
 	}
+	return choose(candidates(name, extra), args, func() error { return NoFunction(name, args) }, func() error {
+		return pgerr.New(pgerr.AmbiguousFunction, "function %s(%s) is not unique", name, sqltypes.UnmodifiedNames(args...)).
+			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+	})
+}
+
+// candidates are the registry's overloads of name and those of extra
+// that no registry overload shadows.
+func candidates(name string, extra []Overload) []Overload {
 	ovs := slices.Clip(registry[name])
 	for _, u := range extra {
 		if !shadowed(ovs, &u) {
 			ovs = append(ovs, u)
 		}
 	}
-	return choose(ovs, args, func() error { return NoFunction(name, args) }, func() error {
-		return pgerr.New(pgerr.AmbiguousFunction, "function %s(%s) is not unique", name, sqltypes.UnmodifiedNames(args...)).
-			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
-	})
+	return ovs
 }
 
 // shadowed reports whether a registry overload of ovs has u's parameters.

@@ -252,7 +252,9 @@ func init() {
 				return sqltypes.NewText(s), err
 			}
 		}})
-	formatFn := Overload{Params: []Param{text, anyArgs}, Variadic: true, MinArgs: 2, CalledOnNull: true, Volatility: Stable,
+	// format('%s', VARIADIC NULL::text[]) formats with no arguments (too
+	// few for a %s), where concat's VARIADIC NULL is NULL.
+	formatFn := Overload{Params: []Param{text, anyArgs}, Variadic: true, MinArgs: 2, CalledOnNull: true, Volatility: Stable, NullSpreadEmpty: true,
 		Result: Returns(sqltypes.TypeText), Typed: func(ts []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
 			return func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				if a[0].IsNull() {

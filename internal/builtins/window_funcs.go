@@ -13,7 +13,7 @@ import (
 // wanted and another number given.
 func arity(name string, c *Call, lo, hi int) error {
 	if len(c.Args) < lo || len(c.Args) > hi {
-		return pgerr.New(pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(c.Args))
+		return NoFunction(name, c.Args)
 	}
 	return nil
 }
