@@ -33,7 +33,13 @@ func TestZOrderTopNAgreesWithSort(t *testing.T) {
 			}
 			rng := rand.New(rand.NewPCG(3, 4))
 			slabbed := 0 // boxes the statistics say hold fewer than K rows are read whole
-			for i := 0; i < 40; i++ {
+			queries := 40
+			if be.name != "pebble" {
+				// Each answer to compare with is a full scan, a DynamoDB
+				// round trip per page: the slabs' reads show in fewer.
+				queries = 16
+			}
+			for i := 0; i < queries; i++ {
 				x0, y0 := rng.Float64()*100, rng.Float64()*100
 				x1, y1 := x0+rng.Float64()*60, y0+rng.Float64()*60
 				dir := []string{"ASC", "DESC"}[rng.IntN(2)]
@@ -73,8 +79,8 @@ func TestZOrderTopNAgreesWithSort(t *testing.T) {
 					t.Fatalf("%s:\n got %v\nwant %v", q, got, want)
 				}
 			}
-			if slabbed < 20 {
-				t.Fatalf("%d of 40 queries were slab searches; the boxes hold enough rows for most", slabbed)
+			if slabbed*2 < queries {
+				t.Fatalf("%d of %d queries were slab searches; the boxes hold enough rows for most", slabbed, queries)
 			}
 		})
 	}
