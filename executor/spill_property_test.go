@@ -90,7 +90,7 @@ var spillShapes = []spillShape{
 func TestSpillingMatchesMemory(t *testing.T) {
 	e := newEnv(t, spillDDL)
 	rng := rand.New(rand.NewPCG(*diffSeed, 11))
-	loadSpillData(e, rng, 4000)
+	loadSpillData(e, rng, 2500)
 	const tiny = "SET zproxy.work_mem = '64kB'; "
 	for _, sh := range spillShapes {
 		t.Run(sh.name, func(t *testing.T) {

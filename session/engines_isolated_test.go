@@ -80,6 +80,7 @@ func TestEnginesShareNoCatalogOIDs(t *testing.T) {
 		sc, suffix string
 		query      func(string) string
 		checks     [][2]string
+		spill      [2]string // the check that sorts past work_mem
 	}
 	var engines []*engine
 	oids := map[string][]string{}
@@ -137,13 +138,13 @@ func TestEnginesShareNoCatalogOIDs(t *testing.T) {
 				s + "|t_" + x},
 			{"SELECT pg_table_is_visible(" + oids["table"][i] + "), '" + s + ".t_" + x + "'::regclass::text",
 				"t|t_" + x},
-			// 20,000 ranges sorted past 64kB of work_mem: they spill and
-			// are read back with their own type's definition, whose
-			// subtype prints their bounds (9999.123456 is 9999.123 as a
-			// float4, 9999.123046875 as a float8). They print after the sort (OFFSET 0 keeps it below).
-			{"SELECT count(*), min(t), max(t) FROM (SELECT r::text AS t FROM (SELECT rng_" + x + "(i + 0.123456, i + 1) AS r FROM generate_series(1, 20000) i ORDER BY r DESC OFFSET 0) s) o",
-				map[string]string{"float4": "20000|[1.123456,2)|[9999.123,10000)", "float8": "20000|[1.123456,2)|[9999.123456,10000)"}[sub]},
 		}
+		// 20,000 ranges sorted past 64kB of work_mem: they spill and
+		// are read back with their own type's definition, whose
+		// subtype prints their bounds (9999.123456 is 9999.123 as a
+		// float4, 9999.123046875 as a float8). They print after the sort (OFFSET 0 keeps it below).
+		e.spill = [2]string{"SELECT count(*), min(t), max(t) FROM (SELECT r::text AS t FROM (SELECT rng_" + x + "(i + 0.123456, i + 1) AS r FROM generate_series(1, 20000) i ORDER BY r DESC OFFSET 0) s) o",
+			map[string]string{"float4": "20000|[1.123456,2)|[9999.123,10000)", "float8": "20000|[1.123456,2)|[9999.123456,10000)"}[sub]}
 		engines = append(engines, e)
 	}
 	for what, got := range oids {
@@ -158,7 +159,14 @@ func TestEnginesShareNoCatalogOIDs(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for round := 0; round < 10; round++ {
-				for _, c := range e.checks {
+				checks := e.checks
+				if round%4 == 0 {
+					// Three of the rounds: the sort is most of the
+					// test's time, and a codec shared by OID would
+					// print one engine's bounds wrongly on the first.
+					checks = append(checks[:len(checks):len(checks)], e.spill)
+				}
+				for _, c := range checks {
 					if got := e.query(c[0]); got != c[1] {
 						t.Errorf("engine %d, round %d: %s: got %q, want %q", i, round, c[0], got, c[1])
 						return

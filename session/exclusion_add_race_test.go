@@ -3,6 +3,7 @@ package session_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -46,7 +47,13 @@ func raceAddExclusion(t *testing.T, a, b wire.Session) {
 // entries (the validation's lock items catch it: executor/exclusion.go).
 func raceAddConstraint(t *testing.T, a, b wire.Session, prefix string, r addRace) {
 	t.Helper()
-	const rounds = 16
+	rounds := 16
+	if !strings.HasSuffix(t.Name(), "/pebble") {
+		// DynamoDB's legs: every round's table, fill and ALTER are round
+		// trips; eight delays still land in both the build and the
+		// validation.
+		rounds = 8
+	}
 	outcomes := map[string]int{}
 	// How long an ALTER takes here: the inserts start at points spread
 	// over it, so that some land in its build and some in its validation.
@@ -55,7 +62,7 @@ func raceAddConstraint(t *testing.T, a, b wire.Session, prefix string, r addRace
 	mustExec(t, a, fmt.Sprintf(r.fill, probe))
 	began := time.Now()
 	mustExec(t, a, fmt.Sprintf(r.alter, probe))
-	step := time.Since(began) / rounds
+	step := time.Since(began) / time.Duration(rounds)
 	for round := 0; round < rounds; round++ {
 		tbl := fmt.Sprintf("%s%d", prefix, round)
 		mustExec(t, a, fmt.Sprintf(r.create, tbl))

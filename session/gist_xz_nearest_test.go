@@ -69,10 +69,11 @@ func TestXZNearestMatchesFullScans(t *testing.T) {
 			// DynamoDB Local answers each full scan and each rewritten row
 			// with round trips: a smaller table keeps its leg as long as
 			// Pebble's (the search's logic is the same; the store's part is
-			// the ranges and pages it reads).
-			size, steps := 2000, 160
+			// the ranges and pages it reads). The race detector slows every
+			// step several times over: it gets a third of them (raceScale).
+			size, steps := 2000, raceScale(160, 50)
 			if be.name == "dynamodb" {
-				size, steps = 600, 20
+				size, steps = raceScale(600, 300), 20
 			}
 			var rows []string
 			for id := 0; id < size; id++ {

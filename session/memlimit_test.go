@@ -23,7 +23,7 @@ func TestSessionMemoryAccounting(t *testing.T) {
 			t.Cleanup(func() { store.Close() })
 			ctx := context.Background()
 			eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true, AutoAnalyzeNap: -1,
-				SessionMemoryLimit: 4 << 20, AllSessionsMemoryLimit: 64 << 20})
+				SessionMemoryLimit: 2 << 20, AllSessionsMemoryLimit: 64 << 20})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,9 +45,9 @@ func TestSessionMemoryAccounting(t *testing.T) {
 				if block {
 					mustExec(t, sess, "BEGIN")
 				}
-				_, err := copyIn(ctx, sess, "COPY m FROM STDIN", rows(40_000), 1000)
+				_, err := copyIn(ctx, sess, "COPY m FROM STDIN", rows(20_000), 1000)
 				if pgerr.CodeOf(err) != pgerr.OutOfMemory {
-					t.Fatalf("8 MB COPY past a 4 MiB limit (block %v): %v, want 53200", block, err)
+					t.Fatalf("4 MB COPY past a 2 MiB limit (block %v): %v, want 53200", block, err)
 				}
 				if block {
 					mustExec(t, sess, "ROLLBACK")
@@ -68,8 +68,8 @@ func TestSessionMemoryAccounting(t *testing.T) {
 			mustExec(t, sess, "CREATE FUNCTION mt_f() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$")
 			mustExec(t, sess, "CREATE TRIGGER mt_a AFTER INSERT ON mt FOR EACH ROW EXECUTE FUNCTION mt_f()")
 			idle = eng.SessionMemory()
-			if _, err := copyIn(ctx, sess, "COPY mt FROM STDIN", rows(40_000), 1000); pgerr.CodeOf(err) != pgerr.OutOfMemory {
-				t.Fatalf("8 MB COPY into a table with an AFTER ROW trigger past a 4 MiB limit: %v, want 53200", err)
+			if _, err := copyIn(ctx, sess, "COPY mt FROM STDIN", rows(20_000), 1000); pgerr.CodeOf(err) != pgerr.OutOfMemory {
+				t.Fatalf("4 MB COPY into a table with an AFTER ROW trigger past a 2 MiB limit: %v, want 53200", err)
 			}
 			if used := eng.SessionMemory(); used != idle {
 				t.Errorf("after the refused COPY with a trigger: %d bytes held, want %d", used, idle)

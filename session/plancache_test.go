@@ -60,10 +60,16 @@ func TestGenericPlansAgreeWithFreshPlans(t *testing.T) {
 				{`SELECT a, b, d FROM g WHERE a = $1 AND d % 2 = $2 ORDER BY b`, []func() sqltypes.Value{intArg, intArg}},
 				{`SELECT DISTINCT c FROM g WHERE a BETWEEN $1 AND $2 ORDER BY c`, []func() sqltypes.Value{intArg, intArg}},
 			}
+			n := 60
+			if be.name != "pebble" {
+				// Every execution a round trip or more: the store's part
+				// (keys and ranges it reads) shows in fewer.
+				n = 20
+			}
 			for _, c := range cases {
-				generic, custom := agreeWithFreshPlans(t, ctx, sess, c.sql, c.args, 60)
+				generic, custom := agreeWithFreshPlans(t, ctx, sess, c.sql, c.args, n)
 				if generic == 0 || custom < 5 {
-					t.Errorf("%s: %d generic plans and %d custom plans over 60 executions; want generic plans after 5 custom", c.sql, generic, custom)
+					t.Errorf("%s: %d generic plans and %d custom plans over %d executions; want generic plans after 5 custom", c.sql, generic, custom, n)
 				}
 			}
 		})

@@ -20,11 +20,18 @@ func TestZOrderTopNAgreesWithSort(t *testing.T) {
 		t.Run(be.name, func(t *testing.T) {
 			ctx := context.Background()
 			_, sess := newSession(t, be.open(t))
+			rows, queries := 3000, 40
+			if be.name != "pebble" {
+				// Loading the table is most of DynamoDB's leg, and each
+				// answer to compare with is a full scan, a round trip per
+				// page: the slabs' reads show on fewer rows and queries.
+				rows, queries = 1500, 16
+			}
 			for _, sql := range []string{
 				`CREATE TABLE pts (id int PRIMARY KEY, x float8 NOT NULL, y float8 NOT NULL, t int NOT NULL, w int)`,
 				`CREATE INDEX pts_z ON pts USING zorder (x, y, t) INCLUDE (w)`,
 				// t has 40 values: many ties, some at every slab's end.
-				`INSERT INTO pts SELECT i, (i * 7919 % 1000) / 10.0, (i * 104729 % 1000) / 10.0, i * 31 % 40, i % 7 FROM generate_series(1, 3000) i`,
+				fmt.Sprintf(`INSERT INTO pts SELECT i, (i * 7919 %% 1000) / 10.0, (i * 104729 %% 1000) / 10.0, i * 31 %% 40, i %% 7 FROM generate_series(1, %d) i`, rows),
 				`ANALYZE pts`,
 			} {
 				if _, err := runSQL(ctx, sess, sql); err != nil {
@@ -33,7 +40,7 @@ func TestZOrderTopNAgreesWithSort(t *testing.T) {
 			}
 			rng := rand.New(rand.NewPCG(3, 4))
 			slabbed := 0 // boxes the statistics say hold fewer than K rows are read whole
-			for i := 0; i < 40; i++ {
+			for i := 0; i < queries; i++ {
 				x0, y0 := rng.Float64()*100, rng.Float64()*100
 				x1, y1 := x0+rng.Float64()*60, y0+rng.Float64()*60
 				dir := []string{"ASC", "DESC"}[rng.IntN(2)]
@@ -73,8 +80,9 @@ func TestZOrderTopNAgreesWithSort(t *testing.T) {
 					t.Fatalf("%s:\n got %v\nwant %v", q, got, want)
 				}
 			}
-			if slabbed < 20 {
-				t.Fatalf("%d of 40 queries were slab searches; the boxes hold enough rows for most", slabbed)
+			t.Logf("%d of %d queries were slab searches", slabbed, queries)
+			if slabbed*2 < queries {
+				t.Fatalf("%d of %d queries were slab searches; the boxes hold enough rows for most", slabbed, queries)
 			}
 		})
 	}

@@ -24,7 +24,7 @@ func TestAlignedZOrderReadsLess(t *testing.T) {
 	mustExec(t, sess, `CREATE TABLE readings (id bigint PRIMARY KEY, lat float8, lon float8, ts timestamp NOT NULL)`)
 	rng := rand.New(rand.NewPCG(16, 16))
 	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	const rows, span = 20000, 30 * 24 * time.Hour
+	const rows, span = 10000, 30 * 24 * time.Hour
 	for start := 0; start < rows; start += 1000 {
 		var vals []string
 		for id := start; id < start+1000; id++ {

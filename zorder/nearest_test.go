@@ -87,7 +87,7 @@ func TestNearestSearchMatchesBruteForce(t *testing.T) {
 	}
 	for _, lay := range layouts {
 		t.Run(lay.name, func(t *testing.T) {
-			for trial := 0; trial < 40; trial++ {
+			for trial := 0; trial < raceScale(40, 12); trial++ {
 				attrs := lay.attrs()
 				xi, yi := 0, 1
 				if len(attrs) == 3 {

@@ -11,7 +11,7 @@ import (
 // within the stratification's error.
 func TestCoverShareBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
-	for i := 0; i < 200; i++ {
+	for i := 0; i < raceScale(200, 60); i++ {
 		m := randSmall(r)
 		cover := m.s.Ranges(m.randBox(r), 1+r.IntN(6))
 		within := m.randBox(r)

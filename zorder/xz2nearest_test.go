@@ -46,7 +46,7 @@ func kSmallest(ds []float64, k int) []float64 {
 // from the enlarged elements never stops early.
 func TestXZNearestAgainstBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for trial := 0; trial < 400; trial++ {
+	for trial := 0; trial < raceScale(400, 100); trial++ {
 		levels := []int{0, 2, 8, 16, MaxXZLevels}[trial%5]
 		s := XZ2{MinX: -100, MinY: -100, MaxX: 100, MaxY: 100, Levels: levels}
 		rects := make([][4]float64, 1+r.IntN(1500))

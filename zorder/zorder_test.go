@@ -225,7 +225,7 @@ func TestWideSchemaRoundTrip(t *testing.T) {
 
 func TestExactRangesBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for i := 0; i < 150; i++ {
+	for i := 0; i < raceScale(150, 50); i++ {
 		m := randSmall(r)
 		b := m.randBox(r)
 		in := m.inBox(b)
@@ -325,7 +325,7 @@ func TestPlanBudgetedBruteForce(t *testing.T) {
 
 func TestBigMinLitMaxBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
-	for i := 0; i < 80; i++ {
+	for i := 0; i < raceScale(80, 24); i++ {
 		m := randSmall(r)
 		b := m.randBox(r)
 		in := m.inBox(b)
@@ -376,7 +376,7 @@ func TestBigMinLitMaxBruteForce(t *testing.T) {
 // otherwise seek.
 func TestSkipScanVisitsExactlyTheBox(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	for i := 0; i < 150; i++ {
+	for i := 0; i < raceScale(150, 50); i++ {
 		m := randSmall(r)
 		b := m.randBox(r)
 		in := m.inBox(b)

@@ -121,10 +121,16 @@ func TestSpillingSortMemory(t *testing.T) {
 	if _, err := conn.Exec(ctx, "SET zproxy.work_mem = '4MB'"); err != nil {
 		t.Fatal(err)
 	}
+	// 1.5M rows show RSS bounded. Under the race detector, whose shadow
+	// memory leaves RSS unchecked, a fifth of them still spill in many runs.
+	n := 1_500_000
+	if raceEnabled {
+		n = 300_000
+	}
 	before := procKB(t, s.Pid(), "VmRSS")
 	start := time.Now()
 	var plan []string
-	rows, err := conn.Query(ctx, "EXPLAIN ANALYZE "+sortQuery(1_500_000), pgx.QueryExecModeSimpleProtocol)
+	rows, err := conn.Query(ctx, "EXPLAIN ANALYZE "+sortQuery(n), pgx.QueryExecModeSimpleProtocol)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +147,7 @@ func TestSpillingSortMemory(t *testing.T) {
 	peak := procKB(t, s.Pid(), "VmHWM")
 	grew := (peak - before) >> 10
 	t.Logf("RSS %d MB before, peak %d MB (+%d MB), %v for the sort", before>>10, peak>>10, grew, time.Since(start).Round(time.Millisecond))
-	if !strings.Contains(strings.Join(plan, "\n"), "spilled=1500000 rows") {
+	if !strings.Contains(strings.Join(plan, "\n"), "spilled="+strconv.Itoa(n)+" rows") {
 		t.Fatalf("the sort did not spill every row:\n%s", strings.Join(plan, "\n"))
 	}
 	if grew >= 200 && !raceEnabled {
