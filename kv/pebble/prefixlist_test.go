@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/zproxy/zproxy/kv"
@@ -59,7 +60,7 @@ func TestCopyPrefix(t *testing.T) {
 		c, last := 0, ""
 		for it.Next() {
 			c++
-			last = it.Item().Attrs[0].S
+			last = strings.Clone(it.Item().Attrs[0].S) // valid until Next: the iterator may decode in place
 		}
 		if err := it.Err(); err != nil {
 			t.Fatal(err)
