@@ -47,6 +47,35 @@ func init() {
 						}
 					}
 				}
+				// A foreign key depends on its own columns, on the
+				// referenced columns and on the unique index it checks
+				// against: pg_restore -j adds it only once the referenced
+				// table's data is in (without these rows it raced the
+				// referenced table's COPY).
+				for i := range t.ForeignKeys {
+					r := e.foreignKeyRow(t, i)
+					if r == nil {
+						continue
+					}
+					fk, con := &t.ForeignKeys[i], uint32(r.Oid.I)
+					for _, c := range fk.Columns {
+						dep(pgConstraintOID, con, 0, pgClassOID, o.oid, attnum(t, c), 'a')
+					}
+					if ref, err := e.Snap.TableByKey(fk.RefTable); err == nil {
+						for _, c := range fk.RefColumns {
+							dep(pgConstraintOID, con, 0, pgClassOID, uint32(r.Confrelid.I), attnum(ref, c), 'n')
+						}
+					}
+					dep(pgConstraintOID, con, 0, pgClassOID, uint32(r.Conindid.I), 0, 'n')
+				}
+			case o.isIndex() && o.index == nil && o.table != nil:
+				// A primary key's index belongs to its constraint, as a
+				// unique constraint's does: pg_dump follows a foreign
+				// key's dependency on the index to the constraint, so
+				// pg_restore -j adds the key after it.
+				dep(pgClassOID, o.oid, 0, pgConstraintOID, ObjectOID(o.table.ID, slotPKey), 0, 'i')
+			case o.isIndex() && o.index != nil && o.index.Constraint && o.index.Exclusion == nil:
+				dep(pgClassOID, o.oid, 0, pgConstraintOID, ObjectOID(o.index.ID, slotPKey), 0, 'i')
 			case o.isIndex() && o.index != nil:
 				dep(pgClassOID, o.oid, 0, pgClassOID, ObjectOID(o.table.ID, 0), 0, 'a')
 			case o.seq != nil && o.seq.OwnedBy != "":
