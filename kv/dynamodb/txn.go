@@ -452,7 +452,7 @@ func (b *txnBackend) commitSmall(ctx context.Context, writes []kvtxn.Write, stat
 		if !errors.As(err, &canceled) {
 			return s.classify(ctx, "transact_write", fmt.Errorf("dynamodb: TransactWriteItems: %w", err))
 		}
-		retry := false
+		retry, contended := false, false
 		for i, r := range canceled.CancellationReasons {
 			switch aws.ToString(r.Code) {
 			case "ConditionalCheckFailed":
@@ -468,9 +468,11 @@ func (b *txnBackend) commitSmall(ctx context.Context, writes []kvtxn.Write, stat
 				}
 				retry = true
 			case "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded":
-				retry = true
-				failures++
+				retry, contended = true, true
 			}
+		}
+		if contended {
+			failures++ // one per attempt, however many of its items met contention
 		}
 		if !retry {
 			return fmt.Errorf("dynamodb: TransactWriteItems: %w", err)

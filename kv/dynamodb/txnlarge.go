@@ -333,7 +333,7 @@ func (b *txnBackend) placeIntentGroup(ctx context.Context, id []byte, ws []kvtxn
 		if !errors.As(err, &canceled) {
 			return s.classify(ctx, "place_intents", fmt.Errorf("dynamodb: placing intents: %w", err))
 		}
-		own, retry := 0, false
+		own, retry, contended := 0, false, false
 		for i, r := range canceled.CancellationReasons {
 			switch aws.ToString(r.Code) {
 			case "ConditionalCheckFailed":
@@ -357,9 +357,11 @@ func (b *txnBackend) placeIntentGroup(ctx context.Context, id []byte, ws []kvtxn
 					retry = true
 				}
 			case "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded":
-				retry = true
-				failures++
+				retry, contended = true, true
 			}
+		}
+		if contended {
+			failures++ // one per attempt, however many of its items met contention
 		}
 		switch {
 		case own == len(ws):
