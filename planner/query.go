@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/ir"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -1570,31 +1571,14 @@ func castLabel(t sqltypes.Type) string {
 		// FigureColname names it ('{1}'::int[] is "int4").
 		return castLabel(t.ElemType())
 	}
-	switch t.ID {
-	case sqltypes.Int2:
-		return "int2"
-	case sqltypes.Int4:
-		return "int4"
-	case sqltypes.Int8:
-		return "int8"
-	case sqltypes.Float4:
-		return "float4"
-	case sqltypes.Float8:
-		return "float8"
-	case sqltypes.Bool:
-		return "bool"
-	case sqltypes.Varchar:
-		return "varchar"
-	case sqltypes.TimestampTZ:
-		return "timestamptz"
-	case sqltypes.Timestamp:
-		return "timestamp"
-	case sqltypes.Time:
-		return "time"
-	case sqltypes.TimeTZ:
-		return "timetz"
-	case sqltypes.Numeric, sqltypes.Interval, sqltypes.BPChar:
-		return sqltypes.Type{ID: t.ID}.String() // the name without modifiers
+	// FigureColname takes the last name of the type as the grammar left
+	// it, which for a built-in type is its pg_type.typname whatever the
+	// spelling and modifiers: bit(4) is "bit", bit varying(5) "varbit",
+	// geometry(Point, 4326) "geometry".
+	if !t.IsDomain() {
+		if name, ok := pgcatalog.BuiltinTypeName(t.OID()); ok {
+			return name
+		}
 	}
 	return t.String()
 }

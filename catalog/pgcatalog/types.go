@@ -68,6 +68,18 @@ func init() {
 	}
 }
 
+// BuiltinTypeName is pg_type.typname of the built-in type (PostgreSQL's,
+// or a built-in extension's) whose OID is oid: the name PostgreSQL's
+// grammar reduces every spelling of the type to (integer and int are
+// int4, bit varying(5) is varbit, double precision is float8), which is
+// how FigureColname names a cast's column. ok false for any other OID.
+func BuiltinTypeName(oid uint32) (name string, ok bool) {
+	if t, found := typesByOID[oid]; found {
+		return t.name, true
+	}
+	return "", false
+}
+
 // knownTypes are the pg_type rows of every type zproxy has built in:
 // PostgreSQL's and its built-in extensions'.
 func knownTypes() []*pgType {
