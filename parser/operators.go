@@ -853,6 +853,9 @@ func (r *rewriter) primaryEnd(i int) (int, bool) {
 		e = i
 	case t.is("array") && (r.peek(i+1, "[") || r.peek(i+1, "(")):
 		e = r.matching(i + 1)
+	case t.is("cast") && r.peek(i+1, "("):
+		// CAST(x AS t): a reserved word that opens a primary, as ARRAY.
+		e = r.matching(i + 1)
 	case t.is("("):
 		e = r.matching(i)
 	case t.is("case"):

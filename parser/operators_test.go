@@ -27,6 +27,8 @@ func TestPGOperatorRewrites(t *testing.T) {
 		{`SELECT session_user, user, current_schema`, `session_user(), user(), current_schema()`},
 		{`SELECT 1 AS default, cardinality(a)`, "1 as `default`, `cardinality`(a)"},
 		{`SELECT a & 1, a | 2`, `zp_op('&', a , 1), zp_op('|', a , 2)`},
+		// CAST(...) is a primary on either side (cast is reserved).
+		{`SELECT 1 & CAST(3 AS int), CAST(1 AS int) & 3, a ~~ cast(b AS text)`, `zp_op('&', 1 , zp_cast(3 , 'integer' )), zp_op('&', zp_cast(1 , 'integer' ) , 3), zp_op('~~', a , zp_cast(b , 'text' ))`},
 		// The prefix ~ (bitwise NOT) takes what binds tighter than it.
 		{`SELECT ~a, ~ 1 + 1, ~ ~b, 1 - ~c`, `zp_op('~', a), zp_op('~', 1 + 1), zp_op('~', zp_op('~', b)), 1 - zp_op('~', c)`},
 		// << and >> are other operators, left-associative with ||.

@@ -149,7 +149,10 @@ func (b *Binder) bindSupportCall(ref catalog.FuncRef, args []ir.Expr) (ir.Expr, 
 	}
 	res, err := builtins.Resolve(ref.Name, types)
 	if err != nil {
-		if e, ok, oerr := b.operatorFunctionCall(ref.Name, args); ok || oerr != nil {
+		// A support function takes its arguments' types exactly
+		// (lookup_agg_function), an operator's function too.
+		if _, exact := operatorOfFunction(ref.Name, args); exact {
+			e, _, oerr := b.operatorFunctionCall(ref.Name, args)
 			return e, true, oerr
 		}
 		return nil, false, err
@@ -159,22 +162,93 @@ func (b *Binder) bindSupportCall(ref catalog.FuncRef, args []ir.Expr) (ir.Expr, 
 }
 
 // operatorFunctionCall binds a call of a built-in function that
-// implements an operator (int4pl, int4larger's kin textcat) as that
-// operator, when its operand types are the arguments'; ok is false when
-// name implements none of that signature. Those functions are strict.
+// implements an operator (int4pl, textcat, jsonb_exists, arraycontains)
+// as that operator: PostgreSQL lets any operator's function be called by
+// name, and JDBC users write jsonb_exists(doc, 'k') for doc ? 'k' to keep
+// the ? from being read as a parameter. The function is chosen among the
+// operators' signatures by the rules of any call (exact types, then
+// implicit casts; untyped literals take the parameter's type), the
+// arguments are cast to it and the operator binds them. ok is false when
+// name implements no operator of len(args) operands.
 func (b *Binder) operatorFunctionCall(name string, args []ir.Expr) (ir.Expr, bool, error) {
-	of, ok := operatorOfFunction(name, args)
-	if !ok {
+	ovs := operatorFunctionOverloads(name, len(args))
+	if len(ovs) == 0 {
 		return nil, false, nil
 	}
+	types := make([]sqltypes.Type, len(args))
+	for i, a := range args {
+		types[i] = a.Type()
+	}
+	res, err := builtins.ResolveAmong(name, types, ovs)
+	if err != nil {
+		return nil, true, err
+	}
+	of := res.Routine.(pgcatalog.OperatorFunc)
+	args = slices.Clone(args)
+	if err := b.coerceArgs(args, res.ArgTypes); err != nil {
+		return nil, true, err
+	}
 	var e ir.Expr
-	var err error
 	if len(args) == 1 {
 		e, err = b.bindPrefix(of.Op, args[0])
 	} else {
 		e, err = b.bindInfix(of.Op, args[0], args[1])
 	}
+	if pgerr.CodeOf(err) == pgerr.UndefinedFunction {
+		// zproxy has the function's name but not its operator for these
+		// types: the call's own 42883, not the operator's.
+		return nil, true, builtins.NoFunction(name, types)
+	}
 	return e, true, err
+}
+
+// operatorFunctionOverloads are the signatures of n operands of the
+// operators the built-in function name implements, as overloads whose
+// Routine is the operator (pgcatalog.OperatorFunc). An operator over a
+// type zproxy does not have is left out.
+func operatorFunctionOverloads(name string, n int) []builtins.Overload {
+	var out []builtins.Overload
+	for _, of := range pgcatalog.OperatorsOfFunction(name) {
+		operands := []uint32{of.Left, of.Right}
+		if of.Left == 0 {
+			operands = operands[1:] // a prefix operator
+		}
+		if len(operands) != n {
+			continue
+		}
+		params := make([]builtins.Param, n)
+		known := true
+		for i, oid := range operands {
+			params[i], known = paramOfOID(oid)
+			if !known {
+				break
+			}
+		}
+		if !known {
+			continue
+		}
+		result := resultOfOID(of.Result)
+		out = append(out, builtins.Overload{Params: params, Result: builtins.Returns(result), Volatility: builtins.Immutable, Routine: of})
+	}
+	return out
+}
+
+// paramOfOID is the parameter a pg_proc signature declares with the type
+// whose OID is oid: a type zproxy has, or one of its polymorphic
+// pseudo-types; ok false for any other.
+func paramOfOID(oid uint32) (builtins.Param, bool) {
+	if slices.Contains(builtins.Pseudos(), builtins.Pseudo(oid)) {
+		p := builtins.Param{Any: true, Pseudo: builtins.Pseudo(oid)}
+		if p.Pseudo == builtins.AnyElement {
+			p.Pseudo = 0 // the zero Pseudo is anyelement
+		}
+		return p, true
+	}
+	t, ok := sqltypes.TypeByOID(oid)
+	if !ok || t.ID == sqltypes.Unknown {
+		return builtins.Param{}, false
+	}
+	return builtins.T(t), true
 }
 
 // operatorOfFunction finds the operator name implements over args' types.
@@ -195,11 +269,9 @@ func operatorOfFunction(name string, args []ir.Expr) (pgcatalog.OperatorFunc, bo
 func (b *Binder) bindInfix(op string, l, r ir.Expr) (ir.Expr, error) {
 	switch op {
 	case "+", "-", "*", "/", "%", "^":
-		return b.bindArith(ir.BinOp(op), l, r)
-	case "||":
-		return fold(&ir.Binary{Op: ir.OpConcat, L: l, R: r, Typ: sqltypes.TypeText})
+		return b.bindBuiltinBinary(ir.BinOp(op), l, r)
 	}
-	return b.bindOperator(op, l, r)
+	return b.bindInfixOp(op, l, r)
 }
 
 // supportFunction resolves CREATE AGGREGATE's support function name for

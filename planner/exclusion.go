@@ -234,7 +234,8 @@ func (b *Binder) bindInfixOp(op string, l, r ir.Expr) (ir.Expr, error) {
 		return bind(b, l, r)
 	}
 	switch op {
-	case "=", "<>", "!=", "<", "<=", ">", ">=", "@>", "<@", "&&", "&", "|", "#", "<<", ">>", "<<=", ">>=":
+	case "=", "<>", "!=", "<", "<=", ">", ">=", "@>", "<@", "&&", "&", "|", "#", "<<", ">>", "<<=", ">>=",
+		"~", "~*", "!~", "!~*", "~~", "~~*", "!~~", "!~~*", "^@":
 		return b.bindOperator(op, l, r)
 	}
 	return b.bindRegisteredOp(op, l, r)

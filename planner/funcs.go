@@ -307,6 +307,11 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 	}
 	res, err := resolve(name, types, user)
 	if err != nil {
+		if pgerr.CodeOf(err) == pgerr.UndefinedFunction && !spread {
+			if e, ok, oerr := b.operatorFunctionCall(name, args); ok {
+				return e, oerr
+			}
+		}
 		return nil, err
 	}
 	if err := b.coerceArgs(args, res.ArgTypes); err != nil {

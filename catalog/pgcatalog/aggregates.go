@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -91,18 +92,28 @@ type OperatorFunc struct {
 }
 
 // OperatorsOfFunction lists the operators the built-in function name
-// implements (int4pl is int4 + int4): zproxy registers those functions
-// as operators only, so a call of one by name (an aggregate's SFUNC, an
-// operator's FUNCTION) is bound as the operator.
+// implements (int4pl is int4 + int4, jsonb_exists is jsonb ? text):
+// zproxy registers those functions as operators only, so a call of one by
+// name (in a query, an aggregate's SFUNC, an operator's FUNCTION) is bound
+// as the operator.
 func OperatorsOfFunction(name string) []OperatorFunc {
-	var out []OperatorFunc
+	return operatorsByFunction()[name]
+}
+
+// operatorsByFunction indexes PostgreSQL's pg_operator rows (the generated
+// table) by their implementation function's name, once.
+var operatorsByFunction = sync.OnceValue(func() map[string][]OperatorFunc {
+	num := func(s string) uint32 { n, _ := strconv.ParseUint(s, 10, 32); return uint32(n) }
+	out := map[string][]OperatorFunc{}
 	for _, line := range strings.Split(strings.TrimSpace(pgOperatorTable), "\n") {
 		f := operatorFields(line)
-		if f == nil || f[len(f)-1] != name {
+		if f == nil {
 			continue
 		}
-		num := func(s string) uint32 { n, _ := strconv.ParseUint(s, 10, 32); return uint32(n) }
-		out = append(out, OperatorFunc{Op: f[1], Left: num(f[5]), Right: num(f[6]), Result: num(f[7])})
+		// oprcode prints qualified where the bare name would be
+		// ambiguous (pg_catalog.jsonb_delete); a call names it bare.
+		name := strings.TrimPrefix(f[len(f)-1], "pg_catalog.")
+		out[name] = append(out[name], OperatorFunc{Op: f[1], Left: num(f[5]), Right: num(f[6]), Result: num(f[7])})
 	}
 	return out
-}
+})

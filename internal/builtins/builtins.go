@@ -32,6 +32,7 @@ package builtins
 
 import (
 	"net/netip"
+	"slices"
 	"sort"
 	"time"
 
@@ -188,7 +189,9 @@ type Overload struct {
 	// back with the statement's.
 	Stores bool
 	// Routine is a user-defined function's catalog descriptor (nil for a
-	// built-in): see routines.go.
+	// built-in): see routines.go. A caller's own extra overloads
+	// (ResolveAmong) may carry what else they stand for: the planner's
+	// operator implementation functions carry their operator.
 	Routine any
 	// Spread marks a variadic overload as a call written with VARIADIC
 	// takes it (ResolveSpread): its last parameter is the variadic
@@ -354,6 +357,9 @@ func resolved(o *Overload, args []sqltypes.Type) Resolved {
 				if p.Pseudo == AnyMultirange {
 					want[i] = multirangeArg(o, args)
 				}
+				if t, ok := polymorphicArg(o, args, p.Pseudo); ok {
+					want[i] = t
+				}
 			}
 		} else if isUserRangeParam(p.Type) && a.ID == p.Type.ID {
 			want[i] = a // a user-defined range keeps its definition
@@ -362,6 +368,50 @@ func resolved(o *Overload, args []sqltypes.Type) Resolved {
 		}
 	}
 	return Resolved{Overload: o, ArgTypes: want, Result: o.Result(want)}
+}
+
+// polymorphicArg is the type an untyped argument to a parameter of an
+// array-or-element pseudo-type takes from the call's typed arguments of
+// the same family, as PostgreSQL's enforce_generic_type_consistency
+// deduces it: anyarray the array of the element type the others imply,
+// anyelement (and anynonarray) that element type; anycompatible and its
+// array and non-array forms likewise among themselves. ok false when no
+// typed argument says (the argument stays text).
+func polymorphicArg(o *Overload, args []sqltypes.Type, pseudo Pseudo) (sqltypes.Type, bool) {
+	arrayP, elemPs := AnyArray, []Pseudo{0, AnyElement, AnyNonArray}
+	if pseudo == AnyCompatible || pseudo == AnyCompatibleArray || pseudo == AnyCompatibleNonArray {
+		arrayP, elemPs = AnyCompatibleArray, []Pseudo{AnyCompatible, AnyCompatibleNonArray}
+	} else if pseudo != arrayP && !slices.Contains(elemPs, pseudo) {
+		return sqltypes.Type{}, false
+	}
+	for i, a := range args {
+		p := paramAt(o, i)
+		if !p.Any || a.ID == sqltypes.Unknown {
+			continue
+		}
+		var elem sqltypes.Type
+		switch {
+		case p.Pseudo == arrayP && a.ID == sqltypes.Array:
+			elem = a.ElemType()
+		case slices.Contains(elemPs, p.Pseudo):
+			elem = a
+		default:
+			continue
+		}
+		if pseudo == arrayP {
+			return sqltypes.ArrayOf(elem), true
+		}
+		return elem, true
+	}
+	if arrayP == AnyCompatibleArray {
+		// Untyped arguments alone: anycompatible's common type of
+		// unknowns is text (array_prepend('x', '{y}') is text[]).
+		if pseudo == arrayP {
+			return sqltypes.ArrayOf(sqltypes.TypeText), true
+		}
+		return sqltypes.TypeText, true
+	}
+	return sqltypes.Type{}, false
 }
 
 // enumArg is the type of the call's first enum argument to an anyenum
