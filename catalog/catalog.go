@@ -842,11 +842,7 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 				it.Close()
 				return nil, err
 			}
-			for _, ix := range t.Indexes {
-				if ix.Kind == KindZOrder {
-					ix.zschema = t.buildZSchema(ix)
-				}
-			}
+			t.PrepareZSchemas()
 			tables[t.Name] = t
 		}
 		err = it.Err()

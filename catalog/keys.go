@@ -496,26 +496,43 @@ func (t *Table) EntryKey(ix *Index, row []sqltypes.Value) kv.Key {
 // EntryKeyPK is EntryKey for a row whose encoded primary key the caller
 // already has (writers compute it once for the row and all its entries).
 func (t *Table) EntryKeyPK(ix *Index, row []sqltypes.Value, pk []byte) kv.Key {
+	var zs *zorder.Schema
+	var codes []uint64
 	var sort []byte
-	switch ix.Kind {
-	case KindZOrder:
-		s := t.ZSchema(ix)
-		codes := make([]uint64, len(ix.Columns))
-		for i := range ix.Columns {
-			codes[i] = ZCode(s.Attr(i), t.KeyValue(ix, i, row))
-		}
-		sort = s.AppendAddress(make([]byte, 0, s.AddrLen()+len(pk)), codes)
-	default:
-		if t.UniqueKeyed(ix, row) {
-			return t.UniqueKey(ix, row)
-		}
+	switch {
+	case ix.Kind == KindZOrder:
+		zs = t.ZSchema(ix)
+		codes = make([]uint64, len(ix.Columns))
+		sort = make([]byte, 0, zs.AddrLen()+len(pk))
+	case !t.UniqueKeyed(ix, row):
 		sort = make([]byte, 0, 10*len(ix.Columns)+len(pk))
-		for i, k := range ix.Columns {
-			sort = AppendKeyValue(sort, t.KeyValue(ix, i, row), k.Desc)
-		}
 	}
-	sort = append(sort, pk...)
-	return kv.Key{Partition: IndexPartition(ix.ID, ix.entryShard(sort, pk)), Sort: sort}
+	sort, shard := t.appendEntrySort(sort, ix, zs, codes, row, pk)
+	return kv.Key{Partition: IndexPartition(ix.ID, shard), Sort: sort}
+}
+
+// appendEntrySort appends the sort key of row's entry in ix to dst and
+// returns it with the entry's shard: the Z-address or the encoded index
+// columns, then pk unless the entry is unique-keyed. zs is ix's Z-order
+// schema and codes a scratch slice of len(ix.Columns) (Z-order indexes
+// only). EntryKeyPK and Encoder.EntryKeyPK both form keys here, so the two
+// write the same bytes.
+func (t *Table) appendEntrySort(dst []byte, ix *Index, zs *zorder.Schema, codes []uint64, row []sqltypes.Value, pk []byte) ([]byte, int) {
+	if ix.Kind == KindZOrder {
+		for i := range ix.Columns {
+			codes[i] = ZCode(zs.Attr(i), t.KeyValue(ix, i, row))
+		}
+		dst = append(zs.AppendAddress(dst, codes), pk...)
+		return dst, ix.entryShard(dst, pk)
+	}
+	for i, k := range ix.Columns {
+		dst = AppendKeyValue(dst, t.KeyValue(ix, i, row), k.Desc)
+	}
+	if t.UniqueKeyed(ix, row) {
+		return dst, ix.uniqueShard(dst)
+	}
+	dst = append(dst, pk...)
+	return dst, ix.entryShard(dst, pk)
 }
 
 // EntryAttrs returns the attributes of row's entry in index ix.
@@ -558,6 +575,24 @@ func (t *Table) ZSchema(ix *Index) *zorder.Schema {
 		return ix.zschema
 	}
 	return t.buildZSchema(ix)
+}
+
+// PrepareZSchemas computes the Z-order schema of each of t's Z-order
+// indexes from t as it is now and keeps it with the index, as reading a
+// descriptor from the store does. It is for a descriptor a catalog change
+// made rather than read, which then writes many entries: CreateIndex
+// builds its new index from the descriptor it committed, whose new index
+// has no schema yet and would otherwise make one for every row it
+// indexes. Every schema is recomputed, not only missing ones (a Clone
+// copies its source's), so none can be stale against t; t must be one no
+// snapshot holds and that nothing changes afterwards, as a committed
+// change's descriptor is.
+func (t *Table) PrepareZSchemas() {
+	for _, ix := range t.Indexes {
+		if ix.Kind == KindZOrder {
+			ix.zschema = t.buildZSchema(ix)
+		}
+	}
 }
 
 func (t *Table) buildZSchema(ix *Index) *zorder.Schema {

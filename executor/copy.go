@@ -164,7 +164,7 @@ func (e *Executor) NewBulkInsert(ctx context.Context, plan *optimizer.Plan, opts
 		b.ec.txn, b.ec.kv = opts.Txn, opts.Txn.kv
 	case e.Caps.MaxAtomicOps <= 0 && isBulkWriter(e.Store):
 		b.bulk = e.Store.(kv.BulkWriter).NewBulk()
-		b.scratch = &writeSet{t: b.t}
+		b.scratch = &writeSet{t: b.t, ops: make([]kv.Op, 0, 4096*(1+len(b.t.Indexes))), changes: make([]change, 0, 4096)}
 		b.opsPerRow = 1 + len(b.t.Indexes)
 	case e.Caps.MaxAtomicOps <= 0:
 		b.w = &writeSet{t: b.t, ops: make([]kv.Op, 0, 1<<14)}
@@ -339,6 +339,12 @@ func (b *BulkInsert) keepBulk(ctx context.Context, full [][]sqltypes.Value) erro
 	w := b.scratch
 	for from := 0; from < len(full); {
 		w.ops, w.changes, w.groups, w.uniq, w.dup = w.ops[:0], w.changes[:0], w.groups[:0], nil, nil
+		if w.enc != nil {
+			// The bulk batch retains nothing of the ops it was given
+			// (kv.Bulk.Add): the last batch's keys and attributes are
+			// garbage, and this batch's are cut from the same memory.
+			w.enc.Reset()
+		}
 		dupRow := -1
 		for i, row := range full[from:] {
 			w.add(change{new: row})

@@ -379,6 +379,10 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *ir
 		return err
 	}
 	adviseIndex(table, index, notice)
+	// The build writes every entry with this descriptor, the one the
+	// change committed (none of the catalog's snapshots holds it): its new
+	// index's Z-order schema is computed once here, not once a row.
+	table.PrepareZSchemas()
 	if cat.InBlock() {
 		err = e.buildInBlock(ctx, cat, table, index)
 	} else {

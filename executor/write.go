@@ -56,36 +56,45 @@ type writeSet struct {
 	// groups[i] is the op index where change i starts, so a failed op
 	// names its row (COPY's error context).
 	groups []int
+	// enc forms the keys and attributes of every change (encoder), made
+	// from t at the first change: the statement's rows share its
+	// per-index layouts and its arenas.
+	enc *catalog.Encoder
+}
+
+// encoder returns the write set's Encoder, made at the first use and
+// sized for the changes the write set was made room for.
+func (w *writeSet) encoder() *catalog.Encoder {
+	if w.enc == nil {
+		w.enc = w.t.NewEncoder(max(cap(w.changes), cap(w.ops)/(1+len(w.t.Indexes))))
+	}
+	return w.enc
 }
 
 // add appends the ops that turn c.old into c.new, for the row and for every
 // index (building ones too).
 func (w *writeSet) add(c change) {
-	t := w.t
+	t, enc := w.t, w.encoder()
 	w.changes = append(w.changes, c)
 	w.groups = append(w.groups, len(w.ops))
 	var oldKey, newKey kv.Key
 	if c.old != nil {
-		oldKey = t.RowKey(c.old)
+		oldKey = enc.RowKey(c.old)
 	}
 	switch {
 	case c.newKey.Partition != nil:
 		newKey = c.newKey
 	case c.new != nil:
-		newKey = t.RowKey(c.new)
+		newKey = enc.RowKey(c.new)
 	}
 	samePK := c.old != nil && c.new != nil && bytes.Equal(oldKey.Sort, newKey.Sort)
-	cas := func(op kv.Op) kv.Op {
-		op.Cond, op.CondAttr = kv.CondAttrEquals, c.oldVersion
-		return op
-	}
 	rekey := c.old != nil && c.new != nil && !samePK
 	if c.old != nil && !samePK {
 		if !rekey || !w.leaveRowKey(oldKey, c.oldVersion) {
 			if rekey {
 				w.trackUnique(rowKeyString(oldKey))
 			}
-			w.ops = append(w.ops, cas(kv.Op{Kind: kv.OpDelete, Key: oldKey}))
+			w.ops = append(w.ops, kv.Op{Kind: kv.OpDelete, Key: oldKey, Cond: kv.CondAttrEquals, CondAttr: c.oldVersion})
 		}
 	}
 	if c.new != nil {
@@ -95,10 +104,10 @@ func (w *writeSet) add(c change) {
 			if c.oldVersion.Kind == kv.AttrInt {
 				next = c.oldVersion.I + 1
 			}
-			put.Attrs = t.RowAttrs(c.new, next)
-			put = cas(put)
+			put.Attrs = enc.RowAttrs(c.new, next)
+			put.Cond, put.CondAttr = kv.CondAttrEquals, c.oldVersion
 		} else {
-			put.Attrs, put.Cond = t.RowAttrs(c.new, 1), kv.CondNotExists
+			put.Attrs, put.Cond = enc.RowAttrs(c.new, 1), kv.CondNotExists
 		}
 		if !rekey || !w.takeRowKey(put) {
 			if rekey {
@@ -130,17 +139,17 @@ func (w *writeSet) add(c change) {
 		}
 		var oldE, newE kv.Key
 		if oldIn {
-			oldE = t.EntryKeyPK(ix, oldR, oldKey.Sort)
+			oldE = enc.EntryKeyPK(ix, oldR, oldKey.Sort)
 		}
 		if newIn {
-			newE = t.EntryKeyPK(ix, newR, newKey.Sort)
+			newE = enc.EntryKeyPK(ix, newR, newKey.Sort)
 		}
 		same := oldIn && newIn && bytes.Equal(oldE.Partition, newE.Partition) && bytes.Equal(oldE.Sort, newE.Sort)
 		if oldIn && !same {
 			w.deleteEntry(ix, oldE, t.UniqueKeyed(ix, oldR))
 		}
 		if newIn && (!same || entryChanged(t, ix, c.old, c.new)) {
-			w.putEntry(ix, newE, t.EntryAttrs(ix, c.new), !same && t.UniqueKeyed(ix, newR))
+			w.putEntry(ix, newE, enc.EntryAttrs(ix, c.new), !same && t.UniqueKeyed(ix, newR))
 		}
 	}
 }
@@ -747,7 +756,7 @@ func (ec *execCtx) insertRows(ctx context.Context, n *optimizer.Insert, t *catal
 			seen := make(map[string]bool, len(rows))
 			dup := false
 			for _, row := range rows {
-				key := t.RowKey(row)
+				key := w.encoder().RowKey(row)
 				if seen[string(key.Sort)] {
 					dup = true
 					if rowID < 0 {
