@@ -114,9 +114,14 @@ func (e *Encoder) attrSpace(n int) []kv.Attr {
 	return e.attrs[len(e.attrs):len(e.attrs)]
 }
 
-// done moves the arena's end past a, filled from attrSpace.
+// done moves the arena's end past a, filled from attrSpace. An a that
+// outgrew the room attrSpace gave (append moved it) is its own memory and
+// is returned as it is, the arena untouched.
 func (e *Encoder) done(a []kv.Attr) []kv.Attr {
 	n := len(e.attrs)
+	if len(a) == 0 || n+len(a) > cap(e.attrs) || &e.attrs[:n+1][n] != &a[0] {
+		return a[:len(a):len(a)]
+	}
 	e.attrs = e.attrs[:n+len(a)]
 	return e.attrs[n : n+len(a) : n+len(a)]
 }
