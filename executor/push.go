@@ -21,8 +21,9 @@ import (
 // differs.
 
 // Pusher is implemented by the Rows Run returns: Push hands every row to
-// fn in turn instead of Next returning them. The row is valid only until
-// fn returns. pushed is false when the plan is not one Push serves (or
+// fn in turn instead of Next returning them. The row, and its values'
+// strings (which may be the store's memory), are valid only until fn
+// returns. pushed is false when the plan is not one Push serves (or
 // RunOptions.Push was not set, or Next was called first): nothing was
 // read, and Next serves the rows. An error from fn ends the push and is
 // returned as it is.
@@ -122,7 +123,8 @@ func (p *pushRows) push(ctx context.Context, fn func(row []sqltypes.Value) error
 			return fn(out)
 		}
 	}
-	s := &scanRows{ec: p.ec, node: p.scan, statKey: p.scan, sink: sink}
+	// The consumer is done with each row when fn returns (Pusher).
+	s := &scanRows{ec: p.ec, node: p.scan, statKey: p.scan, sink: sink, sinkAliases: true}
 	err := s.start(ctx)
 	for more := true; err == nil && more; {
 		// Next returns at the end: every row went to the sink.
