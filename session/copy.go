@@ -25,7 +25,10 @@ import (
 // coercions, NOT NULL, uniqueness, index maintenance), through the
 // executor's BulkInsert, in one transaction: nothing is written unless
 // every row is. COPY t TO STDOUT is SELECT cols FROM t; COPY (query) TO
-// STDOUT the query.
+// STDOUT the query. Where that plan is a bare scan of one table, its rows
+// are pushed from the scan to wire's encoder (copyOut.PushRows,
+// executor.Pusher) rather than pulled through Next: the same statement,
+// bound and checked the same way, with no row kept past its encoding.
 
 // describeCopy: COPY returns no row description, and takes no parameters.
 func (st *statement) describeCopy(context.Context) ([]sqltypes.Type, []wire.Column, error) {
