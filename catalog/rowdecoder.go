@@ -101,6 +101,18 @@ func (d *RowDecoder) AttrNames(withIDs bool) (names []string, ids []uint16) {
 // Decode fills row (len(t.Columns) values) from attrs. Values never alias
 // attrs, which may be store memory that the next item overwrites.
 func (d *RowDecoder) Decode(attrs []kv.Attr, row []sqltypes.Value) error {
+	return d.decode(attrs, row, false)
+}
+
+// DecodeAliasing is Decode for a consumer done with the row before the
+// store's memory under attrs moves on (COPY TO, encoding each row as it is
+// read): a text column's value is then the attribute's own string, not a
+// copy of it, sparing an allocation a row.
+func (d *RowDecoder) DecodeAliasing(attrs []kv.Attr, row []sqltypes.Value) error {
+	return d.decode(attrs, row, true)
+}
+
+func (d *RowDecoder) decode(attrs []kv.Attr, row []sqltypes.Value, alias bool) error {
 	if d.initErr != nil {
 		return d.initErr
 	}
@@ -116,7 +128,12 @@ func (d *RowDecoder) Decode(attrs []kv.Attr, row []sqltypes.Value) error {
 		if ord < 0 {
 			continue
 		}
-		v, err := attrValue(a, d.t.Columns[ord].Type)
+		typ := d.t.Columns[ord].Type
+		if alias && a.Kind == kv.AttrString && typ.Kind() == sqltypes.KindText && !typ.HasComposite() {
+			row[ord] = sqltypes.NewText(a.S)
+			continue
+		}
+		v, err := attrValue(a, typ)
 		if err != nil {
 			return err
 		}

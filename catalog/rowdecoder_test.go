@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -132,5 +133,50 @@ func TestAssignColumnIDs(t *testing.T) {
 	}
 	if !slices.Equal(got, []uint16{1, 2, 5, catalog.VersionAttrID}) {
 		t.Errorf("row attribute IDs %v", got)
+	}
+}
+
+// TestRowDecoderAliasing: DecodeAliasing gives the same values as Decode,
+// a text column's string being the attribute's own memory where Decode
+// copies it; other columns' values are built as Decode builds them.
+func TestRowDecoderAliasing(t *testing.T) {
+	tbl := &catalog.Table{ID: 3, Name: "t", Columns: []catalog.Column{
+		{Name: "id", Type: sqltypes.TypeInt8},
+		{Name: "name", Type: sqltypes.TypeText},
+		{Name: "ts", Type: sqltypes.TypeTimestamp},
+		{Name: "doc", Type: sqltypes.TypeJSONB},
+	}}
+	tbl.PrimaryKey = []catalog.KeyColumn{{Column: 0}}
+	tbl.AssignColumnIDs()
+	full := []sqltypes.Value{sqltypes.NewInt(1), sqltypes.NewText("a name"), sqltypes.NewTimestamp(12345), sqltypes.Null}
+	attrs := tbl.RowAttrs(full, 1)
+	var name *kv.Attr
+	for i := range attrs {
+		if attrs[i].Name == tbl.Columns[1].AttrName() {
+			name = &attrs[i]
+		}
+	}
+	name.S = string([]byte("a name")) // memory of the item's own
+	dec := catalog.NewRowDecoder(tbl, []int{0, 1, 2, 3})
+	for _, tc := range []struct {
+		what   string
+		decode func([]kv.Attr, []sqltypes.Value) error
+		alias  bool
+	}{
+		{"Decode", dec.Decode, false},
+		{"DecodeAliasing", dec.DecodeAliasing, true},
+	} {
+		row := make([]sqltypes.Value, len(tbl.Columns))
+		if err := tc.decode(attrs, row); err != nil {
+			t.Fatalf("%s: %v", tc.what, err)
+		}
+		for c, v := range row {
+			if sqltypes.Compare(v, full[c]) != 0 || v.K != full[c].K {
+				t.Errorf("%s: column %d = %v, want %v", tc.what, c, v, full[c])
+			}
+		}
+		if aliased := unsafe.StringData(row[1].S) == unsafe.StringData(name.S); aliased != tc.alias {
+			t.Errorf("%s: text aliases the attribute: %v, want %v", tc.what, aliased, tc.alias)
+		}
 	}
 }

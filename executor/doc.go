@@ -14,8 +14,9 @@
 // otherwise. A stream is resumable (it fills one batch at a time and keeps
 // its place): a single shard, a small limit on an in-process store, or an
 // aggregate computed inside the scan (scanagg.go, which feeds every item
-// to the aggregates from one reused row) is read on the consumer's own
-// goroutine; otherwise each shard runs in a goroutine of its own and a
+// to the aggregates from one reused row), or a bare scan whose rows are
+// pushed to the consumer (push.go: COPY TO, each row encoded from the one
+// reused row as it is decoded) is read on the consumer's own goroutine; otherwise each shard runs in a goroutine of its own and a
 // semaphore bounds how many store requests are in flight at once. Items
 // are decoded into only the columns the plan reads (catalog.RowDecoder,
 // whose attributes the scan names to the store: kv.ScanRequest.Attrs), a

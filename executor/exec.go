@@ -102,6 +102,12 @@ type RunOptions struct {
 	// zproxy.max_read_capacity) on a store that charges reads by size:
 	// past it the statement fails with 53400. It needs KV to count.
 	MaxReadCapacity float64
+	// Push says the caller will read the rows with Pusher.Push where it
+	// can (COPY TO): a plan Push serves (pushable) is then not opened
+	// until Next or Push is called, so that a scan of several shards does
+	// not start reading them on goroutines of its own first. Ignored under
+	// Stats: EXPLAIN ANALYZE counts rows per operator.
+	Push bool
 }
 
 // statementReads is the store as a statement outside a transaction reads
@@ -226,6 +232,11 @@ func (e *Executor) Run(ctx context.Context, plan *optimizer.Plan, params []sqlty
 	if err := ec.runWrites(ctx, plan.Writes, opts); err != nil {
 		ec.finish()
 		return nil, err
+	}
+	if opts.Push && opts.Stats == nil {
+		if scan, cols, ok := pushable(plan.Root); ok {
+			return &statementRows{Rows: &pushRows{ec: ec, ctx: ctx, root: plan.Root, scan: scan, cols: cols}, ec: ec}, nil
+		}
 	}
 	r, err := ec.build(ctx, plan.Root)
 	if err != nil {

@@ -73,6 +73,10 @@ type scanRows struct {
 	// (scanagg.go): the row is the stream's scratch, valid until it
 	// returns.
 	sink func(row []sqltypes.Value) error
+	// sinkAliases: the sink keeps nothing of a row past its return, and
+	// no residual filter sees it, so a text value may alias the store's
+	// memory (catalog.RowDecoder.DecodeAliasing).
+	sinkAliases bool
 
 	// point get
 	points [][]sqltypes.Value
@@ -853,7 +857,13 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 	} else {
 		row = st.newRow(len(n.Table.Columns))
 	}
-	if err := st.dec.Decode(item.Attrs, row); err != nil {
+	var err error
+	if st.s.sinkAliases && !n.Lookup && n.Residual == nil {
+		err = st.dec.DecodeAliasing(item.Attrs, row)
+	} else {
+		err = st.dec.Decode(item.Attrs, row)
+	}
+	if err != nil {
 		return false, err
 	}
 	si := scanItem{row: row}

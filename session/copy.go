@@ -25,7 +25,10 @@ import (
 // coercions, NOT NULL, uniqueness, index maintenance), through the
 // executor's BulkInsert, in one transaction: nothing is written unless
 // every row is. COPY t TO STDOUT is SELECT cols FROM t; COPY (query) TO
-// STDOUT the query.
+// STDOUT the query. Where that plan is a bare scan of one table, its rows
+// are pushed from the scan to wire's encoder (copyOut.PushRows,
+// executor.Pusher) rather than pulled through Next: the same statement,
+// bound and checked the same way, with no row kept past its encoding.
 
 // describeCopy: COPY returns no row description, and takes no parameters.
 func (st *statement) describeCopy(context.Context) ([]sqltypes.Type, []wire.Column, error) {
@@ -148,6 +151,7 @@ func (st *statement) copyQuery(ctx context.Context, q *parser.Statement, params 
 		return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%s\"", firstWord(q.Text))
 	}
 	inner := st.sub(q)
+	inner.pushRows = true
 	bound, _, _, err := inner.bind(ctx)
 	if err != nil {
 		return nil, err
@@ -191,6 +195,20 @@ func (c *copyOut) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 }
 
 func (c *copyOut) Tag() string { return fmt.Sprintf("COPY %d", c.n) }
+
+// PushRows implements wire.CopyPusher: the rows of a bare table scan go
+// to fn from the scan itself (executor.Pusher), each decoded into one
+// reused row.
+func (c *copyOut) PushRows(ctx context.Context, fn func(row []sqltypes.Value) error) (bool, error) {
+	r, ok := c.Result.(*rowsResult)
+	if !ok {
+		return false, nil
+	}
+	return r.push(ctx, func(row []sqltypes.Value) error {
+		c.n++
+		return fn(row)
+	})
+}
 
 // copyFrom starts COPY t [(cols)] FROM STDIN: it binds INSERT INTO t
 // (cols) VALUES ($1, ...) with the columns' types and opens a BulkInsert

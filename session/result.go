@@ -51,6 +51,42 @@ func (r *rowsResult) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	return row[:r.visible], true, nil
 }
 
+// push hands the rows to fn from the executor (executor.Pusher) rather
+// than through Next, and reports whether it did: not when the plan is not
+// one the executor pushes, or Next was called first. An error of the
+// reading ends the statement as Next's does; one of fn's is returned as
+// it is, and Close ends the statement, as after a row Next returned.
+func (r *rowsResult) push(ctx context.Context, fn func(row []sqltypes.Value) error) (bool, error) {
+	p, ok := r.rows.(executor.Pusher)
+	if r.ended || !ok {
+		return false, nil
+	}
+	var fnErr error
+	visible := r.visible
+	pushed, err := p.Push(ctx, func(row []sqltypes.Value) error {
+		r.n++
+		if err := fn(row[:visible]); err != nil {
+			fnErr = err
+			return err
+		}
+		return nil
+	})
+	switch {
+	case !pushed:
+		return false, nil
+	case err != nil && err == fnErr:
+		return true, err
+	case err != nil:
+		r.finish()
+		if r.onError != nil {
+			r.onError()
+		}
+		return true, storeErr(err)
+	}
+	r.finish()
+	return true, nil
+}
+
 func (r *rowsResult) finish() {
 	if !r.ended {
 		r.ended = true

@@ -193,6 +193,9 @@ func (st *statement) MemSize() int64 {
 // statement is one parsed statement of a session.
 type statement struct {
 	sess *Session
+	// pushRows: the statement's rows are read by COPY TO, which has the
+	// executor push them where it can (executor.RunOptions.Push).
+	pushRows bool
 	// currentOfBase is how many parameters an execution of UPDATE/DELETE
 	// ... WHERE CURRENT OF has before the cursor row's key (currentof.go).
 	currentOfBase int
@@ -869,7 +872,7 @@ func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wi
 	}
 	stats := &kv.Stats{}
 	rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn, Txn: txn,
-		Stats: st.autoExplainStart(), EventualReads: eventual, MaxReadCapacity: s.maxReadCapacity(), Capacity: st.tables.adder()})
+		Stats: st.autoExplainStart(), EventualReads: eventual, MaxReadCapacity: s.maxReadCapacity(), Capacity: st.tables.adder(), Push: st.pushRows})
 	if err != nil {
 		return nil, storeErr(err)
 	}

@@ -43,6 +43,17 @@ type CopyOut interface {
 	CopyFormat() *CopyFormat
 }
 
+// CopyPusher is a CopyOut that can hand its rows to the connection itself
+// (a COPY of a bare table scan): PushRows calls fn with each row in turn,
+// valid only until fn returns, instead of the connection pulling them
+// through Next. pushed is false when it cannot: nothing was read, and
+// Next serves the rows. An error fn returns ends the push and comes back
+// as it is.
+type CopyPusher interface {
+	CopyOut
+	PushRows(ctx context.Context, fn func(row []sqltypes.Value) error) (pushed bool, err error)
+}
+
 // CopyRowError is an error about one row, from CopyIn.Rows or Finish: Row
 // is its number in the stream (0 for the first row). Quote says
 // PostgreSQL's CONTEXT quotes the row's line (as for a NOT NULL violation,
@@ -258,7 +269,26 @@ func (c *conn) runCopyOut(ctx context.Context, res CopyOut) error {
 	} else if h != nil {
 		c.send(&pgproto3.CopyData{Data: h})
 	}
-	for n := 0; ; n++ {
+	send := func(row []sqltypes.Value) error {
+		if err := c.sendCopyRow(enc, lead, row); err != nil {
+			return err
+		}
+		lead = nil
+		if c.pending > flushThreshold {
+			if err := c.flush(); err != nil {
+				return c.lostInCopy(err)
+			}
+		}
+		return nil
+	}
+	pushed := false
+	if p, ok := res.(CopyPusher); ok {
+		var err error
+		if pushed, err = p.PushRows(ctx, send); err != nil {
+			return err
+		}
+	}
+	for n := 0; !pushed; n++ {
 		if n%ctxCheckRows == ctxCheckRows-1 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -271,14 +301,8 @@ func (c *conn) runCopyOut(ctx context.Context, res CopyOut) error {
 		if !ok {
 			break
 		}
-		if err := c.sendCopyRow(enc, lead, row); err != nil {
+		if err := send(row); err != nil {
 			return err
-		}
-		lead = nil
-		if c.pending > flushThreshold {
-			if err := c.flush(); err != nil {
-				return c.lostInCopy(err)
-			}
 		}
 	}
 	if t := enc.trailer(); t != nil {
