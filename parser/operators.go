@@ -248,8 +248,11 @@ func (r *rewriter) wholeRowStar(head, i int) bool {
 		return false
 	}
 	next := i + 3
+	// x IS [NOT] DISTINCT FROM t.*: the right operand of an IS, whose
+	// left one the "is" after t.* covers.
+	distinctFrom := i > head+1 && r.toks[i-1].is("from") && r.toks[i-2].is("distinct")
 	if r.peek(next, "is") || r.peek(next, "::") || next < len(r.toks) && r.toks[next].kind == tkOp ||
-		i > head && r.toks[i-1].kind == tkOp {
+		i > head && r.toks[i-1].kind == tkOp || distinctFrom {
 		r.wholeRow(i)
 		return true
 	}
