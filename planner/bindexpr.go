@@ -510,7 +510,7 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 				name = "concat"
 			}
 			plain, _ := spreadArg(args)
-			return nil, builtins.NoFunction("pg_catalog."+name, exprTypes(plain))
+			return nil, noFunction("pg_catalog."+name, plain)
 		}
 		return e, err
 	case *ast.DefaultExpr:
