@@ -14,6 +14,7 @@ import (
 //	x[i], x[i][j]                     → zp_subscript(x, i), zp_subscript(x, i, j)
 //	x[lo:hi], x[:hi]                  → zp_slice(x, lo, hi), zp_slice(x, zp_nobound(), hi)
 //	x op ANY|SOME|ALL (array)         → zp_any(x, 'op', (array)), zp_all(...)
+//	                                    ('app.===' for OPERATOR(app.===))
 //	x ~ y, x !~* y, x @> y, ...       → zp_op('~', x, y), zp_op('!~*', x, y), ...
 //	x [NOT] SIMILAR TO y [ESCAPE e]   → zp_op('~' | '!~', x, zp_similar(y[, e]))
 //	x OPERATOR(pg_catalog.~) y        → as x ~ y
@@ -248,8 +249,11 @@ func (r *rewriter) wholeRowStar(head, i int) bool {
 		return false
 	}
 	next := i + 3
+	// x IS [NOT] DISTINCT FROM t.*: the right operand of an IS, whose
+	// left one the "is" after t.* covers.
+	distinctFrom := i > head+1 && r.toks[i-1].is("from") && r.toks[i-2].is("distinct")
 	if r.peek(next, "is") || r.peek(next, "::") || next < len(r.toks) && r.toks[next].kind == tkOp ||
-		i > head && r.toks[i-1].kind == tkOp {
+		i > head && r.toks[i-1].kind == tkOp || distinctFrom {
 		r.wholeRow(i)
 		return true
 	}
@@ -597,6 +601,13 @@ func (r *rewriter) pgOperators(head int) error {
 		switch {
 		case (t.kind == tkOp && t.schema == "" && (comparisonOps[t.val] || infixOps[t.val])) && r.arrayQuantifier(r.rightOperand(j)):
 			if err := r.quantified(head, j, t.val); err != nil {
+				return err
+			}
+		case t.kind == tkOp && userOp(t) && !r.ed[j].done && r.arrayQuantifier(r.rightOperand(j)):
+			// x OPERATOR(app.===) ANY (array), x === ALL (array): a
+			// user-defined operator by its name as zp_op carries it,
+			// which the binder looks up as it does zp_op's.
+			if err := r.quantified(head, j, opName(t)); err != nil {
 				return err
 			}
 		case (t.is("like") || t.is("ilike")) && r.arrayQuantifier(j+1):

@@ -170,6 +170,15 @@ func (r *rewriter) pgSyntax(head int) error {
 			if err := r.groupingSets(i + 2); err != nil {
 				return err
 			}
+		case t.kind == tkIdent && (tidbAggregates[t.val] || t.val == "count") && r.peek(i+1, "(") && !afterDot &&
+			r.manyArgs(i+1):
+			// sum(a, b), count(DISTINCT a, b): TiDB's grammar has its
+			// aggregates take one argument (count(DISTINCT) a list, which
+			// it counts as a row); as a plain call the binder finds no
+			// such function, 42883 with the argument types, as
+			// PostgreSQL's.
+			r.replace(i, "`"+t.val+"`")
+			r.distinctArg(i, false)
 		case t.kind == tkIdent && (t.val == "stddev" || t.val == "variance") && r.peek(i+1, "(") && !afterDot:
 			r.replace(i, "`"+t.val+"`")
 			r.distinctArg(i, false)
@@ -223,6 +232,30 @@ func (r *rewriter) distinctArg(i int, native bool) {
 		return // f(DISTINCT): TiDB reports the syntax error
 	}
 	r.replace(i+2, DistinctArgFunc+"(),")
+}
+
+// manyArgs reports whether the call whose "(" is at open has more than one
+// argument: a comma directly inside its parentheses before any ORDER BY
+// (whose list is the aggregate's sort keys, not arguments).
+func (r *rewriter) manyArgs(open int) bool {
+	close := r.matching(open)
+	if close < 0 {
+		return false
+	}
+	depth := 0
+	for k := open + 1; k < close; k++ {
+		switch t := r.toks[k]; {
+		case t.is("(") || t.is("["):
+			depth++
+		case t.is(")") || t.is("]"):
+			depth--
+		case depth == 0 && t.is("order") && r.peek(k+1, "by"):
+			return false
+		case depth == 0 && t.is(","):
+			return true
+		}
+	}
+	return false
 }
 
 // nextAtDepth returns the index of the first token w from k on at the

@@ -131,7 +131,7 @@ func (a *aggBinder) bind(node ast.ExprNode) (ir.Expr, error) {
 	}
 	switch n := node.(type) {
 	case *ast.AggregateFuncExpr:
-		return a.bindAgg(n.F, n.Args, n.Distinct, nil, nil)
+		return a.bindAgg(n, n.F, n.Args, n.Distinct, nil, nil)
 	case *ast.ColumnNameExpr:
 		if g := a.b.groupedWholeRow(a.sc, n.Name, a); g != nil {
 			return g, nil // GROUP BY t ... SELECT f(t) (record.go)
@@ -237,16 +237,17 @@ func IsAggregateName(name string) bool {
 	return name == parser.WithinGroupFunc
 }
 
-// bindAgg binds an aggregate call: its arguments are bound over the FROM
-// row (aggregates do not nest), its result is a column of the aggregated
-// row.
-func (a *aggBinder) bindAgg(fname string, argNodes []ast.ExprNode, distinct bool, filter ast.ExprNode, order []ast.ExprNode) (ir.Expr, error) {
+// bindAgg binds an aggregate call, at: its arguments are bound over the
+// FROM row (aggregates do not nest), its result is a column of the
+// aggregated row. Its errors are placed at the call, which a FILTER or
+// ORDER BY wraps in syntax of zproxy's own (parser.AggFilterFunc).
+func (a *aggBinder) bindAgg(at ast.ExprNode, fname string, argNodes []ast.ExprNode, distinct bool, filter ast.ExprNode, order []ast.ExprNode) (ir.Expr, error) {
 	if fname == parser.WithinGroupFunc {
 		return a.bindWithinGroup(argNodes, distinct, filter)
 	}
-	call, err := a.b.aggCall(a.sc, fname, argNodes, distinct, filter, order, a.bindFromRow)
+	call, err := a.b.aggCall(a.sc, fname, a.b.calledName(at, fname), argNodes, distinct, filter, order, a.bindFromRow)
 	if err != nil {
-		return nil, err
+		return nil, a.b.positioned(err, at)
 	}
 	if outerLevelAgg(call) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "aggregate %s over columns of an outer query only is not supported", fname).
@@ -323,9 +324,20 @@ func aggLabel(c ir.AggCall) string {
 	return string(c.Func) + "(" + d + strings.Join(parts, ", ") + ")"
 }
 
-// aggCall types an aggregate call. bindArg binds an argument over the
+// calledName is fname as the call at wrote it, for its errors: the
+// front end drops a pg_catalog qualifier (parser's catalogCalls), which
+// PostgreSQL's messages keep.
+func (b *Binder) calledName(at ast.Node, fname string) string {
+	if b.stmt != nil && b.stmt.CatalogQualified(at.OriginTextPosition()) {
+		return "pg_catalog." + strings.ToLower(fname)
+	}
+	return strings.ToLower(fname)
+}
+
+// aggCall types an aggregate call; shown is its name as the call wrote it
+// (calledName), which a 42883 names. bindArg binds an argument over the
 // aggregate's input row.
-func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, distinct bool, filter ast.ExprNode, order []ast.ExprNode, bindArg func(ast.ExprNode) (ir.Expr, error)) (ir.AggCall, error) {
+func (b *Binder) aggCall(sc *scope, fname, shown string, argNodes []ast.ExprNode, distinct bool, filter ast.ExprNode, order []ast.ExprNode, bindArg func(ast.ExprNode) (ir.Expr, error)) (ir.AggCall, error) {
 	defer b.srfDenied(srfInAggregate)()
 	fn := ir.AggFunc(strings.ToLower(fname))
 	if len(argNodes) > 0 {
@@ -345,6 +357,10 @@ func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, disti
 			call.Func = ir.AggCountStar
 		}
 	}
+	// written are the arguments' types as the call gave them (an untyped
+	// literal's unknown, a domain), which a 42883 names, as PostgreSQL's
+	// func_signature_string does, before they resolve.
+	var written []sqltypes.Type
 	if call.Func != ir.AggCountStar {
 		for _, n := range argNodes {
 			x, err := bindArg(n)
@@ -358,6 +374,7 @@ func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, disti
 				x = v.E
 			}
 			// An aggregate takes a domain's values as its base type's.
+			written = append(written, x.Type())
 			call.Args = append(call.Args, baseOf(b.finishUnknown(x)))
 		}
 		if f, ok := builtins.LookupAggregate(string(fn)); ok && b.userAggregates(string(fn)) == nil {
@@ -396,6 +413,9 @@ func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, disti
 		}
 	}
 	typ, err := aggType(call)
+	if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.UndefinedFunction && len(written) == len(call.Args) {
+		err = builtins.NoFunction(shown, written)
+	}
 	if err != nil {
 		return call, err
 	}

@@ -189,7 +189,7 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		return e, err
 	case *ast.AggregateFuncExpr:
 		if agg != nil {
-			return agg.bindAgg(n.F, n.Args, n.Distinct, nil, nil)
+			return agg.bindAgg(n, n.F, n.Args, n.Distinct, nil, nil)
 		}
 		return nil, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here")
 	case *ast.BinaryOperationExpr:
@@ -510,7 +510,7 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 				name = "concat"
 			}
 			plain, _ := spreadArg(args)
-			return nil, builtins.NoFunction("pg_catalog."+name, exprTypes(plain))
+			return nil, noFunction("pg_catalog."+name, plain)
 		}
 		return e, err
 	case *ast.DefaultExpr:

@@ -261,6 +261,7 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 		b.storeFunctions = true
 	}
 	args, spread := spreadArg(args)
+	written := args // (with its named arguments, for a 42883)
 	var user []builtins.Overload
 	if b.snap != nil && b.snap.HasFunctions() {
 		user = b.userOverloads(name, false)
@@ -307,6 +308,10 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 	}
 	res, err := resolve(name, types, user)
 	if err != nil {
+		if pgerr.CodeOf(err) == pgerr.UndefinedFunction && hasNamedArgs(written) {
+			// The arguments as the call named them, not as placed.
+			return nil, noFunction(name, written)
+		}
 		if pgerr.CodeOf(err) == pgerr.UndefinedFunction && !spread {
 			if e, ok, oerr := b.operatorFunctionCall(name, args); ok {
 				return e, oerr

@@ -17,6 +17,8 @@ import (
 
 // windowSyntax is a window call as written.
 type windowSyntax struct {
+	// at is the call (for calledName).
+	at       ast.ExprNode
 	name     string
 	args     []ast.ExprNode
 	distinct bool
@@ -73,6 +75,7 @@ func decodeOver(n *ast.FuncCallExpr) (windowSyntax, error) {
 	if f, ok := call.(*ast.FuncCallExpr); ok && f.FnName.L == parser.AggOrderFunc && len(f.Args) >= 2 {
 		ws.ordered, call = true, f.Args[0]
 	}
+	ws.at = call
 	switch c := call.(type) {
 	case *ast.AggregateFuncExpr:
 		ws.name, ws.args, ws.distinct = strings.ToLower(c.F), c.Args, c.Distinct

@@ -395,12 +395,29 @@ func (b *Binder) bindQuantified(args []ir.Expr, all bool) (ir.Expr, error) {
 	}
 	// The comparison of one element decides the types, as for x op elem.
 	probe := &ir.ColRef{Index: 0, Name: "elem", Typ: elem}
-	pred, err := b.bindOperator(op, left, probe)
-	if err != nil {
+	var test func(ctx *ir.EvalContext, left, elem sqltypes.Value) (sqltypes.Value, error)
+	if ops, err := b.userOperators(op, false); err != nil {
 		return nil, err
+	} else if _, _, qualified := splitOperatorName(op); qualified || len(ops) > 0 {
+		// A user-defined operator (or a name one shares): x op elem
+		// binds as zp_op's does, over both operands as columns, since
+		// the operator's function may inline into any shape.
+		lp := &ir.ColRef{Index: 1, Name: "left", Typ: left.Type()}
+		pred, err := b.withUserOperators(op, lp, probe, func() (ir.Expr, error) { return b.bindOperator(op, lp, probe) })
+		if err != nil {
+			return nil, err
+		}
+		test = func(ctx *ir.EvalContext, left, elem sqltypes.Value) (sqltypes.Value, error) {
+			return pred.Eval(ctx, []sqltypes.Value{elem, left})
+		}
+	} else {
+		pred, err := b.bindOperator(op, left, probe)
+		if err != nil {
+			return nil, err
+		}
+		left = operandOf(pred, 0, left)
+		test = elementTest(pred)
 	}
-	left = operandOf(pred, 0, left)
-	test := elementTest(pred)
 	return fold(&ir.Func{Name: map[bool]string{false: "any", true: "all"}[all], Op: op, Args: []ir.Expr{left, arr}, Typ: sqltypes.TypeBool,
 		Fn: func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 			if a[1].IsNull() {

@@ -90,7 +90,7 @@ func (b *Binder) bindAggregateCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinde
 			if agg == nil {
 				return nil, true, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here")
 			}
-			return wrapAgg(agg.bindAgg(call.F, call.Args, call.Distinct, filter, order))
+			return wrapAgg(agg.bindAgg(call, call.F, call.Args, call.Distinct, filter, order))
 		case *ast.FuncCallExpr:
 			if call.FnName.L == parser.AggFilterFunc || call.FnName.L == parser.AggOrderFunc {
 				// ORDER BY and FILTER on one call: zp_agg_filter(zp_agg_order(...), c)
@@ -99,7 +99,7 @@ func (b *Binder) bindAggregateCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinde
 				}
 				a, ok := call.Args[0].(*ast.AggregateFuncExpr)
 				if ok && agg != nil {
-					return wrapAgg(agg.bindAgg(a.F, a.Args, a.Distinct, filter, order))
+					return wrapAgg(agg.bindAgg(a, a.F, a.Args, a.Distinct, filter, order))
 				}
 				if f, ok := call.Args[0].(*ast.FuncCallExpr); ok {
 					inner = f
@@ -112,7 +112,7 @@ func (b *Binder) bindAggregateCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinde
 		if agg == nil {
 			return nil, true, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here")
 		}
-		return wrapAgg(agg.bindAgg(name, n.Args, false, nil, nil))
+		return wrapAgg(agg.bindAgg(n, name, n.Args, false, nil, nil))
 	}
 	if inner.FnName.L == "grouping" && inner == n {
 		return wrapAgg(b.bindGrouping(n, agg))
@@ -130,7 +130,7 @@ func (b *Binder) bindAggregateCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinde
 	if agg == nil {
 		return nil, true, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here")
 	}
-	return wrapAgg(agg.bindAgg(inner.FnName.L, inner.Args, false, filter, order))
+	return wrapAgg(agg.bindAgg(inner, inner.FnName.L, inner.Args, false, filter, order))
 }
 
 func wrapAgg(e ir.Expr, err error) (ir.Expr, bool, error) { return e, true, err }

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -141,7 +143,18 @@ func (b *Binder) tableFunc(name string, args []ir.Expr) (*ir.TableFunc, error) {
 }
 
 func typeList(args []ir.Expr) string {
-	return sqltypes.UnmodifiedNames(exprTypes(args)...)
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if na, ok := a.(*namedArg); ok {
+			// As PostgreSQL's func_signature_string: the name given.
+			b.WriteString(na.Name + " => ")
+		}
+		b.WriteString(a.Type().UnmodifiedName())
+	}
+	return b.String()
 }
 
 func exprTypes(args []ir.Expr) []sqltypes.Type {
@@ -152,7 +165,8 @@ func exprTypes(args []ir.Expr) []sqltypes.Type {
 	return ts
 }
 
-// noFunction is builtins.NoFunction for a call's bound arguments.
+// noFunction is builtins.NoFunction for a call's bound arguments, which
+// names those given by name as the call did.
 func noFunction(name string, args []ir.Expr) error {
-	return builtins.NoFunction(name, exprTypes(args))
+	return builtins.NoFunctionSignature(name, typeList(args))
 }

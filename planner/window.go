@@ -107,9 +107,11 @@ func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
 	}
 	b.srf.where = srfInWindow
 	if isAgg {
-		ac, err := b.aggCall(lv.sc, name, ws.args, false, ws.filter, nil, bind)
+		ac, err := b.aggCall(lv.sc, name, b.calledName(ws.at, name), ws.args, false, ws.filter, nil, bind)
 		if err != nil {
-			return nil, err
+			// At the call: OVER wraps it in zproxy's syntax (parser's
+			// zp_over), which places nothing.
+			return nil, b.positioned(err, ws.at)
 		}
 		call.Agg, call.Typ = &ac, ac.Typ
 	} else {

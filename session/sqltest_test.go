@@ -29,8 +29,10 @@ import (
 //	statement error CODE [MESSAGE]
 //	                        it fails with SQLSTATE CODE (and a message
 //	                        containing MESSAGE, when given)
-//	query [rowsort]         it returns the rows after "----", one per
+//	query [TYPES] [rowsort] it returns the rows after "----", one per
 //	                        line, columns joined by "|", NULL as NULL
+//	                        (rowsort: compared sorted; TYPES, as
+//	                        sqllogictest's "TTI", is not checked)
 //	query ... colnames      the first line after "----" is the result's
 //	                        columns, "name:type" joined by "|"
 //	notice SUBSTRING        the previous statement raised a NOTICE
@@ -195,10 +197,25 @@ func parseScript(t *testing.T, path string) []record {
 			case "statement":
 				cur.expect = strings.Join(fields[1:], " ")
 			case "query":
-				cur.sorted = len(fields) > 1 && fields[1] == "rowsort"
-				cur.names = fields[len(fields)-1] == "colnames"
 				if len(fields) > 1 && fields[1] == "error" {
 					cur.expect = strings.Join(fields[1:], " ")
+					break
+				}
+				// The options follow the usual sqllogictest form, in any
+				// order: "query TTI rowsort", "query rowsort colnames".
+				// A column-type word (letters from sqllogictest's T, I,
+				// R, B) says nothing the harness checks.
+				for _, opt := range fields[1:] {
+					switch opt {
+					case "rowsort":
+						cur.sorted = true
+					case "colnames":
+						cur.names = true
+					default:
+						if strings.Trim(opt, "TIRB") != "" {
+							t.Fatalf("%s:%d: unknown query option %q", path, lineNo, opt)
+						}
+					}
 				}
 			default:
 				t.Fatalf("%s:%d: unknown record %q", path, lineNo, fields[0])

@@ -199,10 +199,13 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 			s.notice(&pgerr.Error{Code: pgerr.ActiveSQLTransaction, Severity: "WARNING", Message: "there is already a transaction in progress"})
 			return tagResult(tag), nil
 		}
+		level := ""
 		if op.Isolation != "" {
-			if _, err := isolationLevel(op.Isolation); err != nil {
+			l, err := isolationLevel(op.Isolation)
+			if err != nil {
 				return nil, err
 			}
+			level = l
 		}
 		// BEGIN inside an implicit block makes it the explicit block, as
 		// PostgreSQL's BeginTransactionBlock does.
@@ -210,6 +213,9 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 		s.txStatus = 'T'
 		if op.ReadOnly {
 			s.vars["transaction_read_only"] = "on"
+		}
+		if level != "" {
+			s.vars["transaction_isolation"] = level
 		}
 		return tagResult(tag), nil
 	case ir.TxnCommit:
@@ -300,16 +306,20 @@ func savepointStmtName(op ir.TxnOpKind) string {
 	return "SAVEPOINT"
 }
 
-// isolationLevel maps a requested isolation level to the one zproxy runs.
-// Transactions are snapshot isolation, PostgreSQL's REPEATABLE READ; READ
-// COMMITTED and READ UNCOMMITTED get it too (a stronger level, which the
-// SQL standard allows, as PostgreSQL gives READ COMMITTED for READ
-// UNCOMMITTED). SERIALIZABLE would promise more than zproxy keeps (write
-// skew is possible), so it is refused rather than silently weakened.
+// isolationLevel checks a requested isolation level and returns it as
+// the isolation settings show it. Transactions are snapshot isolation,
+// PostgreSQL's REPEATABLE READ, whatever the level: READ COMMITTED and
+// READ UNCOMMITTED get a stronger one, which the SQL standard allows (as
+// PostgreSQL runs READ COMMITTED for READ UNCOMMITTED and still shows
+// "read uncommitted"), so the level asked for is the one shown.
+// SERIALIZABLE would promise more than zproxy keeps (write skew is
+// possible), so it is refused rather than silently weakened.
 func isolationLevel(requested string) (string, error) {
-	switch strings.ToLower(strings.TrimSpace(requested)) {
-	case "read uncommitted", "read committed", "repeatable read", "default":
-		return kv.IsolationSnapshot, nil
+	switch level := strings.ToLower(strings.TrimSpace(requested)); level {
+	case "read uncommitted", "read committed", "repeatable read":
+		return level, nil
+	case "default":
+		return knownVars["default_transaction_isolation"], nil
 	case "serializable":
 		return "", pgerr.New(pgerr.FeatureNotSupported, "SERIALIZABLE isolation is not supported").
 			WithDetail("zproxy transactions run at snapshot isolation (REPEATABLE READ): write skew is possible.").

@@ -10,7 +10,6 @@ import (
 	"github.com/zproxy/zproxy/internal/guc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
 )
 
@@ -58,8 +57,8 @@ var knownVars = map[string]string{
 	"idle_in_transaction_session_timeout": "0",
 	"idle_session_timeout":                "0",
 	"restrict_nonsystem_relation_kind":    "",
-	"default_transaction_isolation":       kv.IsolationSnapshot,
-	"transaction_isolation":               kv.IsolationSnapshot,
+	"default_transaction_isolation":       "read committed",
+	"transaction_isolation":               "read committed",
 	"default_transaction_read_only":       "off",
 	"transaction_read_only":               "off",
 	"default_transaction_deferrable":      "off",

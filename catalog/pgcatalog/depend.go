@@ -74,10 +74,8 @@ func init() {
 				// key's dependency on the index to the constraint, so
 				// pg_restore -j adds the key after it.
 				dep(pgClassOID, o.oid, 0, pgConstraintOID, ObjectOID(o.table.ID, slotPKey), 0, 'i')
-			case o.isIndex() && o.index != nil && o.index.Constraint && o.index.Exclusion == nil:
-				dep(pgClassOID, o.oid, 0, pgConstraintOID, ObjectOID(o.index.ID, slotPKey), 0, 'i')
-			case o.isIndex() && o.index != nil:
-				dep(pgClassOID, o.oid, 0, pgClassOID, ObjectOID(o.table.ID, 0), 0, 'a')
+			case o.isIndex() && o.index != nil && o.table != nil:
+				e.indexDepends(o, dep)
 			case o.seq != nil && o.seq.OwnedBy != "":
 				table, column, _ := catalog.SplitOwnedBy(o.seq.OwnedBy)
 				owner := os.keys[table]
@@ -101,6 +99,26 @@ func init() {
 						dep(pgRewriteOID, rule, 0, pgClassOID, r.oid, 0, 'n')
 					}
 				}
+			}
+		}
+		// A table's constraint depends on its columns (conkey), a CHECK
+		// also through its expression ('n'), as PostgreSQL's
+		// CreateConstraintEntry and recordDependencyOnSingleRelExpr
+		// record them. (A foreign key's rows are above.)
+		for _, r := range generators["pg_catalog.pg_constraint"](e) {
+			c := r.(*pgConstraintRow)
+			kind := c.Contype.S
+			if c.Conrelid.I == 0 || c.Conkey.IsNull() || kind != "p" && kind != "u" && kind != "c" && kind != "x" {
+				continue
+			}
+			for _, k := range c.Conkey.Array().Elems {
+				if k.I == 0 {
+					continue // an expression's key
+				}
+				if kind == "c" {
+					dep(pgConstraintOID, uint32(c.Oid.I), 0, pgClassOID, uint32(c.Conrelid.I), int(k.I), 'n')
+				}
+				dep(pgConstraintOID, uint32(c.Oid.I), 0, pgClassOID, uint32(c.Conrelid.I), int(k.I), 'a')
 			}
 		}
 		// A cast and an operator depend on their user-defined function
@@ -128,4 +146,48 @@ func init() {
 		}
 		return out
 	})
+}
+
+// indexDepends records index o's dependencies, as PostgreSQL's
+// index_create does: a constraint's index (unique, exclusion) belongs to
+// its constraint ('i'); another depends on each column it keys or
+// includes, or on the whole table when it has none; and any index on the
+// columns its expressions and its predicate read ('a' on its own table).
+// pg_dump and ALTER TABLE ... DROP COLUMN read them per column.
+func (e *Env) indexDepends(o *object, dep func(classid, objid uint32, objsub int, refclassid, refobjid uint32, refsub int, deptype byte)) {
+	t, ix := o.table, o.index
+	table := ObjectOID(t.ID, 0)
+	// The keys as declared, as pg_index's indkey shows them (a gist
+	// index's stored keys are of its own making).
+	keys, exprs := ix.DeclaredColumns(), false
+	if ix.Constraint {
+		dep(pgClassOID, o.oid, 0, pgConstraintOID, ObjectOID(ix.ID, slotPKey), 0, 'i')
+	}
+	simple := false
+	for _, k := range keys {
+		exprs = exprs || k.Column < 0
+		if k.Column >= 0 && !ix.Constraint {
+			dep(pgClassOID, o.oid, 0, pgClassOID, table, attnum(t, k.Column), 'a')
+			simple = true
+		}
+	}
+	if !ix.Constraint {
+		for _, c := range ix.Include {
+			dep(pgClassOID, o.oid, 0, pgClassOID, table, attnum(t, c), 'a')
+			simple = true
+		}
+		if !simple {
+			dep(pgClassOID, o.oid, 0, pgClassOID, table, 0, 'a')
+		}
+	}
+	if exprs {
+		for _, c := range ix.ExprColumns {
+			dep(pgClassOID, o.oid, 0, pgClassOID, table, attnum(t, c), 'a')
+		}
+	}
+	if ix.Predicate != "" && CheckColumns != nil {
+		for _, c := range CheckColumns(e.Snap, t, ix.Predicate) {
+			dep(pgClassOID, o.oid, 0, pgClassOID, table, attnum(t, c), 'a')
+		}
+	}
 }

@@ -589,6 +589,13 @@ func intWidth(t sqltypes.Type) int {
 // types args that no function matches, the types named as
 // func_signature_string names them (without their modifiers).
 func NoFunction(name string, args []sqltypes.Type) *pgerr.Error {
-	return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, sqltypes.UnmodifiedNames(args...)).
+	return NoFunctionSignature(name, sqltypes.UnmodifiedNames(args...))
+}
+
+// NoFunctionSignature is NoFunction for a call whose argument list is
+// already written out, as func_signature_string writes it (a named
+// argument as "name => type").
+func NoFunctionSignature(name, args string) *pgerr.Error {
+	return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, args).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 }
