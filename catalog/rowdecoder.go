@@ -3,6 +3,7 @@ package catalog
 import (
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
@@ -25,6 +26,9 @@ type RowDecoder struct {
 	init    []sqltypes.Value
 	initErr error
 	want    []bool
+	// borrowed[c], after Borrow, says column c's values alias the item's
+	// attribute rather than copy it (nil: none do).
+	borrowed []bool
 	// names[i] and ids[i] are the attribute name and ID last seen at
 	// position i, ords[i] its wanted column or -1. An attribute with an ID
 	// is matched by it alone.
@@ -71,6 +75,46 @@ func NewRowDecoder(t *Table, cols []int) *RowDecoder {
 	return d
 }
 
+// Borrow makes the decoder's values of the types whose stored form is
+// their own bytes (text, varchar, char(n), citext, json, xml, bytea)
+// alias the item's attributes instead of copying them. Such a value is
+// then valid only as long as the attributes are (a scan's item: until its
+// iterator moves on), so Borrow is for a consumer that is done with each
+// row before the next item is read and keeps none of its values: a COPY
+// TO whose rows the scan pushes to the connection, which then copies
+// nothing per row to encode it.
+func (d *RowDecoder) Borrow() {
+	d.borrowed = make([]bool, len(d.t.Columns))
+	for c, col := range d.t.Columns {
+		if col.Type.HasComposite() {
+			continue // parsed from its text (attrValue)
+		}
+		switch col.Type.Kind() {
+		case sqltypes.KindText, sqltypes.KindBPChar, sqltypes.KindCitext, sqltypes.KindJSON, sqltypes.KindXML, sqltypes.KindBytes:
+			d.borrowed[c] = true
+		}
+	}
+}
+
+// borrowedValue is attrValue's value of a for column c when Borrow lets it
+// alias a, and false when it must be converted (and copied) as usual.
+func (d *RowDecoder) borrowedValue(c int, a *kv.Attr) (sqltypes.Value, bool) {
+	if !d.borrowed[c] {
+		return sqltypes.Value{}, false
+	}
+	k := d.t.Columns[c].Type.Kind()
+	switch {
+	case a.Kind == kv.AttrString && k != sqltypes.KindBytes:
+		return sqltypes.Value{K: k, S: a.S}, true
+	case a.Kind == kv.AttrBytes && (k == sqltypes.KindBytes || k == sqltypes.KindText):
+		if len(a.B) == 0 {
+			return sqltypes.Value{K: k}, true
+		}
+		return sqltypes.Value{K: k, S: unsafe.String(&a.B[0], len(a.B))}, true
+	}
+	return sqltypes.Value{}, false
+}
+
 // AttrNames are the store attributes of the columns the decoder fills: all
 // a scan must return of its items (kv.ScanRequest.Attrs), and their column
 // IDs when withIDs is set (kv.ScanRequest.AttrIDs, for a store with
@@ -115,6 +159,12 @@ func (d *RowDecoder) Decode(attrs []kv.Attr, row []sqltypes.Value) error {
 		}
 		if ord < 0 {
 			continue
+		}
+		if d.borrowed != nil {
+			if v, ok := d.borrowedValue(ord, a); ok {
+				row[ord] = v
+				continue
+			}
 		}
 		v, err := attrValue(a, d.t.Columns[ord].Type)
 		if err != nil {
