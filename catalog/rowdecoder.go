@@ -29,6 +29,10 @@ type RowDecoder struct {
 	// borrowed[c], after Borrow, says column c's values alias the item's
 	// attribute rather than copy it (nil: none do).
 	borrowed []bool
+	// kinds[c] is column c's kind when its usual attribute converts
+	// without attrValue's switches (direct), else KindNull: integers,
+	// dates, floats, timestamps and text, most columns of most rows.
+	kinds []sqltypes.Kind
 	// names[i] and ids[i] are the attribute name and ID last seen at
 	// position i, ords[i] its wanted column or -1. An attribute with an ID
 	// is matched by it alone.
@@ -40,6 +44,7 @@ type RowDecoder struct {
 	// allocations were a key lookup's tenth.
 	initBuf  [smallTable]sqltypes.Value
 	wantBuf  [smallTable]bool
+	kindsBuf [smallTable]sqltypes.Kind
 	namesBuf [smallTable + 4]string
 	idsBuf   [smallTable + 4]uint16
 	ordsBuf  [smallTable + 4]int
@@ -54,9 +59,9 @@ const smallTable = 8
 func NewRowDecoder(t *Table, cols []int) *RowDecoder {
 	d := &RowDecoder{t: t}
 	if n := len(t.Columns); n <= smallTable {
-		d.init, d.want, d.names, d.ids, d.ords = d.initBuf[:n], d.wantBuf[:n], d.namesBuf[:0], d.idsBuf[:0], d.ordsBuf[:0]
+		d.init, d.want, d.kinds, d.names, d.ids, d.ords = d.initBuf[:n], d.wantBuf[:n], d.kindsBuf[:n], d.namesBuf[:0], d.idsBuf[:0], d.ordsBuf[:0]
 	} else {
-		d.init, d.want = make([]sqltypes.Value, n), make([]bool, n)
+		d.init, d.want, d.kinds = make([]sqltypes.Value, n), make([]bool, n), make([]sqltypes.Kind, n)
 		// Room for every column and the version and a few retired attributes.
 		d.names, d.ids, d.ords = make([]string, 0, n+4), make([]uint16, 0, n+4), make([]int, 0, n+4)
 	}
@@ -68,6 +73,14 @@ func NewRowDecoder(t *Table, cols []int) *RowDecoder {
 			continue
 		}
 		d.want[c] = true
+		switch k := t.Columns[c].Type.Kind(); k {
+		case sqltypes.KindInt, sqltypes.KindDate, sqltypes.KindFloat, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
+			d.kinds[c] = k
+		case sqltypes.KindText:
+			if !t.Columns[c].Type.HasComposite() {
+				d.kinds[c] = k
+			}
+		}
 		if t.Columns[c].Missing != "" && d.initErr == nil {
 			d.init[c], d.initErr = t.Columns[c].MissingValue()
 		}
@@ -96,12 +109,28 @@ func (d *RowDecoder) Borrow() {
 	}
 }
 
-// borrowedValue is attrValue's value of a for column c when Borrow lets it
-// alias a, and false when it must be converted (and copied) as usual.
-func (d *RowDecoder) borrowedValue(c int, a *kv.Attr) (sqltypes.Value, bool) {
-	if !d.borrowed[c] {
-		return sqltypes.Value{}, false
+// direct is attrValue's value of a for a column of kind k (RowDecoder.kinds)
+// when a is of the kind such a column stores, and false otherwise. Text
+// is copied: the item may be store memory.
+func direct(a *kv.Attr, k sqltypes.Kind) (sqltypes.Value, bool) {
+	switch {
+	case k == sqltypes.KindNull:
+	case a.Kind == kv.AttrInt && (k == sqltypes.KindInt || k == sqltypes.KindDate):
+		return sqltypes.Value{K: k, I: a.I}, true
+	case a.Kind == kv.AttrInt && (k == sqltypes.KindTimestamp || k == sqltypes.KindTimestampTZ):
+		return sqltypes.Value{K: k, I: sqltypes.TimestampFromStored(a.I)}, true
+	case a.Kind == kv.AttrFloat && k == sqltypes.KindFloat:
+		return sqltypes.Value{K: k, F: a.F}, true
+	case a.Kind == kv.AttrString && k == sqltypes.KindText:
+		return sqltypes.Value{K: k, S: strings.Clone(a.S)}, true
 	}
+	return sqltypes.Value{}, false
+}
+
+// borrowedValue is attrValue's value of a for column c, which Borrow
+// marked, when it may alias a, and false when it must be converted (and
+// copied) as usual.
+func (d *RowDecoder) borrowedValue(c int, a *kv.Attr) (sqltypes.Value, bool) {
 	k := d.t.Columns[c].Type.Kind()
 	switch {
 	case a.Kind == kv.AttrString && k != sqltypes.KindBytes:
@@ -160,11 +189,15 @@ func (d *RowDecoder) Decode(attrs []kv.Attr, row []sqltypes.Value) error {
 		if ord < 0 {
 			continue
 		}
-		if d.borrowed != nil {
+		if d.borrowed != nil && d.borrowed[ord] {
 			if v, ok := d.borrowedValue(ord, a); ok {
 				row[ord] = v
 				continue
 			}
+		}
+		if v, ok := direct(a, d.kinds[ord]); ok {
+			row[ord] = v
+			continue
 		}
 		v, err := attrValue(a, d.t.Columns[ord].Type)
 		if err != nil {
