@@ -3,7 +3,6 @@ package catalog
 import (
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
@@ -26,12 +25,9 @@ type RowDecoder struct {
 	init    []sqltypes.Value
 	initErr error
 	want    []bool
-	// borrowed[c], after Borrow, says column c's values alias the item's
-	// attribute rather than copy it (nil: none do).
-	borrowed []bool
 	// kinds[c] is column c's kind when its usual attribute converts
 	// without attrValue's switches (direct), else KindNull: integers,
-	// dates, floats, timestamps and text, most columns of most rows.
+	// dates, floats and timestamps, most columns of most rows.
 	kinds []sqltypes.Kind
 	// names[i] and ids[i] are the attribute name and ID last seen at
 	// position i, ords[i] its wanted column or -1. An attribute with an ID
@@ -76,72 +72,12 @@ func NewRowDecoder(t *Table, cols []int) *RowDecoder {
 		switch k := t.Columns[c].Type.Kind(); k {
 		case sqltypes.KindInt, sqltypes.KindDate, sqltypes.KindFloat, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
 			d.kinds[c] = k
-		case sqltypes.KindText:
-			if !t.Columns[c].Type.HasComposite() {
-				d.kinds[c] = k
-			}
 		}
 		if t.Columns[c].Missing != "" && d.initErr == nil {
 			d.init[c], d.initErr = t.Columns[c].MissingValue()
 		}
 	}
 	return d
-}
-
-// Borrow makes the decoder's values of the types whose stored form is
-// their own bytes (text, varchar, char(n), citext, json, xml, bytea)
-// alias the item's attributes instead of copying them. Such a value is
-// then valid only as long as the attributes are (a scan's item: until its
-// iterator moves on), so Borrow is for a consumer that is done with each
-// row before the next item is read and keeps none of its values: a COPY
-// TO whose rows the scan pushes to the connection, which then copies
-// nothing per row to encode it.
-func (d *RowDecoder) Borrow() {
-	d.borrowed = make([]bool, len(d.t.Columns))
-	for c, col := range d.t.Columns {
-		if col.Type.HasComposite() {
-			continue // parsed from its text (attrValue)
-		}
-		switch col.Type.Kind() {
-		case sqltypes.KindText, sqltypes.KindBPChar, sqltypes.KindCitext, sqltypes.KindJSON, sqltypes.KindXML, sqltypes.KindBytes:
-			d.borrowed[c] = true
-		}
-	}
-}
-
-// direct is attrValue's value of a for a column of kind k (RowDecoder.kinds)
-// when a is of the kind such a column stores, and false otherwise. Text
-// is copied: the item may be store memory.
-func direct(a *kv.Attr, k sqltypes.Kind) (sqltypes.Value, bool) {
-	switch {
-	case k == sqltypes.KindNull:
-	case a.Kind == kv.AttrInt && (k == sqltypes.KindInt || k == sqltypes.KindDate):
-		return sqltypes.Value{K: k, I: a.I}, true
-	case a.Kind == kv.AttrInt && (k == sqltypes.KindTimestamp || k == sqltypes.KindTimestampTZ):
-		return sqltypes.Value{K: k, I: sqltypes.TimestampFromStored(a.I)}, true
-	case a.Kind == kv.AttrFloat && k == sqltypes.KindFloat:
-		return sqltypes.Value{K: k, F: a.F}, true
-	case a.Kind == kv.AttrString && k == sqltypes.KindText:
-		return sqltypes.Value{K: k, S: strings.Clone(a.S)}, true
-	}
-	return sqltypes.Value{}, false
-}
-
-// borrowedValue is attrValue's value of a for column c, which Borrow
-// marked, when it may alias a, and false when it must be converted (and
-// copied) as usual.
-func (d *RowDecoder) borrowedValue(c int, a *kv.Attr) (sqltypes.Value, bool) {
-	k := d.t.Columns[c].Type.Kind()
-	switch {
-	case a.Kind == kv.AttrString && k != sqltypes.KindBytes:
-		return sqltypes.Value{K: k, S: a.S}, true
-	case a.Kind == kv.AttrBytes && (k == sqltypes.KindBytes || k == sqltypes.KindText):
-		if len(a.B) == 0 {
-			return sqltypes.Value{K: k}, true
-		}
-		return sqltypes.Value{K: k, S: unsafe.String(&a.B[0], len(a.B))}, true
-	}
-	return sqltypes.Value{}, false
 }
 
 // AttrNames are the store attributes of the columns the decoder fills: all
@@ -186,17 +122,13 @@ func (d *RowDecoder) Decode(attrs []kv.Attr, row []sqltypes.Value) error {
 		} else {
 			ord = d.resolve(i, a)
 		}
-		if ord < 0 {
-			continue
-		}
-		if d.borrowed != nil && d.borrowed[ord] {
-			if v, ok := d.borrowedValue(ord, a); ok {
+		if ord >= 0 && d.kinds[ord] != sqltypes.KindNull {
+			if v, ok := direct(a, d.kinds[ord]); ok {
 				row[ord] = v
 				continue
 			}
 		}
-		if v, ok := direct(a, d.kinds[ord]); ok {
-			row[ord] = v
+		if ord < 0 {
 			continue
 		}
 		v, err := attrValue(a, d.t.Columns[ord].Type)
@@ -206,6 +138,20 @@ func (d *RowDecoder) Decode(attrs []kv.Attr, row []sqltypes.Value) error {
 		row[ord] = v
 	}
 	return nil
+}
+
+// direct is attrValue's value of a for a column of kind k (RowDecoder.kinds)
+// when a is of the kind such a column stores, and false otherwise.
+func direct(a *kv.Attr, k sqltypes.Kind) (sqltypes.Value, bool) {
+	switch {
+	case a.Kind == kv.AttrInt && (k == sqltypes.KindInt || k == sqltypes.KindDate):
+		return sqltypes.Value{K: k, I: a.I}, true
+	case a.Kind == kv.AttrInt && (k == sqltypes.KindTimestamp || k == sqltypes.KindTimestampTZ):
+		return sqltypes.Value{K: k, I: sqltypes.TimestampFromStored(a.I)}, true
+	case a.Kind == kv.AttrFloat && k == sqltypes.KindFloat:
+		return sqltypes.Value{K: k, F: a.F}, true
+	}
+	return sqltypes.Value{}, false
 }
 
 // resolve finds the wanted column (or -1) of attribute a, at position i of

@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"unsafe"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -133,111 +132,5 @@ func TestAssignColumnIDs(t *testing.T) {
 	}
 	if !slices.Equal(got, []uint16{1, 2, 5, catalog.VersionAttrID}) {
 		t.Errorf("row attribute IDs %v", got)
-	}
-}
-
-// TestRowDecoderBorrow: a borrowing decoder gives the values a copying
-// one does, its text, char(n), citext, json and bytea values sharing the
-// item's memory (no copy per row) and every other value as before; a
-// text value stored as bytes (a Bytes attribute) is borrowed too, an
-// empty bytea is an empty value.
-func TestRowDecoderBorrow(t *testing.T) {
-	tbl := &catalog.Table{ID: 3, Name: "t", Columns: []catalog.Column{
-		{Name: "id", Type: sqltypes.TypeInt8},
-		{Name: "name", Type: sqltypes.TypeText},
-		{Name: "code", Type: sqltypes.TypeBPChar},
-		{Name: "ci", Type: sqltypes.TypeCitext},
-		{Name: "doc", Type: sqltypes.TypeJSON},
-		{Name: "blob", Type: sqltypes.TypeBytea},
-		{Name: "jb", Type: sqltypes.TypeJSONB},
-		{Name: "score", Type: sqltypes.TypeFloat8},
-	}}
-	tbl.PrimaryKey = []catalog.KeyColumn{{Column: 0}}
-	tbl.AssignColumnIDs()
-	jb, err := sqltypes.ParseText(sqltypes.TypeJSONB, `{"a": 1}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := [][]sqltypes.Value{
-		{sqltypes.NewInt(1), sqltypes.NewText("alpha"), sqltypes.NewBPChar("ab "), sqltypes.NewCitext("MiXed"), sqltypes.NewJSON(`{"k": [1, 2]}`), sqltypes.NewBytes([]byte{0, 1, 0xff}), jb, sqltypes.NewFloat(2.5)},
-		{sqltypes.NewInt(2), sqltypes.NewText(""), sqltypes.Null, sqltypes.Null, sqltypes.Null, sqltypes.NewBytes(nil), sqltypes.Null, sqltypes.Null},
-	}
-	all := []int{0, 1, 2, 3, 4, 5, 6, 7}
-	copying, borrowing := catalog.NewRowDecoder(tbl, all), catalog.NewRowDecoder(tbl, all)
-	borrowing.Borrow()
-	textAsBytes := []kv.Attr{{Name: "id", ID: tbl.Columns[0].ID, Kind: kv.AttrInt, I: 3}, {Name: "name", ID: tbl.Columns[1].ID, Kind: kv.AttrBytes, B: []byte("from bytes")}}
-	for i, attrs := range [][]kv.Attr{tbl.RowAttrs(rows[0], 1), tbl.RowAttrs(rows[1], 1), textAsBytes} {
-		want := make([]sqltypes.Value, len(tbl.Columns))
-		got := make([]sqltypes.Value, len(tbl.Columns))
-		if err := copying.Decode(attrs, want); err != nil {
-			t.Fatal(err)
-		}
-		if err := borrowing.Decode(attrs, got); err != nil {
-			t.Fatal(err)
-		}
-		for c := range tbl.Columns {
-			if got[c].K != want[c].K || (!want[c].IsNull() && !sqltypes.Equal(got[c], want[c])) {
-				t.Errorf("item %d, column %s: borrowed %v, copied %v", i, tbl.Columns[c].Name, got[c], want[c])
-			}
-		}
-		// Which values share the item's memory.
-		for _, a := range attrs {
-			c := tbl.ColumnIndex(a.Name)
-			var stored string
-			switch a.Kind {
-			case kv.AttrString:
-				stored = a.S
-			case kv.AttrBytes:
-				stored = string(a.B)
-				if len(a.B) > 0 {
-					stored = unsafe.String(&a.B[0], len(a.B))
-				}
-			default:
-				continue
-			}
-			if stored == "" {
-				continue
-			}
-			shares := func(v sqltypes.Value) bool {
-				return len(v.S) > 0 && unsafe.StringData(v.S) == unsafe.StringData(stored)
-			}
-			wantShared := c >= 1 && c <= 5
-			if shares(got[c]) != wantShared {
-				t.Errorf("item %d, column %s: borrowed value shares the item's memory: %v, want %v", i, a.Name, shares(got[c]), wantShared)
-			}
-			if shares(want[c]) {
-				t.Errorf("item %d, column %s: the copying decoder's value shares the item's memory", i, a.Name)
-			}
-		}
-	}
-}
-
-// BenchmarkRowDecoderReadings decodes a readings row (bench/sidebyside's
-// shape: int8, timestamp, three float8, text) copying its text, as a
-// pulled scan must, and borrowing it, as a COPY TO's push may.
-func BenchmarkRowDecoderReadings(b *testing.B) {
-	tbl := &catalog.Table{ID: 3, Name: "readings", Columns: []catalog.Column{
-		{Name: "sensor_id", Type: sqltypes.TypeInt8}, {Name: "ts", Type: sqltypes.TypeTimestamp},
-		{Name: "celsius", Type: sqltypes.TypeFloat8}, {Name: "lat", Type: sqltypes.TypeFloat8},
-		{Name: "lon", Type: sqltypes.TypeFloat8}, {Name: "note", Type: sqltypes.TypeText},
-	}}
-	tbl.PrimaryKey = []catalog.KeyColumn{{Column: 0}, {Column: 1}}
-	tbl.AssignColumnIDs()
-	attrs := tbl.RowAttrs([]sqltypes.Value{sqltypes.NewInt(7), sqltypes.NewTimestamp(757382400123456), sqltypes.NewFloat(15.27),
-		sqltypes.NewFloat(40.712776), sqltypes.NewFloat(-74.005974), sqltypes.NewText("code-00042")}, 1)
-	for _, borrow := range []bool{false, true} {
-		b.Run(map[bool]string{false: "copy", true: "borrow"}[borrow], func(b *testing.B) {
-			dec := catalog.NewRowDecoder(tbl, []int{0, 1, 2, 3, 4, 5})
-			if borrow {
-				dec.Borrow()
-			}
-			row := make([]sqltypes.Value, len(tbl.Columns))
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				if err := dec.Decode(attrs, row); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }

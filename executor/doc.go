@@ -18,9 +18,7 @@
 // goroutine; otherwise each shard runs in a goroutine of its own and a
 // semaphore bounds how many store requests are in flight at once. Items
 // are decoded into only the columns the plan reads (catalog.RowDecoder,
-// whose attributes the scan names to the store: kv.ScanRequest.Attrs; for
-// a sink that keeps nothing of a row, without copying its text:
-// scanRows.borrow), a
+// whose attributes the scan names to the store: kv.ScanRequest.Attrs), a
 // Z-order skip-scan judges an entry by its key before decoding its value
 // (kv.KeyIterator), and a limited scan of a non-covering index looks rows
 // up as soon as the

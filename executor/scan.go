@@ -73,12 +73,6 @@ type scanRows struct {
 	// (scanagg.go): the row is the stream's scratch, valid until it
 	// returns.
 	sink func(row []sqltypes.Value) error
-	// borrow says the sink keeps nothing of a row once it returns (a COPY
-	// TO's push, unlike an aggregate's min or max): then, with no residual
-	// filter to evaluate (a function may memoize its argument), the rows'
-	// text and bytea values alias the store's items rather than being
-	// copied (catalog.RowDecoder.Borrow).
-	borrow bool
 
 	// point get
 	points [][]sqltypes.Value
@@ -567,9 +561,6 @@ func (s *scanRows) newShardStream(shard int, sem chan struct{}, keepKeys bool) *
 		// The index entry must yield the primary key that names its row.
 		st.rowDec = st.dec
 		st.dec = catalog.NewRowDecoder(n.Table, withPrimaryKey(n.Table, cols))
-	}
-	if s.borrow && s.sink != nil && !n.Lookup && n.Residual == nil {
-		st.dec.Borrow()
 	}
 	st.attrs, st.attrIDs = st.dec.AttrNames(s.ec.ex.Caps.AttrIDs)
 	st.window, st.reach = s.prefetchWindow(len(st.ranges))
