@@ -25,6 +25,10 @@ type RowDecoder struct {
 	init    []sqltypes.Value
 	initErr error
 	want    []bool
+	// kinds[c] is column c's kind when its usual attribute converts
+	// without attrValue's switches (direct), else KindNull: integers,
+	// dates, floats and timestamps, most columns of most rows.
+	kinds []sqltypes.Kind
 	// names[i] and ids[i] are the attribute name and ID last seen at
 	// position i, ords[i] its wanted column or -1. An attribute with an ID
 	// is matched by it alone.
@@ -36,6 +40,7 @@ type RowDecoder struct {
 	// allocations were a key lookup's tenth.
 	initBuf  [smallTable]sqltypes.Value
 	wantBuf  [smallTable]bool
+	kindsBuf [smallTable]sqltypes.Kind
 	namesBuf [smallTable + 4]string
 	idsBuf   [smallTable + 4]uint16
 	ordsBuf  [smallTable + 4]int
@@ -50,9 +55,9 @@ const smallTable = 8
 func NewRowDecoder(t *Table, cols []int) *RowDecoder {
 	d := &RowDecoder{t: t}
 	if n := len(t.Columns); n <= smallTable {
-		d.init, d.want, d.names, d.ids, d.ords = d.initBuf[:n], d.wantBuf[:n], d.namesBuf[:0], d.idsBuf[:0], d.ordsBuf[:0]
+		d.init, d.want, d.kinds, d.names, d.ids, d.ords = d.initBuf[:n], d.wantBuf[:n], d.kindsBuf[:n], d.namesBuf[:0], d.idsBuf[:0], d.ordsBuf[:0]
 	} else {
-		d.init, d.want = make([]sqltypes.Value, n), make([]bool, n)
+		d.init, d.want, d.kinds = make([]sqltypes.Value, n), make([]bool, n), make([]sqltypes.Kind, n)
 		// Room for every column and the version and a few retired attributes.
 		d.names, d.ids, d.ords = make([]string, 0, n+4), make([]uint16, 0, n+4), make([]int, 0, n+4)
 	}
@@ -64,6 +69,10 @@ func NewRowDecoder(t *Table, cols []int) *RowDecoder {
 			continue
 		}
 		d.want[c] = true
+		switch k := t.Columns[c].Type.Kind(); k {
+		case sqltypes.KindInt, sqltypes.KindDate, sqltypes.KindFloat, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
+			d.kinds[c] = k
+		}
 		if t.Columns[c].Missing != "" && d.initErr == nil {
 			d.init[c], d.initErr = t.Columns[c].MissingValue()
 		}
@@ -125,6 +134,12 @@ func (d *RowDecoder) decode(attrs []kv.Attr, row []sqltypes.Value, alias bool) e
 		} else {
 			ord = d.resolve(i, a)
 		}
+		if ord >= 0 && d.kinds[ord] != sqltypes.KindNull {
+			if v, ok := direct(a, d.kinds[ord]); ok {
+				row[ord] = v
+				continue
+			}
+		}
 		if ord < 0 {
 			continue
 		}
@@ -140,6 +155,20 @@ func (d *RowDecoder) decode(attrs []kv.Attr, row []sqltypes.Value, alias bool) e
 		row[ord] = v
 	}
 	return nil
+}
+
+// direct is attrValue's value of a for a column of kind k (RowDecoder.kinds)
+// when a is of the kind such a column stores, and false otherwise.
+func direct(a *kv.Attr, k sqltypes.Kind) (sqltypes.Value, bool) {
+	switch {
+	case a.Kind == kv.AttrInt && (k == sqltypes.KindInt || k == sqltypes.KindDate):
+		return sqltypes.Value{K: k, I: a.I}, true
+	case a.Kind == kv.AttrInt && (k == sqltypes.KindTimestamp || k == sqltypes.KindTimestampTZ):
+		return sqltypes.Value{K: k, I: sqltypes.TimestampFromStored(a.I)}, true
+	case a.Kind == kv.AttrFloat && k == sqltypes.KindFloat:
+		return sqltypes.Value{K: k, F: a.F}, true
+	}
+	return sqltypes.Value{}, false
 }
 
 // resolve finds the wanted column (or -1) of attribute a, at position i of

@@ -608,6 +608,30 @@ type copyEncoder struct {
 	// special marks the bytes a value's text form cannot hold as they
 	// are: those text format escapes, or those that make CSV quote it.
 	special [256]bool
+	// plain marks the kinds of value whose text never holds a special
+	// byte in this format and these settings (plainKinds): their text
+	// goes out as it is appended, not scanned byte by byte for escapes.
+	plain [256]bool
+}
+
+// plainKinds are the kinds whose text is made of a few known bytes, for
+// the encoder to tell whether any of them is special (newCopyEncoder):
+// the digits, signs and letters of integers, floats (exponents,
+// Infinity, NaN, and %g's form when extra_float_digits rounds), booleans
+// and uuids, and of dates and timestamps in the ISO style (the era, the
+// zone offset, infinity; the other styles print month and zone names).
+var plainKinds = []struct {
+	kind     sqltypes.Kind
+	alphabet string
+	iso      bool // only under DateStyle ISO
+}{
+	{sqltypes.KindInt, "-0123456789", false},
+	{sqltypes.KindFloat, "-+.0123456789eEInfinityNa", false},
+	{sqltypes.KindBool, "tf", false},
+	{sqltypes.KindUUID, "-0123456789abcdef", false},
+	{sqltypes.KindDate, "-+:. 0123456789BCinfty", true},
+	{sqltypes.KindTimestamp, "-+:. 0123456789BCinfty", true},
+	{sqltypes.KindTimestampTZ, "-+:. 0123456789BCinfty", true},
 }
 
 // newCopyEncoder returns an encoder of f's format in a session whose
@@ -622,6 +646,18 @@ func newCopyEncoder(f *CopyFormat, style sqltypes.Style) *copyEncoder {
 		for _, c := range []byte{'\\', '\b', '\f', '\n', '\r', '\t', '\v', f.Delimiter} {
 			e.special[c] = true
 		}
+	}
+	for _, p := range plainKinds {
+		if p.iso && style.Date != sqltypes.DateStyleISO {
+			continue
+		}
+		plain := true
+		for i := 0; i < len(p.alphabet); i++ {
+			if e.special[p.alphabet[i]] {
+				plain = false
+			}
+		}
+		e.plain[p.kind] = plain
 	}
 	return e
 }
@@ -691,11 +727,16 @@ func (e *copyEncoder) row(out []byte, row []sqltypes.Value) ([]byte, error) {
 		// taken back out and written again, escaped or quoted.
 		at := len(out)
 		out = sqltypes.AppendTextStyled(out, cols[i].Type, v, e.style)
-		clean := true
-		for _, c := range out[at:] {
-			if e.special[c] {
-				clean = false
-				break
+		// An integer with a name in S is a reg* value, printed as its
+		// name: not plain.
+		clean := e.plain[v.K] && (v.K != sqltypes.KindInt || v.S == "")
+		if !clean {
+			clean = true
+			for _, c := range out[at:] {
+				if e.special[c] {
+					clean = false
+					break
+				}
 			}
 		}
 		if e.f.CSV {

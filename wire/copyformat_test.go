@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -345,5 +346,89 @@ func TestCopyRanges(t *testing.T) {
 		if err != nil || string(got) != tc.want {
 			t.Errorf("%q: got %q (%v), want %q", tc.in, got, err, tc.want)
 		}
+	}
+}
+
+// TestCopyEncodePlainKinds: a value of a kind the encoder writes without
+// scanning (copyEncoder.plain) comes out exactly as the scanning path
+// writes it, in every format whose delimiter, quote or NULL string is one
+// of the bytes such values hold, and the scan is skipped where nothing
+// can need escaping or quoting (the default formats).
+func TestCopyEncodePlainKinds(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := []sqltypes.Value{
+		sqltypes.NewInt(0), sqltypes.NewInt(-42), sqltypes.NewInt(math.MinInt64),
+		sqltypes.NewFloat(-1.5), sqltypes.NewFloat(1e-7), sqltypes.NewFloat(1e21), sqltypes.NewFloat(math.Inf(-1)), sqltypes.NewFloat(math.NaN()),
+		sqltypes.NewBool(true), sqltypes.NewBool(false),
+		sqltypes.NewUUID([16]byte{0xde, 0xad, 0xbe, 0xef, 9: 0xa0}),
+		sqltypes.NewDate(19786), sqltypes.NewDate(sqltypes.MinDate), sqltypes.NewDate(sqltypes.DateInfinity),
+		sqltypes.NewTimestamp(sqltypes.MinTimestamp), sqltypes.NewTimestamp(1709564400123456), sqltypes.NewTimestamp(sqltypes.TimestampNegInfinity),
+		sqltypes.NewTimestampTZ(1709564400000000), sqltypes.NewTimestampTZ(sqltypes.TimestampInfinity),
+	}
+	cols := make([]Column, len(values))
+	for i, v := range values {
+		cols[i] = Column{Name: "c", Type: sqltypes.TypeText}
+		switch v.K {
+		case sqltypes.KindInt:
+			cols[i].Type = sqltypes.TypeInt8
+		case sqltypes.KindFloat:
+			cols[i].Type = sqltypes.TypeFloat8
+		case sqltypes.KindBool:
+			cols[i].Type = sqltypes.TypeBool
+		case sqltypes.KindUUID:
+			cols[i].Type = sqltypes.TypeUUID
+		case sqltypes.KindDate:
+			cols[i].Type = sqltypes.TypeDate
+		case sqltypes.KindTimestamp:
+			cols[i].Type = sqltypes.TypeTimestamp
+		case sqltypes.KindTimestampTZ:
+			cols[i].Type = sqltypes.TypeTimestampTZ
+		}
+	}
+	var formats []*CopyFormat
+	for _, c := range []byte("\t,-+.:e EInfinityNaBCtfabcdef0123456789") {
+		formats = append(formats, &CopyFormat{Delimiter: c, Null: `\N`, Columns: cols},
+			&CopyFormat{CSV: true, Delimiter: c, Quote: '"', Escape: '"', Columns: cols},
+			&CopyFormat{CSV: true, Delimiter: ',', Quote: c, Escape: c, Columns: cols},
+			&CopyFormat{CSV: true, Delimiter: ',', Quote: '"', Escape: '"', Null: string(c), Columns: cols})
+	}
+	formats = append(formats, &CopyFormat{CSV: true, Delimiter: ',', Quote: '"', Escape: '"', Null: "-42", Columns: cols},
+		&CopyFormat{CSV: true, Delimiter: ',', Quote: '"', Escape: '"', Null: "t", Columns: cols})
+	styles := []sqltypes.Style{{}, {Location: ny}, {Date: sqltypes.DateStyleSQL, Order: sqltypes.DateOrderDMY, Location: ny},
+		{Date: sqltypes.DateStylePostgres}, {Date: sqltypes.DateStyleGerman}, {RoundFloats: true, ExtraFloatDigits: -3}}
+	for _, st := range styles {
+		for _, f := range formats {
+			enc := newCopyEncoder(f, st)
+			ref := newCopyEncoder(f, st)
+			ref.plain = [256]bool{} // every value scanned
+			for i, v := range values {
+				row := []sqltypes.Value{v}
+				one := *f
+				one.Columns = cols[i : i+1]
+				enc.f, ref.f = &one, &one
+				got, err1 := enc.row(nil, row)
+				want, err2 := ref.row(nil, row)
+				if err1 != nil || err2 != nil || string(got) != string(want) {
+					t.Errorf("style %+v, format %+v, %v: got %q (%v), want %q (%v)", st, one, v, got, err1, want, err2)
+				}
+			}
+		}
+	}
+	for _, f := range []*CopyFormat{{Delimiter: '\t', Null: `\N`}, {CSV: true, Delimiter: ',', Quote: '"', Escape: '"'}} {
+		enc := newCopyEncoder(f, sqltypes.Style{})
+		for _, k := range []sqltypes.Kind{sqltypes.KindInt, sqltypes.KindFloat, sqltypes.KindBool, sqltypes.KindUUID, sqltypes.KindDate, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ} {
+			if !enc.plain[k] {
+				t.Errorf("CSV %v: kind %d is scanned for special bytes", f.CSV, k)
+			}
+		}
+		if enc.plain[sqltypes.KindText] {
+			t.Errorf("CSV %v: text is not scanned", f.CSV)
+		}
+	}
+	if enc := newCopyEncoder(&CopyFormat{Delimiter: ':', Null: `\N`}, sqltypes.Style{}); enc.plain[sqltypes.KindTimestamp] || !enc.plain[sqltypes.KindInt] {
+		t.Errorf("delimiter ':': plain timestamps %v, ints %v", enc.plain[sqltypes.KindTimestamp], enc.plain[sqltypes.KindInt])
 	}
 }

@@ -94,6 +94,29 @@ func TestAppendFloatShortest(t *testing.T) {
 	}
 }
 
+// TestAppendFloatHundredths: the whole-hundredths shortcut gives the
+// reference's text for hundredths of every magnitude up to its bound, on
+// both sides of it, and near values that are not hundredths.
+func TestAppendFloatHundredths(t *testing.T) {
+	check := func(f float64) {
+		t.Helper()
+		if got, want := string(AppendFloat(nil, f, 64)), floatReference(f, 64); got != want {
+			t.Fatalf("AppendFloat(%v) = %q, want %q", f, got, want)
+		}
+	}
+	for _, f := range []float64{0.01, -0.01, 0.1, 0.05, 1.94, -1.9, 12, 100, 0.29, 1.15, 9999999999999.99, 1e13 - 1, 1e13, 1e13 + 0.5, 123456789012.34, 0.001, 0.015, 1.005} {
+		check(f)
+	}
+	rng := rand.New(rand.NewSource(2))
+	for i := 0; i < 300000; i++ {
+		k := rng.Int63n(int64(math.Pow(10, float64(1+rng.Intn(16))))) - rng.Int63n(1000)
+		f := float64(k) / 100
+		check(f)
+		check(math.Nextafter(f, math.Inf(1)))
+		check(f / 10)
+	}
+}
+
 func BenchmarkAppendFloat(b *testing.B) {
 	vals := []float64{15.27, 40.712776, -74.005974, 1e-7, 1e21, 12345.678901234}
 	buf := make([]byte, 0, 64)

@@ -472,6 +472,24 @@ func AppendText(buf []byte, v Value) []byte {
 	return buf
 }
 
+// appendHundredths appends k/100 in positional notation without trailing
+// zeros: 1.94, -0.5, 12.
+func appendHundredths(buf []byte, k int64) []byte {
+	if k < 0 {
+		buf = append(buf, '-')
+		k = -k
+	}
+	buf = strconv.AppendInt(buf, k/100, 10)
+	switch c := k % 100; {
+	case c == 0:
+	case c%10 == 0:
+		buf = append(buf, '.', byte('0'+c/10))
+	default:
+		buf = append(buf, '.', byte('0'+c/10), byte('0'+c%10))
+	}
+	return buf
+}
+
 // AppendFloat formats f as PostgreSQL 12+ does with extra_float_digits = 1:
 // the shortest text that reads back exactly, in positional notation for
 // decimal exponents in [-4, 15) (float4: [-4, 6)) and exponential otherwise,
@@ -489,6 +507,18 @@ func AppendFloat(buf []byte, f float64, bits int) []byte {
 			return append(buf, "-0"...)
 		}
 		return append(buf, '0')
+	}
+	if bits == 64 && math.Abs(f) < 1e13 {
+		// A whole number of hundredths (a price, a reading): k/100 is
+		// the shortest text when f is the double nearest it. The
+		// division is exact-then-rounded, so the test is exact; a
+		// decimal of at most 15 significant digits is the only one of
+		// as few digits that reads back as its double (DBL_DIG), so no
+		// shorter text exists, and |f| < 1e13 is in the positional
+		// range.
+		if k := math.Round(f * 100); k/100 == f {
+			return appendHundredths(buf, int64(k))
+		}
 	}
 	// The shortest digits are formatted once, in exponential form (the
 	// decimal exponent of the shortest digits, not of log10, which rounds:
