@@ -147,15 +147,6 @@ func init() {
 		t.Micros = wrapDay(us)
 		return sqltypes.NewTimeTZ(t), nil
 	}
-	// date + time: the timestamp of that day at that time; with a timetz,
-	// the instant it names.
-	dateTime := func(d sqltypes.Value, us int64) (int64, error) {
-		ts, err := sqltypes.DateToTimestamp(d.I)
-		if err != nil || !sqltypes.IsFiniteTimestamp(ts) {
-			return ts, err
-		}
-		return sqltypes.TimestampAddInterval(ts, sqltypes.IntervalValue{Micros: us})
-	}
 	RegisterOperator("+",
 		binop(tTime, tInterval, tTime, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return tm(a.I + b.Interval().Micros) }),
 		binop(tInterval, tTime, tTime, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return tm(b.I + a.Interval().Micros) }),
@@ -174,12 +165,10 @@ func init() {
 			return sqltypes.NewTimestamp(us), err
 		}),
 		binop(tDate, tTimeTZ, tTSTZ, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
-			t := b.TimeTZ()
-			us, err := dateTime(a, t.Micros)
-			if err == nil && sqltypes.IsFiniteTimestamp(us) {
-				us -= int64(t.Offset) * 1e6
-			}
-			return sqltypes.NewTimestampTZ(us), err
+			return dateTimeTZ(a, b)
+		}),
+		binop(tTimeTZ, tDate, tTSTZ, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
+			return dateTimeTZ(b, a) // timetzdate_pl, the commutator
 		}),
 	)
 	RegisterOperator("-",
@@ -191,4 +180,25 @@ func init() {
 			return sqltypes.NewInterval(sqltypes.IntervalValue{Micros: a.I - b.I}), nil
 		}),
 	)
+}
+
+// dateTimeTZ is date + time with time zone: the timestamptz of that wall
+// time on that day in the value's zone (datetimetz_pl).
+func dateTimeTZ(date, timetz sqltypes.Value) (sqltypes.Value, error) {
+	t := timetz.TimeTZ()
+	us, err := dateTime(date, t.Micros)
+	if err == nil && sqltypes.IsFiniteTimestamp(us) {
+		us -= int64(t.Offset) * 1e6
+	}
+	return sqltypes.NewTimestampTZ(us), err
+}
+
+// dateTime is date + time: the timestamp of that day at that time (us
+// microseconds after midnight).
+func dateTime(d sqltypes.Value, us int64) (int64, error) {
+	ts, err := sqltypes.DateToTimestamp(d.I)
+	if err != nil || !sqltypes.IsFiniteTimestamp(ts) {
+		return ts, err
+	}
+	return sqltypes.TimestampAddInterval(ts, sqltypes.IntervalValue{Micros: us})
 }
