@@ -549,9 +549,12 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 		// Integer shifts and network containment: the registry's.
 		return b.bindRegisteredOp(op, l, r)
 	}
-	// Any other operator is the registry's (the ~<~ pattern
-	// comparisons ...), or none.
-	return b.bindRegisteredOp(op, l, r)
+	if builtins.HasOperator(op) {
+		// Any other operator the registry has (the ~<~ pattern
+		// comparisons ...).
+		return b.bindRegisteredOp(op, l, r)
+	}
+	return nil, noOperator(op, l.Type(), r.Type())
 }
 
 // bindPrefixOp binds a prefix operator other than the signs (~) by the
