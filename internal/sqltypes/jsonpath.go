@@ -86,9 +86,9 @@ type JSONPathItem struct {
 	Kind JSONPathKind
 	// Str is a key, a string literal, a variable's name, a like_regex
 	// pattern or a .datetime() template.
-	Str string
-	Num *apd.Decimal // JPNumeric
-	Bool bool        // JPBool; JPDatetime: whether it has a template
+	Str  string
+	Num  *apd.Decimal // JPNumeric
+	Bool bool         // JPBool; JPDatetime: whether it has a template
 	// Left and Right are an operator's operands; Left alone is the
 	// argument of a unary operator, filter, exists, !, is unknown and
 	// like_regex.
@@ -301,7 +301,6 @@ func (l *jpLexer) next() (jpToken, error) {
 	l.i++
 	return jpToken{kind: jtPunct, text: l.s[start:l.i], src: l.s[start:l.i]}, nil
 }
-
 
 // number scans an integer, decimal or real literal; a name character right
 // after one is PostgreSQL's "trailing junk".
