@@ -715,4 +715,6 @@ const pgOperatorTable = `
 3291|<->|b|f|f|718|600|701|1522|0|3290|dist_cpoint
 4161||>>|b|f|f|600|600|16|0|0|131|point_above
 4162|<<||b|f|f|600|600|16|0|0|134|point_below
+4012|@?|b|f|f|3802|4072|16|0|0|4010|jsonb_path_exists_opr
+4013|@@|b|f|f|3802|4072|16|0|0|4011|jsonb_path_match_opr
 `

@@ -9,8 +9,8 @@ import (
 // jsonb_path_exists, _match, _query (set-returning), _query_array and
 // _query_first, each (target, path [, vars [, silent]]), and jsonb @?
 // jsonpath and jsonb @@ jsonpath, which are _exists and _match with
-// silent true and no vars. The _tz variants are not registered: they
-// differ only in .datetime(), which zproxy refuses (0A000).
+// silent true and no vars. .datetime() is refused (0A000), so the _tz
+// variants answer as the others do.
 
 var jsonpathT = T(sqltypes.TypeJSONPath)
 
@@ -88,17 +88,15 @@ func JSONPathMatch(a []sqltypes.Value) (sqltypes.Value, error) {
 
 func init() {
 	params := [][]Param{{jsonbT, jsonpathT}, {jsonbT, jsonpathT, jsonbT}, {jsonbT, jsonpathT, jsonbT, boolT}}
-	scalar := func(result sqltypes.Type, doc string, f func(a []sqltypes.Value) (sqltypes.Value, error)) []Overload {
+	scalar := func(result sqltypes.Type, vol Volatility, doc string, f func(a []sqltypes.Value) (sqltypes.Value, error)) []Overload {
 		var ovs []Overload
 		for _, p := range params {
-			ovs = append(ovs, Overload{Params: p, Result: Returns(result), Volatility: Immutable, Doc: doc,
+			ovs = append(ovs, Overload{Params: p, Result: Returns(result), Volatility: vol, Doc: doc,
 				Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return f(a) }})
 		}
 		return ovs
 	}
-	Register("jsonb_path_exists", scalar(sqltypes.TypeBool, "jsonpath exists test", JSONPathExists)...)
-	Register("jsonb_path_match", scalar(sqltypes.TypeBool, "jsonpath match", JSONPathMatch)...)
-	Register("jsonb_path_query_array", scalar(sqltypes.TypeJSONB, "jsonpath query wrapped into array", func(a []sqltypes.Value) (sqltypes.Value, error) {
+	queryArray := func(a []sqltypes.Value) (sqltypes.Value, error) {
 		found, err := jsonPathQuery(a)
 		if err != nil {
 			return sqltypes.Null, err
@@ -108,31 +106,44 @@ func init() {
 			arr.Elems[i] = *v
 		}
 		return sqltypes.NewJSONB(arr), nil
-	})...)
-	Register("jsonb_path_query_first", scalar(sqltypes.TypeJSONB, "jsonpath query first item", func(a []sqltypes.Value) (sqltypes.Value, error) {
+	}
+	queryFirst := func(a []sqltypes.Value) (sqltypes.Value, error) {
 		found, err := jsonPathQuery(a)
 		if err != nil || len(found) == 0 {
 			return sqltypes.Null, err
 		}
 		return sqltypes.NewJSONB(found[0]), nil
-	})...)
-	for _, p := range params {
-		Register("jsonb_path_query", Overload{Params: p, Result: Returns(sqltypes.TypeJSONB), Volatility: Immutable, Doc: "jsonpath query",
-			Set: &SetFunc{Rows: func(_ *Context, a []sqltypes.Value) (SetRows, error) {
-				found, err := jsonPathQuery(a)
-				if err != nil {
-					return nil, err
-				}
-				vals := make([]sqltypes.Value, len(found))
-				for i, v := range found {
-					vals[i] = sqltypes.NewJSONB(v)
-				}
-				return Column(vals), nil
-			}}})
 	}
-	for _, name := range []string{"jsonb_path_exists", "jsonb_path_match", "jsonb_path_query", "jsonb_path_query_array", "jsonb_path_query_first"} {
-		paramNames[name] = paramInfo{names: []string{"target", "path", "vars", "silent"}, optional: 2,
-			defaults: []sqltypes.Value{emptyJSONBObject, sqltypes.NewBool(false)}, defaultTypes: []sqltypes.Type{sqltypes.TypeJSONB, sqltypes.TypeBool}}
+	// The _tz variants differ from the others only in .datetime()'s
+	// conversions between zoned and unzoned values, which is why they
+	// are stable; zproxy refuses .datetime() in both.
+	for _, tz := range []string{"", "_tz"} {
+		vol := Immutable
+		if tz != "" {
+			vol = Stable
+		}
+		Register("jsonb_path_exists"+tz, scalar(sqltypes.TypeBool, vol, "jsonpath exists test", JSONPathExists)...)
+		Register("jsonb_path_match"+tz, scalar(sqltypes.TypeBool, vol, "jsonpath match", JSONPathMatch)...)
+		Register("jsonb_path_query_array"+tz, scalar(sqltypes.TypeJSONB, vol, "jsonpath query wrapped into array", queryArray)...)
+		Register("jsonb_path_query_first"+tz, scalar(sqltypes.TypeJSONB, vol, "jsonpath query first item", queryFirst)...)
+		for _, p := range params {
+			Register("jsonb_path_query"+tz, Overload{Params: p, Result: Returns(sqltypes.TypeJSONB), Volatility: vol, Doc: "jsonpath query",
+				Set: &SetFunc{Rows: func(_ *Context, a []sqltypes.Value) (SetRows, error) {
+					found, err := jsonPathQuery(a)
+					if err != nil {
+						return nil, err
+					}
+					vals := make([]sqltypes.Value, len(found))
+					for i, v := range found {
+						vals[i] = sqltypes.NewJSONB(v)
+					}
+					return Column(vals), nil
+				}}})
+		}
+		for _, name := range []string{"jsonb_path_exists", "jsonb_path_match", "jsonb_path_query", "jsonb_path_query_array", "jsonb_path_query_first"} {
+			paramNames[name+tz] = paramInfo{names: []string{"target", "path", "vars", "silent"}, optional: 2,
+				defaults: []sqltypes.Value{emptyJSONBObject, sqltypes.NewBool(false)}, defaultTypes: []sqltypes.Type{sqltypes.TypeJSONB, sqltypes.TypeBool}}
+		}
 	}
 
 	// @? and @@: the functions with no vars and errors suppressed
