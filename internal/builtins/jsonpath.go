@@ -21,6 +21,9 @@ func jsonPathArgs(a []sqltypes.Value) (doc *sqltypes.JSONValue, path *sqltypes.J
 	if err != nil {
 		return nil, nil, nil, false, err
 	}
+	// A call without vars has the default '{}' (PostgreSQL numbers
+	// keyvalue()'s generated objects after it); the operators pass none.
+	vars = emptyJSONBObject.JSONB()
 	if len(a) > 2 {
 		vars = a[2].JSONB()
 	}
