@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -73,4 +74,41 @@ func TestJSONPathQuery(t *testing.T) {
 			t.Errorf("%s on %s: got %s, want %s", c.path, c.doc, got, c.want)
 		}
 	}
+}
+
+// FuzzJSONPathEval evaluates arbitrary paths on arbitrary documents: no
+// panic, and every error a SQLSTATE one (silent or not).
+func FuzzJSONPathEval(f *testing.F) {
+	f.Add(`{"a": [1, 2, {"b": 3}], "c": "x"}`, `$.a[*] ? (@ > 1)`)
+	f.Add(`[1, [2, [3]]]`, `strict $.**{1 to last} ? (@.type() == "number")`)
+	f.Add(`{"a": {"b": 1.5}}`, `$.*.keyvalue().value.double().floor() + $.a.b`)
+	f.Add(`["abc"]`, `$[last] ? (@ like_regex "^a" flag "i" && @ starts with "ab")`)
+	f.Add(`[1, 2, 3]`, `$[$[0] to last - 1, 10000000000]`)
+	f.Add(`{}`, `exists($.a) || ($.b == 1) is unknown`)
+	f.Fuzz(func(t *testing.T, docText, pathText string) {
+		doc, err := sqltypes.ParseJSONB(docText)
+		if err != nil {
+			return
+		}
+		path, err := sqltypes.ParseJSONPathValue(pathText)
+		if err != nil {
+			return
+		}
+		for _, silent := range []bool{false, true} {
+			args := []sqltypes.Value{sqltypes.NewJSONB(doc), path, emptyJSONBObject, sqltypes.NewBool(silent)}
+			for _, f := range []func([]sqltypes.Value) (sqltypes.Value, error){JSONPathExists, JSONPathMatch} {
+				if _, err := f(args); err != nil && !isPgErr(err) {
+					t.Fatalf("%s on %s: error without a SQLSTATE: %v", pathText, docText, err)
+				}
+			}
+			if _, err := jsonPathQuery(args); err != nil && !isPgErr(err) {
+				t.Fatalf("%s on %s: error without a SQLSTATE: %v", pathText, docText, err)
+			}
+		}
+	})
+}
+
+func isPgErr(err error) bool {
+	var pe *pgerr.Error
+	return errors.As(err, &pe)
 }
