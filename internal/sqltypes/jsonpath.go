@@ -284,8 +284,11 @@ func (l *jpLexer) next() (jpToken, error) {
 			return jpToken{kind: jtVariable, text: name, src: l.s[start:l.i]}, err
 		}
 		if l.i < len(l.s) && !jpSpecial(l.s[l.i]) {
-			name, err := l.name()
-			return jpToken{kind: jtVariable, text: name, src: l.s[start:l.i]}, err
+			// An unquoted variable name takes no backslash escapes.
+			for l.i < len(l.s) && !jpSpecial(l.s[l.i]) {
+				l.i++
+			}
+			return jpToken{kind: jtVariable, text: l.s[start+1 : l.i], src: l.s[start:l.i]}, nil
 		}
 		return jpToken{kind: jtPunct, text: "$", src: "$"}, nil
 	case c == '\\' || !jpSpecial(c):
@@ -330,6 +333,12 @@ func (l *jpLexer) number() (jpToken, error) {
 		if j < len(l.s) && isDigit(l.s[j]) {
 			for j < len(l.s) && isDigit(l.s[j]) {
 				j++
+			}
+			// numeric_in refuses an exponent past INT_MAX/2 whatever the
+			// digits (0e20000000000 too).
+			digits := strings.TrimLeft(strings.TrimLeft(l.s[l.i+1:j], "+-"), "0")
+			if len(digits) > 10 || len(digits) == 10 && digits >= "1073741823" {
+				return jpToken{}, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
 			}
 			kind = jtNumeric
 			l.i = j

@@ -135,6 +135,8 @@ var jsonpathErrorCases = []struct {
 	{`$.a.1`, pgerr.SyntaxError, `syntax error at or near ".1" of jsonpath input`},
 	{`$ ? (1 == 2 == 3)`, pgerr.SyntaxError, `syntax error at or near "==" of jsonpath input`},
 	{`$ ? (@ = 1)`, pgerr.SyntaxError, `syntax error at or near "=" of jsonpath input`},
+	{`0e20000000000000000`, pgerr.NumericValueOutOfRange, "value overflows numeric format"},
+	{`($0\\)`, pgerr.SyntaxError, ""},
 	{`$ ? (@.a)`, pgerr.SyntaxError, ""},
 	{`$ && $`, pgerr.SyntaxError, ""},
 }
