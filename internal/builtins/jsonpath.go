@@ -121,16 +121,16 @@ func init() {
 	// conversions between zoned and unzoned values, which is why they
 	// are stable; zproxy refuses .datetime() in both.
 	for _, tz := range []string{"", "_tz"} {
-		vol := Immutable
+		vol, docTZ := Immutable, ""
 		if tz != "" {
-			vol = Stable
+			vol, docTZ = Stable, " with timezone"
 		}
-		Register("jsonb_path_exists"+tz, scalar(sqltypes.TypeBool, vol, "jsonpath exists test", JSONPathExists)...)
-		Register("jsonb_path_match"+tz, scalar(sqltypes.TypeBool, vol, "jsonpath match", JSONPathMatch)...)
-		Register("jsonb_path_query_array"+tz, scalar(sqltypes.TypeJSONB, vol, "jsonpath query wrapped into array", queryArray)...)
-		Register("jsonb_path_query_first"+tz, scalar(sqltypes.TypeJSONB, vol, "jsonpath query first item", queryFirst)...)
+		Register("jsonb_path_exists"+tz, scalar(sqltypes.TypeBool, vol, "jsonpath exists test"+docTZ, JSONPathExists)...)
+		Register("jsonb_path_match"+tz, scalar(sqltypes.TypeBool, vol, "jsonpath match"+docTZ, JSONPathMatch)...)
+		Register("jsonb_path_query_array"+tz, scalar(sqltypes.TypeJSONB, vol, "jsonpath query wrapped into array"+docTZ, queryArray)...)
+		Register("jsonb_path_query_first"+tz, scalar(sqltypes.TypeJSONB, vol, "jsonpath query first item"+docTZ, queryFirst)...)
 		for _, p := range params {
-			Register("jsonb_path_query"+tz, Overload{Params: p, Result: Returns(sqltypes.TypeJSONB), Volatility: vol, Doc: "jsonpath query",
+			Register("jsonb_path_query"+tz, Overload{Params: p, Result: Returns(sqltypes.TypeJSONB), Volatility: vol, Doc: "jsonpath query" + docTZ,
 				Set: &SetFunc{Rows: func(_ *Context, a []sqltypes.Value) (SetRows, error) {
 					found, err := jsonPathQuery(a)
 					if err != nil {
