@@ -303,7 +303,7 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		a.Kind, a.I = kv.AttrBool, v.I
 	case sqltypes.KindFloat:
 		a.Kind, a.F = kv.AttrFloat, v.F
-	case sqltypes.KindText, sqltypes.KindXML:
+	case sqltypes.KindText, sqltypes.KindXML, sqltypes.KindJSONPath:
 		a.Kind, a.S = kv.AttrString, v.S
 	case sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr, sqltypes.KindGeo:
 		// Stored as their text, readable in the store and exact (a
@@ -384,6 +384,9 @@ func attrValue(a *kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			return sqltypes.NewJSON(strings.Clone(a.S)), nil
 		case sqltypes.KindXML:
 			return sqltypes.NewXML(strings.Clone(a.S)), nil
+		case sqltypes.KindJSONPath:
+			// The canonical text; the tree is parsed when evaluated.
+			return sqltypes.Value{K: sqltypes.KindJSONPath, S: strings.Clone(a.S)}, nil
 		case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
 			// Past the stored count (ValueAttr): µs since 2000.
 			if us, err := strconv.ParseInt(a.S, 10, 64); err == nil {
@@ -913,7 +916,7 @@ func CheckKeyType(t sqltypes.Type, kind IndexKind) error {
 		// PostgreSQL has btree and hash operator classes for hstore, whose
 		// order it calls not useful; zproxy has no key encoding for it.
 		return pgerr.New(pgerr.FeatureNotSupported, "hstore columns cannot be key or index columns")
-	case sqltypes.XML, sqltypes.GeoPoint, sqltypes.GeoLSeg, sqltypes.GeoBox, sqltypes.GeoLine, sqltypes.GeoPath, sqltypes.GeoPolygon, sqltypes.GeoCircle:
+	case sqltypes.XML, sqltypes.JSONPath, sqltypes.GeoPoint, sqltypes.GeoLSeg, sqltypes.GeoBox, sqltypes.GeoLine, sqltypes.GeoPath, sqltypes.GeoPolygon, sqltypes.GeoCircle:
 		return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method %q", t, method).
 			WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
 	case sqltypes.TSVector, sqltypes.TSQuery:

@@ -348,6 +348,8 @@ func (ii *invertedIndex) leaf(part int, op string, v sqltypes.Value) *InvertedQu
 			if toks := all(); len(toks) > 0 {
 				return invAnd(toks)
 			}
+		case "@@", "@?":
+			return ii.jsonPathLeaf(part, op, v)
 		case "?", "?|", "?&":
 			if opclass != catalog.OpclassJSONB {
 				return nil
@@ -610,4 +612,110 @@ func (d *invertedDerivation) rederive(tmpl *Scan, ctx *ir.EvalContext) (*Scan, b
 	out.Residual = andAll(recheck)
 	out.use.ctx = ctx
 	return &out, true
+}
+
+// jsonPathLeaf narrows jsonb @@ '$.a.b == c' and jsonb @? '$.a ? (@.b ==
+// c)' (lax or strict, c a JSON scalar) to the rows @> '{"a": {"b": c}}'
+// would read: a row the path matches holds the keys and the scalar, with
+// arrays anywhere between them (lax mode unwraps them), which jsonb_path_ops'
+// tokens ignore; jsonb_ops tokenizes a string inside an array as a key, so
+// a string constant also reads the rows of '{"a": {"b": [c]}}'. The
+// operator stays the filter. Any other path: nil, every row.
+func (ii *invertedIndex) jsonPathLeaf(part int, op string, v sqltypes.Value) *InvertedQuery {
+	if v.K != sqltypes.KindJSONPath {
+		return nil
+	}
+	path, err := v.JSONPath()
+	if err != nil {
+		return nil
+	}
+	keys, lit := jsonPathEquality(op, path.Expr)
+	if lit == nil || len(keys) == 0 {
+		return nil
+	}
+	doc := func(leaf sqltypes.JSONValue) sqltypes.Value {
+		for i := len(keys) - 1; i >= 0; i-- {
+			leaf = sqltypes.JSONValue{Kind: sqltypes.JSONObject, Keys: []string{keys[i]}, Elems: []sqltypes.JSONValue{leaf}}
+		}
+		return sqltypes.NewJSONB(&leaf)
+	}
+	opclass := ii.ix.Columns[part].Opclass
+	and := func(d sqltypes.Value) *InvertedQuery {
+		raws, shown := catalog.DescribedTokens(opclass, d)
+		qs := make([]*InvertedQuery, len(raws))
+		for i, raw := range raws {
+			qs[i] = &InvertedQuery{Token: catalog.PartToken(part, raw), Shown: shown[i]}
+		}
+		return invAnd(qs)
+	}
+	q := and(doc(*lit))
+	if opclass == catalog.OpclassJSONB && lit.Kind == sqltypes.JSONString {
+		q = invOr([]*InvertedQuery{q, and(doc(sqltypes.JSONValue{Kind: sqltypes.JSONArray, Elems: []sqltypes.JSONValue{*lit}}))})
+	}
+	return q
+}
+
+// jsonPathEquality recognises the paths jsonPathLeaf narrows: for @@ an
+// equality of a key chain from $ and a scalar literal; for @? a key chain
+// from $ filtered by an equality of a key chain from @ (possibly none) and
+// a scalar literal. It returns the keys from $ and the literal.
+func jsonPathEquality(op string, e *sqltypes.JSONPathItem) ([]string, *sqltypes.JSONValue) {
+	// keyChain reads start.k1.k2... up to the first item that is no key.
+	keyChain := func(it *sqltypes.JSONPathItem, start sqltypes.JSONPathKind) ([]string, *sqltypes.JSONPathItem, bool) {
+		if it == nil || it.Kind != start {
+			return nil, nil, false
+		}
+		var keys []string
+		it = it.Next
+		for it != nil && it.Kind == sqltypes.JPKey {
+			keys = append(keys, it.Str)
+			it = it.Next
+		}
+		return keys, it, true
+	}
+	literal := func(it *sqltypes.JSONPathItem) *sqltypes.JSONValue {
+		if it.Next != nil {
+			return nil
+		}
+		switch it.Kind {
+		case sqltypes.JPNumeric:
+			return &sqltypes.JSONValue{Kind: sqltypes.JSONNumber, Num: it.Num}
+		case sqltypes.JPString:
+			return &sqltypes.JSONValue{Kind: sqltypes.JSONString, Str: it.Str}
+		case sqltypes.JPBool:
+			return &sqltypes.JSONValue{Kind: sqltypes.JSONBool, Bool: it.Bool}
+		case sqltypes.JPNull:
+			return &sqltypes.JSONValue{Kind: sqltypes.JSONNull}
+		}
+		return nil
+	}
+	// equality reads chain == literal or literal == chain.
+	equality := func(it *sqltypes.JSONPathItem, start sqltypes.JSONPathKind) ([]string, *sqltypes.JSONValue) {
+		if it == nil || it.Kind != sqltypes.JPEqual || it.Next != nil {
+			return nil, nil
+		}
+		for _, pair := range [][2]*sqltypes.JSONPathItem{{it.Left, it.Right}, {it.Right, it.Left}} {
+			if keys, rest, ok := keyChain(pair[0], start); ok && rest == nil {
+				if lit := literal(pair[1]); lit != nil {
+					return keys, lit
+				}
+			}
+		}
+		return nil, nil
+	}
+	switch op {
+	case "@@":
+		return equality(e, sqltypes.JPRoot)
+	case "@?":
+		keys, rest, ok := keyChain(e, sqltypes.JPRoot)
+		if !ok || rest == nil || rest.Kind != sqltypes.JPFilter || rest.Next != nil {
+			return nil, nil
+		}
+		inner, lit := equality(rest.Left, sqltypes.JPCurrent)
+		if lit == nil {
+			return nil, nil
+		}
+		return append(keys, inner...), lit
+	}
+	return nil, nil
 }

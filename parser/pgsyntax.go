@@ -95,8 +95,8 @@ var OtherOperators = map[string]bool{
 	// The range operators (their << and >> are infixOps', with the
 	// shifts and the network operators).
 	"&<": true, "&>": true, "-|-": true,
-	// Full-text search's match.
-	"@@": true,
+	// Full-text search's match, and jsonpath's match and exists.
+	"@@": true, "@?": true,
 }
 
 // pgSyntax applies the respellings above to the statement from head on.

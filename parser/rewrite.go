@@ -457,7 +457,7 @@ func (r *rewriter) typedLiteral(i int) error {
 	switch r.toks[i].val {
 	case "smallint", "int2", "integer", "int", "int4", "bigint", "int8", "real", "float4", "float8",
 		"double", "text", "varchar", "character", "boolean", "bool", "timestamp", "timestamptz", "date",
-		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz", "money", "varbit", "bit", "inet", "cidr", "macaddr", "macaddr8", "xml", "pg_lsn", "xid", "xid8", "tid",
+		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz", "money", "varbit", "bit", "inet", "cidr", "macaddr", "macaddr8", "xml", "pg_lsn", "xid", "xid8", "tid", "jsonpath",
 		"point", "lseg", "box", "line", "path", "polygon", "circle":
 	default:
 		return nil

@@ -1327,11 +1327,11 @@ func castExists(from, to sqltypes.Type) error {
 }
 
 // systemTypeComparable refuses the comparisons PostgreSQL has no operator
-// for: none at all for xml, only = and <> for xid (against xid or
-// integer).
+// for: none at all for xml and jsonpath, only = and <> for xid (against
+// xid or integer).
 func systemTypeComparable(op ir.BinOp, lt, rt sqltypes.Type) error {
 	switch {
-	case lt.ID == sqltypes.XML || rt.ID == sqltypes.XML:
+	case lt.ID == sqltypes.XML || rt.ID == sqltypes.XML, lt.ID == sqltypes.JSONPath || rt.ID == sqltypes.JSONPath:
 		return noOperator(string(op), lt, rt)
 	case (lt.ID == sqltypes.XID || rt.ID == sqltypes.XID) && op != ir.OpEq && op != ir.OpNe:
 		return noOperator(string(op), lt, rt)

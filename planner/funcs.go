@@ -71,7 +71,7 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 				typ = lt
 			}
 		}
-		if typ = eqOperandType(typ); typ.ID == sqltypes.JSON || typ.ID == sqltypes.XML {
+		if typ = eqOperandType(typ); typ.ID == sqltypes.JSON || typ.ID == sqltypes.XML || typ.ID == sqltypes.JSONPath {
 			return nil, noOperator("=", lt, rt) // types without an equality
 		}
 		l, r := args[0], args[1]

@@ -27,7 +27,8 @@ func (e *namedArg) Eval(*ir.EvalContext, []sqltypes.Value) (sqltypes.Value, erro
 
 // placeNamedArgs orders a call's arguments by the function's parameter
 // names: positional ones first, then named ones in any order; parameters
-// left out take their defaults (zero for make_interval's).
+// left out take their defaults (zero for make_interval's, builtins.ParamDefault's
+// for the others).
 func placeNamedArgs(name string, args []ir.Expr) ([]ir.Expr, error) {
 	named := false
 	for _, a := range args {
@@ -72,6 +73,10 @@ func placeNamedArgs(name string, args []ir.Expr) ([]ir.Expr, error) {
 		if out[i] == nil {
 			if i < len(names)-optional {
 				return nil, noFunc()
+			}
+			if v, t, ok := builtins.ParamDefault(name, i); ok {
+				out[i] = &ir.Const{V: v, Typ: t}
+				continue
 			}
 			out[i] = &ir.Const{V: sqltypes.NewInt(0), Typ: sqltypes.TypeInt4}
 		}

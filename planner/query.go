@@ -1591,9 +1591,9 @@ func isNoColumns(f *ast.SelectField) bool {
 }
 
 // orderable refuses ORDER BY a type PostgreSQL has no ordering operator
-// for (no btree operator class): xml, xid and the geometric types.
+// for (no btree operator class): xml, xid, jsonpath and the geometric types.
 func orderable(t sqltypes.Type) error {
-	if t.ID == sqltypes.XML || t.ID == sqltypes.XID || sqltypes.IsGeo(t.ID) {
+	if t.ID == sqltypes.XML || t.ID == sqltypes.XID || t.ID == sqltypes.JSONPath || sqltypes.IsGeo(t.ID) {
 		return pgerr.New(pgerr.UndefinedFunction, "could not identify an ordering operator for type %s", t).
 			WithHint("Use an explicit ordering operator or modify the query.")
 	}
@@ -1601,11 +1601,11 @@ func orderable(t sqltypes.Type) error {
 }
 
 // groupable refuses GROUP BY and DISTINCT over a type PostgreSQL has no
-// equality operator for: xml and the geometric types (whose = operators,
-// where they have one, compare areas or lengths and belong to no
-// operator class).
+// equality operator for: xml, jsonpath and the geometric types (whose =
+// operators, where they have one, compare areas or lengths and belong to
+// no operator class).
 func groupable(t sqltypes.Type) error {
-	if t.ID == sqltypes.XML || sqltypes.IsGeo(t.ID) {
+	if t.ID == sqltypes.XML || t.ID == sqltypes.JSONPath || sqltypes.IsGeo(t.ID) {
 		return pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type %s", t)
 	}
 	return nil

@@ -143,7 +143,15 @@ func (g invertedGen) row(id int) string {
 
 func (g invertedGen) predicate() string {
 	keys := []string{"a", "b", "x", "zz"}
-	switch g.rng.Intn(18) {
+	switch g.rng.Intn(20) {
+	case 18, 19:
+		// jsonpath equalities, which read @>'s posting lists.
+		k1, k2, s := keys[g.rng.Intn(len(keys))], keys[g.rng.Intn(len(keys))], g.scalar()
+		mode := []string{"", "strict ", "lax "}[g.rng.Intn(3)]
+		return fmt.Sprintf([]string{
+			"doc @@ '%[1]s$.%[2]s == %[4]s'", "doc @@ '%[1]s$.%[2]s.%[3]s == %[4]s'", "doc @@ '%[1]s%[4]s == $.%[2]s'",
+			"doc @? '%[1]s$.%[2]s ? (@ == %[4]s)'", "doc @? '%[1]s$ ? (@.%[2]s.%[3]s == %[4]s)'", "doc @? '%[1]s$.%[2]s ? (@.%[3]s == %[4]s)'",
+		}[g.rng.Intn(6)], mode, k1, k2, s)
 	case 15, 16, 17:
 		return fmt.Sprintf("to_tsvector('simple', body) @@ to_tsquery('simple', '%s')", strings.ReplaceAll(g.tsquery(0), "'", "''"))
 	case 12:
@@ -237,5 +245,45 @@ func TestInvertedScansMatchFullScans(t *testing.T) {
 				t.Fatalf("only %d of %d queries used an inverted scan", inverted, steps)
 			}
 		})
+	}
+}
+
+// TestJSONPathInvertedScan: a gin index of either jsonb operator class
+// serves @@ and @? with a path equality ($.a.b == c, $.a ? (@.b == c)),
+// lax or strict, reading @>'s posting lists with the operator kept as the
+// filter; other paths are filters over every row. (The expected rows are
+// PostgreSQL 15's.)
+func TestJSONPathInvertedScan(t *testing.T) {
+	for _, opclass := range []string{"", " jsonb_path_ops"} {
+		_, sess := newSession(t, backends(t)[0].open(t))
+		mustExec(t, sess, `CREATE TABLE jd (id INT PRIMARY KEY, doc JSONB)`)
+		mustExec(t, sess, `CREATE INDEX jd_doc ON jd USING gin (doc`+opclass+`)`)
+		mustExec(t, sess, `INSERT INTO jd VALUES (1, '{"a": 1}'), (2, '{"a": [1, 2]}'), (3, '[{"a": {"b": "x"}}]'), (4, '{"a": {"b": ["x"]}}'), (5, '{"a": "1"}'), (6, '{"b": 1}'), (7, NULL)`)
+		for _, c := range []struct {
+			pred    string
+			indexed bool
+			want    string
+		}{
+			{`doc @@ '$.a == 1'`, true, "1,2"},
+			{`doc @@ 'strict $.a == 1'`, true, "1"},
+			{`doc @@ '1 == $.a'`, true, "1,2"},
+			{`doc @@ '$.a.b == "x"'`, true, "3,4"},
+			{`doc @? '$.a ? (@ == 1)'`, true, "1,2"},
+			{`doc @? '$ ? (@.a.b == "x")'`, true, "3,4"},
+			{`doc @? 'strict $.a ? (@.b == "x")'`, true, ""}, // strict: ["x"] is no string
+			{`doc @@ '$.a > 1'`, false, "2"},
+			{`doc @? '$.a'`, false, "1,2,3,4,5"},
+		} {
+			q := "SELECT id FROM jd WHERE " + c.pred + " ORDER BY id"
+			plan := strings.Join(mustExec(t, sess, "EXPLAIN "+q), "\n")
+			if strings.Contains(plan, "inverted scan") != c.indexed {
+				t.Errorf("%s%s: inverted scan %v, want %v:\n%s", c.pred, opclass, !c.indexed, c.indexed, plan)
+			}
+			got := strings.Join(mustExec(t, sess, q), ",")
+			want := strings.Join(withoutIndexReads(t, sess, func() []string { return mustExec(t, sess, q) }), ",")
+			if got != c.want || want != c.want {
+				t.Errorf("%s%s: got %s (full scan %s), want %s", c.pred, opclass, got, want, c.want)
+			}
+		}
 	}
 }

@@ -157,6 +157,18 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 			return sqltypes.Null, err
 		}
 		return sqltypes.NewTSQuery(q), nil
+	case sqltypes.JSONPath:
+		// jsonpath_recv: a version byte, 1, then the text.
+		if len(src) == 0 {
+			return sqltypes.Null, pgerr.New(pgerr.ProtocolViolation, "insufficient data left in message")
+		}
+		if src[0] != 1 {
+			return sqltypes.Null, pgerr.New(pgerr.InternalError, "unsupported jsonpath version number: %d", src[0])
+		}
+		if !utf8.Valid(src[1:]) {
+			return sqltypes.Null, errInvalidUTF8()
+		}
+		return sqltypes.ParseJSONPathValue(string(src[1:]))
 	case sqltypes.XML:
 		// xml_recv: the text, checked as content.
 		if !utf8.Valid(src) {
@@ -355,6 +367,8 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return sqltypes.AppendTSQueryBinary(buf, v.TSQuery()), nil
 	case sqltypes.XML:
 		return sqltypes.AppendXML(buf, v.S), nil // xml_send: xml_out's text
+	case sqltypes.JSONPath:
+		return append(append(buf, 1), v.S...), nil // jsonpath_send: version 1, then the text
 	case sqltypes.Geometry, sqltypes.Geography:
 		return append(buf, v.S...), nil // geometry_send: the EWKB
 	case sqltypes.XID:

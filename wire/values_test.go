@@ -261,6 +261,8 @@ func FuzzDecodeBinary(f *testing.F) {
 	f.Add(index[sqltypes.Type{ID: sqltypes.XML}], []byte("<a>"))                               // not well-formed
 	f.Add(index[sqltypes.Type{ID: sqltypes.XML}], []byte(`<?xml version="1.0"?><a/><!--c-->`)) // declaration dropped
 	f.Add(index[sqltypes.Type{ID: sqltypes.TID}], []byte{0, 0, 0, 1, 0})                       // a byte short
+	f.Add(index[sqltypes.TypeJSONPath], []byte("\x01$.a ? (@ > 1)"))                           // printed canonically
+	f.Add(index[sqltypes.TypeJSONPath], []byte("\x02$"))                                       // unknown version
 	f.Add(index[sqltypes.Type{ID: sqltypes.PgLSN}], []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
 	f.Add(index[sqltypes.Type{ID: sqltypes.XID}], []byte{0xff, 0xff, 0xff, 0xff})
 	f.Add(index[sqltypes.Type{ID: sqltypes.GeoPath}], []byte{1, 0, 0, 0, 0})                                    // no points
@@ -279,7 +281,10 @@ func FuzzDecodeBinary(f *testing.F) {
 				// buffer is 08P01 (an ERROR, the connection stays), an hstore
 				// key of length -1 is 22004; a range's bounds out of order
 				// are 22000; xml_recv checks the text is well-formed content.
-				pgerr.ProtocolViolation, pgerr.NullValueNotAllowed, pgerr.DataException, pgerr.InvalidXMLContent:
+				pgerr.ProtocolViolation, pgerr.NullValueNotAllowed, pgerr.DataException, pgerr.InvalidXMLContent,
+				// jsonpath_recv parses the text (42601 and the like_regex
+				// errors) after its version byte (XX000 for another).
+				pgerr.SyntaxError, pgerr.InvalidRegularExpression, pgerr.FeatureNotSupported, pgerr.InternalError:
 			default:
 				t.Fatalf("DecodeBinary(%s, %x): code %s: %v", typ, data, code, err)
 			}
@@ -317,9 +322,10 @@ func FuzzDecodeBinary(f *testing.F) {
 			if err != nil || !sqltypes.Equal(back, v) || sqltypes.FormatText(back) != sqltypes.FormatText(v) {
 				t.Fatalf("%s %x -> %x -> %v", typ, data, out, err)
 			}
-		case typ.ID == sqltypes.XML:
+		case typ.ID == sqltypes.XML || typ.ID == sqltypes.JSONPath || typ.Elem == sqltypes.JSONPath:
 			// xml_send writes xml_out's text: a version 1.0 declaration
-			// is dropped, so only the text must survive.
+			// is dropped, so only the text must survive; jsonpath_send
+			// writes the canonical text of the path read.
 			back, err := DecodeBinary(typ, out)
 			if err != nil || sqltypes.FormatText(back) != sqltypes.FormatText(v) {
 				t.Fatalf("%s %x -> %x -> %v", typ, data, out, err)

@@ -762,6 +762,8 @@ const pgOperatorTable = `
 3965|->>|b|f|f|114|23|25|0|0|3950|json_array_element_text
 3966|#>|b|f|f|114|1009|114|0|0|3951|json_extract_path
 3967|#>>|b|f|f|114|1009|25|0|0|3953|json_extract_path_text
+4012|@?|b|f|f|3802|4072|16|0|0|4010|jsonb_path_exists_opr
+4013|@@|b|f|f|3802|4072|16|0|0|4011|jsonb_path_match_opr
 4035|&>|b|f|f|4537|3831|16|0|0|4268|multirange_overright_range
 4142|&>|b|f|f|4537|4537|16|0|0|4269|multirange_overright_multirange
 4161||>>|b|f|f|600|600|16|0|0|131|point_above

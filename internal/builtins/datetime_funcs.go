@@ -384,14 +384,21 @@ func init() {
 // paramNames are the parameter names of the functions PostgreSQL declares
 // with them, for calls that name their arguments (make_interval(days =>
 // 3)), and how many trailing parameters have defaults (zero).
-var paramNames = map[string]struct {
-	names    []string
-	optional int
-}{
-	"make_interval":    {[]string{"years", "months", "weeks", "days", "hours", "mins", "secs"}, 7},
-	"make_date":        {[]string{"year", "month", "day"}, 0},
-	"make_timestamp":   {[]string{"year", "month", "mday", "hour", "min", "sec"}, 0},
-	"make_timestamptz": {[]string{"year", "month", "mday", "hour", "min", "sec", "timezone"}, 1},
+var paramNames = map[string]paramInfo{
+	"make_interval":    {names: []string{"years", "months", "weeks", "days", "hours", "mins", "secs"}, optional: 7},
+	"make_date":        {names: []string{"year", "month", "day"}, optional: 0},
+	"make_timestamp":   {names: []string{"year", "month", "mday", "hour", "min", "sec"}, optional: 0},
+	"make_timestamptz": {names: []string{"year", "month", "mday", "hour", "min", "sec", "timezone"}, optional: 1},
+}
+
+// paramInfo is a function's parameter names, how many trailing ones have
+// defaults, and those defaults when they are not zero (the jsonpath
+// functions' vars '{}' and silent false).
+type paramInfo struct {
+	names        []string
+	optional     int
+	defaults     []sqltypes.Value
+	defaultTypes []sqltypes.Type
 }
 
 // ParamNames returns a function's parameter names and how many trailing
@@ -399,4 +406,15 @@ var paramNames = map[string]struct {
 func ParamNames(name string) ([]string, int) {
 	p := paramNames[name]
 	return p.names, p.optional
+}
+
+// ParamDefault returns the default of a function's parameter i, when it
+// is one of the trailing optional ones and not zero; ok false otherwise.
+func ParamDefault(name string, i int) (v sqltypes.Value, t sqltypes.Type, ok bool) {
+	p := paramNames[name]
+	k := i - (len(p.names) - p.optional)
+	if k < 0 || k >= len(p.defaults) {
+		return sqltypes.Null, sqltypes.TypeUnknown, false
+	}
+	return p.defaults[k], p.defaultTypes[k], true
 }

@@ -582,14 +582,8 @@ func boxOp(a, b sqltypes.Value, f func(x, y gis.Box) bool) (sqltypes.Value, erro
 
 func init() {
 	// PostGIS's parameter names, for use_spheroid => false.
-	paramNames["st_distance"] = struct {
-		names    []string
-		optional int
-	}{[]string{"geog1", "geog2", "use_spheroid"}, 1}
-	paramNames["st_dwithin"] = struct {
-		names    []string
-		optional int
-	}{[]string{"geog1", "geog2", "tolerance", "use_spheroid"}, 1}
+	paramNames["st_distance"] = paramInfo{names: []string{"geog1", "geog2", "use_spheroid"}, optional: 1}
+	paramNames["st_dwithin"] = paramInfo{names: []string{"geog1", "geog2", "tolerance", "use_spheroid"}, optional: 1}
 }
 
 // float4Box is a box as PostGIS keeps it for its box operators (BOX2DF,

@@ -422,6 +422,8 @@ func KindType(k Kind) Type {
 		return Type{ID: sysInfoTypes[k]}
 	case KindGeometry:
 		return TypeGeometry
+	case KindJSONPath:
+		return TypeJSONPath
 	}
 	return TypeUnknown
 }

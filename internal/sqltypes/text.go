@@ -127,6 +127,8 @@ func ParseText(t Type, s string) (Value, error) {
 		return ParseMoney(s)
 	case XML:
 		return ParseXML(s, false)
+	case JSONPath:
+		return ParseJSONPathValue(s)
 	case PgLSN:
 		return ParseLSN(s)
 	case XID:
@@ -450,6 +452,8 @@ func AppendText(buf []byte, v Value) []byte {
 		return AppendTSQuery(buf, v.TSQuery())
 	case KindXML:
 		return AppendXML(buf, v.S)
+	case KindJSONPath:
+		return append(buf, v.S...)
 	case KindLSN:
 		return AppendLSN(buf, uint64(v.I))
 	case KindXID, KindXID8:

@@ -118,6 +118,8 @@ const (
 	// Type.Range says.
 	UserRange
 	UserMultirange
+	// JSONPath is the SQL/JSON path language's jsonpath (jsonpath.go).
+	JSONPath
 	numTypeIDs
 )
 
@@ -187,6 +189,7 @@ var (
 	TypeRegDictionary = Type{ID: RegDictionary}
 	TypeGeometry      = Type{ID: Geometry}
 	TypeGeography     = Type{ID: Geography}
+	TypeJSONPath      = Type{ID: JSONPath}
 )
 
 type typeInfo struct {
@@ -292,6 +295,7 @@ var infos = [numTypeIDs]typeInfo{
 	// A user-defined range's names and OIDs are its RangeType's.
 	UserRange:      {"anyrange", 0, 0, -1, KindRange, nil},
 	UserMultirange: {"anymultirange", 0, 0, -1, KindMultirange, nil},
+	JSONPath:       {"jsonpath", 4072, 4073, -1, KindJSONPath, []string{"jsonpath"}},
 }
 
 // The fixed OIDs of the extension types (see infos).

@@ -51,6 +51,7 @@ const (
 	KindTID         // tid: block<<16 | offset in I
 	KindGeo         // a geometric type: a Point, LSeg, Box, Line, Path, Polygon or Circle in X (geo.go)
 	KindGeometry    // geometry and geography: EWKB in S, 1 in I for a geography (geometry.go)
+	KindJSONPath    // jsonpath: its canonical text in S, the *JSONPath in X when parsed (jsonpath.go)
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -236,7 +237,7 @@ func Compare(a, b Value) int {
 		return CompareTimeTZ(a.TimeTZ(), b.TimeTZ())
 	case a.K == KindLSN || a.K == KindXID8:
 		return cmp.Compare(uint64(a.I), uint64(b.I))
-	case a.K == KindXML:
+	case a.K == KindXML || a.K == KindJSONPath:
 		return strings.Compare(a.S, b.S) // no SQL operator; sorts for DISTINCT and hashing only
 	case a.K == KindGeo && b.K == KindGeo:
 		// No SQL ordering (the planner refuses ORDER BY, GROUP BY and
@@ -315,7 +316,7 @@ func (v Value) Hash(h uint64) uint64 {
 			f = math.NaN()
 		}
 		h = hashUint64(h, math.Float64bits(f))
-	case KindText, KindBytes, KindUUID, KindJSON, KindEnum, KindInet, KindMacAddr, KindXML, KindGeometry:
+	case KindText, KindBytes, KindUUID, KindJSON, KindEnum, KindInet, KindMacAddr, KindXML, KindGeometry, KindJSONPath:
 		h = hashString(h, v.S)
 	case KindGeo:
 		h = hashString(h, string(AppendGeoBinary(nil, v)))

@@ -1,0 +1,169 @@
+package builtins
+
+import (
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// The SQL/JSON path functions and operators of PostgreSQL 15:
+// jsonb_path_exists, _match, _query (set-returning), _query_array and
+// _query_first, each (target, path [, vars [, silent]]), and jsonb @?
+// jsonpath and jsonb @@ jsonpath, which are _exists and _match with
+// silent true and no vars. .datetime() is refused (0A000), so the _tz
+// variants answer as the others do.
+
+var jsonpathT = T(sqltypes.TypeJSONPath)
+
+// jsonPathArgs reads a call's arguments: the document, the path, the vars
+// object (nil: none) and whether errors are suppressed.
+func jsonPathArgs(a []sqltypes.Value) (doc *sqltypes.JSONValue, path *sqltypes.JSONPathTree, vars *sqltypes.JSONValue, silent bool, err error) {
+	path, err = a[1].JSONPath()
+	if err != nil {
+		return nil, nil, nil, false, err
+	}
+	// A call without vars has the default '{}' (PostgreSQL numbers
+	// keyvalue()'s generated objects after it); the operators pass none.
+	vars = emptyJSONBObject.JSONB()
+	if len(a) > 2 {
+		vars = a[2].JSONB()
+	}
+	if len(a) > 3 {
+		silent = a[3].Bool()
+	}
+	return a[0].JSONB(), path, vars, silent, nil
+}
+
+// jsonPathQuery runs the path and returns every item found. With errors
+// suppressed, the items found before an error are kept, as PostgreSQL
+// keeps them.
+func jsonPathQuery(a []sqltypes.Value) ([]*sqltypes.JSONValue, error) {
+	doc, path, vars, silent, err := jsonPathArgs(a)
+	if err != nil {
+		return nil, err
+	}
+	var found []*sqltypes.JSONValue
+	if _, err := runJSONPath(path, doc, vars, !silent, &found); err != nil && err != errJPSuppressed {
+		return nil, err
+	}
+	return found, nil
+}
+
+// JSONPathExists is jsonb_path_exists: NULL when an error was suppressed.
+func JSONPathExists(a []sqltypes.Value) (sqltypes.Value, error) {
+	doc, path, vars, silent, err := jsonPathArgs(a)
+	if err != nil {
+		return sqltypes.Null, err
+	}
+	res, err := runJSONPath(path, doc, vars, !silent, nil)
+	if err == errJPSuppressed {
+		return sqltypes.Null, nil
+	}
+	if err != nil {
+		return sqltypes.Null, err
+	}
+	return sqltypes.NewBool(res == jpOK), nil
+}
+
+// JSONPathMatch is jsonb_path_match: the path's single boolean (a JSON
+// null is SQL NULL); anything else is 22038, or NULL when silent.
+func JSONPathMatch(a []sqltypes.Value) (sqltypes.Value, error) {
+	doc, path, vars, silent, err := jsonPathArgs(a)
+	if err != nil {
+		return sqltypes.Null, err
+	}
+	var found []*sqltypes.JSONValue
+	if _, err := runJSONPath(path, doc, vars, !silent, &found); err != nil && err != errJPSuppressed {
+		return sqltypes.Null, err
+	}
+	if len(found) == 1 {
+		switch found[0].Kind {
+		case sqltypes.JSONBool:
+			return sqltypes.NewBool(found[0].Bool), nil
+		case sqltypes.JSONNull:
+			return sqltypes.Null, nil
+		}
+	}
+	if !silent {
+		return sqltypes.Null, pgerrSingleBoolean()
+	}
+	return sqltypes.Null, nil
+}
+
+func init() {
+	params := [][]Param{{jsonbT, jsonpathT}, {jsonbT, jsonpathT, jsonbT}, {jsonbT, jsonpathT, jsonbT, boolT}}
+	scalar := func(result sqltypes.Type, vol Volatility, doc string, f func(a []sqltypes.Value) (sqltypes.Value, error)) []Overload {
+		var ovs []Overload
+		for _, p := range params {
+			ovs = append(ovs, Overload{Params: p, Result: Returns(result), Volatility: vol, Doc: doc,
+				Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return f(a) }})
+		}
+		return ovs
+	}
+	queryArray := func(a []sqltypes.Value) (sqltypes.Value, error) {
+		found, err := jsonPathQuery(a)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		arr := &sqltypes.JSONValue{Kind: sqltypes.JSONArray, Elems: make([]sqltypes.JSONValue, len(found))}
+		for i, v := range found {
+			arr.Elems[i] = *v
+		}
+		return sqltypes.NewJSONB(arr), nil
+	}
+	queryFirst := func(a []sqltypes.Value) (sqltypes.Value, error) {
+		found, err := jsonPathQuery(a)
+		if err != nil || len(found) == 0 {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewJSONB(found[0]), nil
+	}
+	// The _tz variants differ from the others only in .datetime()'s
+	// conversions between zoned and unzoned values, which is why they
+	// are stable; zproxy refuses .datetime() in both.
+	for _, tz := range []string{"", "_tz"} {
+		vol, docTZ := Immutable, ""
+		if tz != "" {
+			vol, docTZ = Stable, " with timezone"
+		}
+		Register("jsonb_path_exists"+tz, scalar(sqltypes.TypeBool, vol, "jsonpath exists test"+docTZ, JSONPathExists)...)
+		Register("jsonb_path_match"+tz, scalar(sqltypes.TypeBool, vol, "jsonpath match"+docTZ, JSONPathMatch)...)
+		Register("jsonb_path_query_array"+tz, scalar(sqltypes.TypeJSONB, vol, "jsonpath query wrapped into array"+docTZ, queryArray)...)
+		Register("jsonb_path_query_first"+tz, scalar(sqltypes.TypeJSONB, vol, "jsonpath query first item"+docTZ, queryFirst)...)
+		for _, p := range params {
+			Register("jsonb_path_query"+tz, Overload{Params: p, Result: Returns(sqltypes.TypeJSONB), Volatility: vol, Doc: "jsonpath query" + docTZ,
+				Set: &SetFunc{Rows: func(_ *Context, a []sqltypes.Value) (SetRows, error) {
+					found, err := jsonPathQuery(a)
+					if err != nil {
+						return nil, err
+					}
+					vals := make([]sqltypes.Value, len(found))
+					for i, v := range found {
+						vals[i] = sqltypes.NewJSONB(v)
+					}
+					return Column(vals), nil
+				}}})
+		}
+		for _, name := range []string{"jsonb_path_exists", "jsonb_path_match", "jsonb_path_query", "jsonb_path_query_array", "jsonb_path_query_first"} {
+			paramNames[name+tz] = paramInfo{names: []string{"target", "path", "vars", "silent"}, optional: 2,
+				defaults: []sqltypes.Value{emptyJSONBObject, sqltypes.NewBool(false)}, defaultTypes: []sqltypes.Type{sqltypes.TypeJSONB, sqltypes.TypeBool}}
+		}
+	}
+
+	// @? and @@: the functions with no vars and errors suppressed
+	// (jsonb_path_exists_opr, jsonb_path_match_opr).
+	binary := func(doc string, f func(a []sqltypes.Value) (sqltypes.Value, error)) Overload {
+		return Overload{Params: []Param{jsonbT, jsonpathT}, Result: Returns(sqltypes.TypeBool), Volatility: Immutable, Doc: doc,
+			Binary: func(_ *Context, doc, path sqltypes.Value) (sqltypes.Value, error) {
+				return f([]sqltypes.Value{doc, path, sqltypes.NewJSONB(nil), sqltypes.NewBool(true)})
+			}}
+	}
+	RegisterOperator("@?", binary("implementation of @? operator", JSONPathExists))
+	RegisterOperator("@@", binary("implementation of @@ operator", JSONPathMatch))
+}
+
+// emptyJSONBObject is the vars argument's default, '{}'::jsonb.
+var emptyJSONBObject = sqltypes.NewJSONB(&sqltypes.JSONValue{Kind: sqltypes.JSONObject})
+
+func pgerrSingleBoolean() error {
+	return pgerr.New(pgerr.SingletonSQLJSONItemRequired, "single boolean result is expected")
+}
