@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -991,14 +990,14 @@ func numericVarSize(d *apd.Decimal) int {
 	return 4 + hdr + 2*len(digits)
 }
 
-var jpRegexCache sync.Map
-
 // jpRegex compiles a like_regex pattern with its flags: PostgreSQL's
 // default there is newline-sensitive dots without newline anchors; s lets
 // dots match newlines, m anchors at newlines, q quotes the pattern.
 func jpRegex(pattern string, flags int) (*regexp.Regexp, error) {
-	key := strconv.Itoa(flags) + "\x00" + pattern
-	if re, ok := jpRegexCache.Load(key); ok {
+	// In regexCache beside CompileRegex's keys, which start with a flag
+	// letter or the separator, never "\x01".
+	key := "\x01" + strconv.Itoa(flags) + "\x00" + pattern
+	if re, ok := regexCache.Load(key); ok {
 		return re.(*regexp.Regexp), nil
 	}
 	var goPattern string
@@ -1034,16 +1033,7 @@ func jpRegex(pattern string, flags int) (*regexp.Regexp, error) {
 	if opts != "" {
 		goPattern = "(?" + opts + ")" + goPattern
 	}
-	re, err := regexp.Compile(goPattern)
-	if err != nil {
-		msg := err.Error()
-		if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "error parsing regexp") {
-			msg = msg[i+2:]
-		}
-		return nil, invalidRegex("%s", msg)
-	}
-	jpRegexCache.Store(key, re)
-	return re, nil
+	return compileCached(key, goPattern)
 }
 
 func init() {

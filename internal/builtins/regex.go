@@ -44,6 +44,14 @@ func CompileRegex(pattern, flags string) (*regexp.Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
+	return compileCached(key, goPattern)
+}
+
+// compileCached compiles an RE2 pattern, reporting a failure as
+// PostgreSQL's 2201B, and keeps it in regexCache under key while the cache
+// holds fewer than maxRegexCache patterns (patterns read from rows or sent
+// by clients must not grow it without bound).
+func compileCached(key, goPattern string) (*regexp.Regexp, error) {
 	re, err := regexp.Compile(goPattern)
 	if err != nil {
 		msg := err.Error()
