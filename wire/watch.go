@@ -169,12 +169,19 @@ func (w *stmtWatch) timedOut() {
 }
 
 func (w *stmtWatch) checkClient() {
-	cancel := w.current()
+	// The connection is read under the lock as arm writes it: a late check
+	// can run while the next statement arms the watch.
+	w.mu.Lock()
+	c, cancel := w.c, w.cancel
+	if !w.armed {
+		cancel = nil
+	}
+	w.mu.Unlock()
 	if cancel == nil {
 		return
 	}
-	if clientHungUp(w.c.raw) {
-		w.c.log.Debug("the client hung up; canceling its statement")
+	if clientHungUp(c.raw) {
+		c.log.Debug("the client hung up; canceling its statement")
 		cancel(errClientGone)
 		return
 	}
