@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
@@ -54,6 +55,10 @@ import (
 // and, from package e2e, over the wire.
 
 var backendFlag = flag.String("backend", "", "run the SQL suite only against this backend (pebble or dynamodb)")
+
+// sltSlow finds where a script's time goes (the suite's wall time is
+// bounded by its slowest scripts on DynamoDB Local).
+var sltSlow = flag.Duration("slt-slow", 0, "log each script statement that takes longer than this (0: none)")
 
 type backend struct {
 	name string
@@ -309,8 +314,12 @@ func RunScript(t *testing.T, store kv.Store, path string) {
 			t.Fatalf("%s:%d: no connection (after disconnect)", path, rec.line)
 		}
 		notices = notices[:0]
+		began := time.Now()
 		rows, names, err := runSQLColumns(ctx, sess, rec.sql)
 		where := fmt.Sprintf("%s:%d: %s", path, rec.line, firstLine(rec.sql))
+		if took := time.Since(began); *sltSlow > 0 && took > *sltSlow {
+			t.Logf("%s: took %v", where, took.Round(time.Millisecond))
+		}
 		switch {
 		case strings.HasPrefix(rec.expect, "error"):
 			want, msg, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(rec.expect, "error")), " ")
