@@ -750,7 +750,13 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 			}
 		}
 		if cacheNote != "" {
-			lines = append(lines, "Plan Cache: "+cacheNote+" plan")
+			line := "Plan Cache: " + cacheNote + " plan"
+			if plan.KeyFromParams() {
+				// The scan's key was encoded from the values, no bounds
+				// derived (optimizer.keyedScan).
+				line += ", key from parameters"
+			}
+			lines = append(lines, line)
 		}
 		if x.Analyze {
 			lines = append(lines, fmt.Sprintf("Execution: %.3f ms, %d items read, %d store requests, backend %s",
