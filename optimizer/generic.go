@@ -444,7 +444,9 @@ type keyedInstance struct {
 	points [1][]byte
 	ranges [1]KeyRange
 	shards [1]int
-	key    [40]byte
+	// room holds the key and then, for a range, its end: the instance
+	// stays within its allocation size class (2,304 bytes).
+	room [56]byte
 }
 
 // keyedScanOf returns the keyed form of p's scan, nil unless p reads one
@@ -531,7 +533,7 @@ func equalityOperand(e ir.Expr, col int) ir.Expr {
 func (k *keyedScan) instantiate(g *Plan, params []sqltypes.Value, opts Options) (*Plan, bool) {
 	in := &keyedInstance{ctx: ir.EvalContext{Params: params, Now: opts.Fn.Now, Fn: opts.Fn}}
 	ctx := &in.ctx
-	key := in.key[:0]
+	key := in.room[:0]
 	for _, p := range k.parts {
 		v, err := p.value.Eval(ctx, nil)
 		if err != nil || v.IsNull() || v.K != p.kind {
@@ -556,7 +558,7 @@ func (k *keyedScan) instantiate(g *Plan, params []sqltypes.Value, opts Options) 
 		in.points[0] = key
 		out.Points = in.points[:]
 	} else {
-		in.ranges[0] = KeyRange{Start: key, End: kv.PrefixEnd(key), prefix: key, OneShard: k.oneShard, Shard: shard}
+		in.ranges[0] = KeyRange{Start: key, End: kv.AppendPrefixEnd(key[len(key):], key), prefix: key, OneShard: k.oneShard, Shard: shard}
 		out.Ranges = in.ranges[:]
 	}
 	// The template's note and, unless the key chose one, its shards: the
