@@ -41,6 +41,10 @@ import (
 // plan does: its lists hold every row the conjuncts can be true for, and
 // the recheck keeps the answer exact.
 //
+// A key lookup's plan skips rederive's bounds altogether when it can
+// (keyedScan): its key columns' values are encoded into the key as they
+// are, and a value that is not that simple goes through rederive.
+//
 // What can change with the values, and so keeps a plan custom:
 //   - a dynamic scan (re-planned per outer row anyway), a table with a TTL
 //     (its cutoff is the statement's time, folded into a filter), the one
