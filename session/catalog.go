@@ -163,8 +163,12 @@ var _ pgcatalog.Session = pgSession{}
 
 // catalogEnv is the catalog view of the statement bound to st's snapshot.
 func (st *statement) catalogEnv(ctx context.Context) *pgcatalog.Env {
-	env := pgcatalog.NewEnv(st.boundSnap, pgSession{st.sess})
-	env.Ctx = ctx
+	return st.catalogEnvIn(&pgcatalog.Env{}, ctx)
+}
+
+// catalogEnvIn is catalogEnv made in env, a new one.
+func (st *statement) catalogEnvIn(env *pgcatalog.Env, ctx context.Context) *pgcatalog.Env {
+	*env = pgcatalog.Env{Ctx: ctx, Snap: st.boundSnap, Sess: pgSession{st.sess}}
 	return env
 }
 

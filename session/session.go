@@ -532,7 +532,7 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
 	opts.Disabled = s.disabledMethods()
 	opts.Fn = s.fnContextWith(ctx, start, &a.handles)
-	opts.Fn.Catalog = st.catalogEnv(ctx)
+	opts.Fn.Catalog = st.catalogEnvIn(&a.catalog, ctx)
 	if st.boundSnap != nil {
 		if st.statsOf != st.boundSnap {
 			// A method value made once per binding, not per execution.
@@ -815,10 +815,12 @@ func (env *runEnv) done(plan *optimizer.Plan, stats *kv.Stats, returned, rows in
 
 // stmtRun is what run makes for every execution, allocated together:
 // the run's environment, the builtins' handles on sequences and large
-// objects, the Z-order bounds reader, the routine runner.
+// objects and view of the catalogs, the Z-order bounds reader, the
+// routine runner.
 type stmtRun struct {
 	env      runEnv
 	handles  stmtHandles
+	catalog  pgcatalog.Env
 	zbounds  zboundsCache
 	routines routineRunner
 }
