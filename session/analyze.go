@@ -253,7 +253,7 @@ func (e *Engine) indexBuilt(ctx context.Context, table string) {
 }
 
 // zboundsCache is the optimizer's reader of Z-order data bounds for one
-// statement (its get, optimizer.Options.ZBounds; made with the statement's
+// statement (optimizer.Options.ZBounds; made with the statement's
 // other pieces, stmtRun): each index's bounds are read from the store
 // once, when the statement first plans a box on it, so rows committed
 // before the statement began are inside them. A failed read clips
@@ -266,7 +266,8 @@ type zboundsCache struct {
 	seen map[uint64]*catalog.ZBounds
 }
 
-func (r *zboundsCache) get(ix *catalog.Index) *catalog.ZBounds {
+// ZBounds implements optimizer.ZBoundsReader.
+func (r *zboundsCache) ZBounds(ix *catalog.Index) *catalog.ZBounds {
 	if !ix.Bounds {
 		return nil
 	}

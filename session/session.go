@@ -541,7 +541,7 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 		opts.Stats = st.statsFn
 	}
 	a.zbounds = zboundsCache{e: e, ctx: ctx}
-	opts.ZBounds = a.zbounds.get
+	opts.ZBounds = &a.zbounds
 	if _, ok := bound.(*ir.TxnOp); ok {
 		return st.txnControl(ctx, bound.(*ir.TxnOp))
 	}
