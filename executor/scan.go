@@ -78,8 +78,11 @@ type scanRows struct {
 	// memory (catalog.RowDecoder.DecodeAliasing).
 	sinkAliases bool
 
-	// point get
-	points [][]sqltypes.Value
+	// point get; a get of one key (a key lookup) keeps its key and its
+	// row's slot here, not in allocations of their own
+	points   [][]sqltypes.Value
+	oneKey   [1]kv.Key
+	onePoint [1][]sqltypes.Value
 	// inline shard streams, read on the consumer's goroutine
 	inline []*shardStream
 	// shard streams on goroutines of their own
@@ -207,7 +210,12 @@ func withPrimaryKey(t *catalog.Table, cols []int) []int {
 // index covers the query, their rows in a second one).
 func (s *scanRows) pointGet(ctx context.Context) error {
 	t := s.node.Table
-	keys := make([]kv.Key, len(s.node.Points))
+	var keys []kv.Key
+	if len(s.node.Points) == 1 {
+		keys, s.points = s.oneKey[:], s.onePoint[:0]
+	} else {
+		keys = make([]kv.Key, len(s.node.Points))
+	}
 	for i, p := range s.node.Points {
 		keys[i] = kv.Key{Partition: t.Partition(t.RowShard(p)), Sort: p}
 		if ix := s.node.Index; ix != nil {

@@ -534,6 +534,20 @@ func PrefixEnd(p []byte) []byte {
 	return nil
 }
 
+// AppendPrefixEnd appends PrefixEnd(p) to dst, or returns nil as
+// PrefixEnd does when p has no end: a caller with room of its own (a key
+// lookup's instance) makes no allocation.
+func AppendPrefixEnd(dst, p []byte) []byte {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] < 0xff {
+			dst = append(dst, p[:i+1]...)
+			dst[len(dst)-1]++
+			return dst
+		}
+	}
+	return nil
+}
+
 // Isolation levels a backend reports in Capabilities.Isolation, named as
 // PostgreSQL's transaction_isolation setting names them.
 const (

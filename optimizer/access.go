@@ -17,6 +17,14 @@ import (
 )
 
 // Options tune planning.
+// ZBoundsReader reads the data bounds of Z-order indexes for one
+// statement (Options.ZBounds): an interface, not a func, so a session's
+// reader, made with the statement's other pieces, needs no method value
+// of its own (an allocation per statement).
+type ZBoundsReader interface {
+	ZBounds(ix *catalog.Index) *catalog.ZBounds
+}
+
 type Options struct {
 	Caps          kv.Capabilities
 	AllowFullScan bool
@@ -27,10 +35,10 @@ type Options struct {
 	SkipScanBudget int
 	// MaxPoints caps the key combinations IN lists expand to.
 	MaxPoints int
-	// ZBounds returns the data bounds of a Z-order index that keeps them
+	// ZBounds reads the data bounds of a Z-order index that keeps them
 	// (catalog.ReadZBounds, read when the statement starts), or nil; a
 	// query box is clipped to them.
-	ZBounds func(ix *catalog.Index) *catalog.ZBounds
+	ZBounds ZBoundsReader
 	// Stats returns a table's statistics (catalog.Snapshot.Stats of the
 	// snapshot the statement was bound to); nil, or a nil result, plans by
 	// the shape of the bounds alone.
@@ -454,7 +462,7 @@ func newCandidate(s *scanSpec, b bounds, ix *catalog.Index, opts Options) *candi
 		c.zbox, nb = zBox(t, ix, c.zschema, b)
 		c.prefix = nb
 		if nb > 0 && opts.ZBounds != nil {
-			if zb := opts.ZBounds(ix); zb != nil {
+			if zb := opts.ZBounds.ZBounds(ix); zb != nil {
 				zb.Clip(c.zbox)
 				c.clipped = true
 				c.dataBox = c.zschema.Universe()

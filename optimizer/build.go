@@ -247,6 +247,11 @@ type rangeDescription struct {
 	hasRange  bool
 	b         bounds
 	maxPoints int
+	// conj and ctx, when b is nil, are what b follows from: a keyed
+	// generic plan's instance (generic.go) derives no bounds until
+	// EXPLAIN asks.
+	conj []ir.Expr
+	ctx  *ir.EvalContext
 }
 
 func describeRanges(t *catalog.Table, best *candidate, b bounds, maxPoints int) rangeDescription {
@@ -255,7 +260,12 @@ func describeRanges(t *catalog.Table, best *candidate, b bounds, maxPoints int) 
 
 // shown describes each range.
 func (r *rangeDescription) shown() []string {
-	described, _ := keyRanges(r.t, r.keyCols, r.eqLen, r.hasRange, r.b, r.maxPoints)
+	b := r.b
+	if b == nil && r.conj != nil {
+		t := r.t
+		b = conjunctBounds(r.conj, r.ctx, func(c int) sqltypes.Kind { return t.Columns[c].Type.Kind() }, func(int, int) {})
+	}
+	described, _ := keyRanges(r.t, r.keyCols, r.eqLen, r.hasRange, b, r.maxPoints)
 	out := make([]string, len(described))
 	for i, d := range described {
 		out[i] = d.Shown

@@ -1,9 +1,13 @@
 package optimizer
 
 import (
+	"sync"
+
+	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/kv"
 )
 
 // Generic plans: a prepared statement executed again and again need not be
@@ -36,6 +40,10 @@ import (
 // its values (the one with fewer posting lists), as a PostgreSQL generic
 // plan does: its lists hold every row the conjuncts can be true for, and
 // the recheck keeps the answer exact.
+//
+// A key lookup's plan skips rederive's bounds altogether when it can
+// (keyedScan): its key columns' values are encoded into the key as they
+// are, and a value that is not that simple goes through rederive.
 //
 // What can change with the values, and so keeps a plan custom:
 //   - a dynamic scan (re-planned per outer row anyway), a table with a TTL
@@ -81,6 +89,11 @@ func (d *scanDerivation) prepare() {
 // GenericPlan is a plan reusable for other values of its parameters.
 type GenericPlan struct {
 	plan *Plan
+	// keyed is the plan's one scan when its key is encoded straight from
+	// the values (keyedScanOf), found at the first Instantiate; nil when
+	// the plan has none.
+	keyedOnce sync.Once
+	keyed     *keyedScan
 }
 
 // Generic returns p as a generic plan, or ok false when some part of p
@@ -101,21 +114,33 @@ func (g *GenericPlan) Plan() *Plan { return g.plan }
 // from the values. ok false means the values do not fit the plan's paths;
 // the caller plans the statement anew.
 func (g *GenericPlan) Instantiate(params []sqltypes.Value, opts Options) (*Plan, bool) {
-	ctx := &ir.EvalContext{Params: params, Now: opts.Fn.Now, Fn: opts.Fn}
 	if opts.MaxPoints <= 0 {
 		opts.MaxPoints = DefaultMaxPoints
-	}
-	var first *Scan
-	root, ok := instantiate(g.plan.Root, ctx, opts, g.plan.Scan, &first)
-	if !ok {
-		return nil, false
 	}
 	// The template's count of full scans holds for every instance (a
 	// rederived scan keeps its method); counted here, on the session's
 	// goroutine, so instances only read it.
 	FullScans(g.plan)
-	return &Plan{Root: root, Scan: first, Notices: g.plan.Notices, Columns: g.plan.Columns, opts: opts, fullScans: g.plan.fullScans}, true
+	g.keyedOnce.Do(func() { g.keyed = keyedScanOf(g.plan) })
+	if g.keyed != nil {
+		if p, ok := g.keyed.instantiate(g.plan, params, opts); ok {
+			return p, true
+		}
+		// A NULL, a value of another kind, an error: the general path
+		// decides, as it would have without the keyed scan.
+	}
+	in := instantiation{ctx: &ir.EvalContext{Params: params, Now: opts.Fn.Now, Fn: opts.Fn}, opts: opts, firstScan: g.plan.Scan}
+	root, ok := in.node(g.plan.Root)
+	if !ok {
+		return nil, false
+	}
+	return &Plan{Root: root, Scan: in.first, Notices: g.plan.Notices, Columns: g.plan.Columns, opts: opts, fullScans: g.plan.fullScans}, true
 }
+
+// KeyFromParams reports whether p is a generic plan's instance whose scan
+// key was encoded straight from the parameters (keyedScan), without
+// deriving the filter's bounds: what EXPLAIN EXECUTE says of it.
+func (p *Plan) KeyFromParams() bool { return p.keyed }
 
 // SameShape reports whether two plans of one statement took the same
 // paths: the same operators, and scans of the same index by the same
@@ -203,13 +228,23 @@ func constantCount(e ir.Expr) bool {
 	return ok
 }
 
-// instantiate copies the operators above the scans and derives the scans;
-// first receives the copy of firstScan (the plan's Scan, for metrics).
-func instantiate(n Node, ctx *ir.EvalContext, opts Options, firstScan *Scan, first **Scan) (Node, bool) {
+// instantiation is one Instantiate's walk of the plan: the values, and
+// the copy of the plan's first scan (for metrics) once made.
+type instantiation struct {
+	ctx       *ir.EvalContext
+	opts      Options
+	firstScan *Scan
+	first     *Scan
+	// keyedTmpl, when set, is a scan already derived: keyedOut.
+	keyedTmpl, keyedOut *Scan
+}
+
+// node copies the operators above the scans and derives the scans.
+func (c *instantiation) node(n Node) (Node, bool) {
 	var in Node
 	if ins := n.Inputs(); len(ins) == 1 {
 		var ok bool
-		if in, ok = instantiate(ins[0], ctx, opts, firstScan, first); !ok {
+		if in, ok = c.node(ins[0]); !ok {
 			return nil, false
 		}
 	}
@@ -218,15 +253,17 @@ func instantiate(n Node, ctx *ir.EvalContext, opts Options, firstScan *Scan, fir
 		var s *Scan
 		var ok bool
 		switch {
+		case x == c.keyedTmpl:
+			s, ok = c.keyedOut, true
 		case x.derive != nil:
-			s, ok = x.derive.rederive(x, ctx)
+			s, ok = x.derive.rederive(x, c.ctx)
 		case x.inverted != nil:
-			s, ok = x.inverted.rederive(x, ctx)
+			s, ok = x.inverted.rederive(x, c.ctx)
 		default:
-			s, ok = replanScan(x, ctx, opts)
+			s, ok = replanScan(x, c.ctx, c.opts)
 		}
-		if ok && x == firstScan {
-			*first = s
+		if ok && x == c.firstScan {
+			c.first = s
 		}
 		return s, ok
 	case *Project:
@@ -369,4 +406,174 @@ func ReadsNothing(p *Plan) bool {
 		}
 	})
 	return empty
+}
+
+// keyedScan is a generic plan's scan whose key follows from the values
+// without the filter's bounds: a point get (primary key or unique index),
+// or a range scan of one key prefix, whose every key column the path binds
+// is bound by one equality with a statement constant ($1, $1::int8) and
+// read by no other conjunct. For such a scan rederive's bounds hold one
+// point per key column, each the value itself when it is of the column's
+// kind, so the key is that value's encoding; the executions that are not
+// that simple (a NULL, a value of another kind to convert or round, an
+// error, a constant conjunct false) take rederive, which decides as before.
+// A prepared point select spends most of its planning here, so the keyed
+// path encodes the key into an instance made in one allocation and leaves
+// EXPLAIN's bounds to be derived when asked (rangeDescription.conj).
+type keyedScan struct {
+	tmpl  *Scan
+	d     *scanDerivation
+	parts []keyPart
+	// oneShard: the key places the scan in one shard (a point get, or a
+	// prefix binding the shard columns); otherwise it reads the
+	// template's shards, every one, whatever the values.
+	oneShard bool
+}
+
+// keyPart is one key column's value: the expression it equals, the kind
+// of the column's values, and its order in the key.
+type keyPart struct {
+	value ir.Expr
+	kind  sqltypes.Kind
+	desc  bool
+}
+
+// keyedInstance is a keyed execution's plan in one allocation: the plan,
+// its scan, the evaluation context, and room for the key, its range and
+// its shard.
+type keyedInstance struct {
+	plan   Plan
+	scan   Scan
+	ctx    ir.EvalContext
+	points [1][]byte
+	ranges [1]KeyRange
+	shards [1]int
+	// room holds the key and then, for a range, its end: the instance
+	// stays within its allocation size class (2,304 bytes).
+	room [56]byte
+}
+
+// keyedScanOf returns the keyed form of p's scan, nil unless p reads one
+// table by one scan whose key follows from the values (keyedScan).
+func keyedScanOf(p *Plan) *keyedScan {
+	var only *Scan
+	scans := 0
+	Walk(p.Root, func(n Node) {
+		if s, ok := n.(*Scan); ok {
+			only = s
+			scans++
+		}
+	})
+	if scans != 1 || only.derive == nil {
+		return nil
+	}
+	s, d := only, only.derive
+	best := d.best
+	switch {
+	case best.hasRange || best.eqLen == 0 || d.maxPoints < 1 || d.enforcedCount != best.eqLen:
+		return nil
+	case s.Method == PointGet:
+	case s.Method == RangeScan:
+	default:
+		return nil
+	}
+	t := d.spec.Table
+	pos := make(map[int]int, best.eqLen) // key column → its place in the key
+	for i, k := range best.keyCols[:best.eqLen] {
+		if _, dup := pos[k.Column]; dup {
+			return nil
+		}
+		pos[k.Column] = i
+	}
+	parts := make([]keyPart, best.eqLen)
+	for i, c := range d.conj {
+		if d.enforcedCol[i] == 0 {
+			// Another bound on a key column would narrow its point.
+			for _, col := range ir.Columns(c) {
+				if _, ok := pos[col]; ok {
+					return nil
+				}
+			}
+			continue
+		}
+		col := d.enforcedCol[i] - 1
+		at, ok := pos[col]
+		value := equalityOperand(c, col)
+		if !ok || value == nil || parts[at].value != nil {
+			return nil
+		}
+		parts[at] = keyPart{value: value, kind: t.Columns[col].Type.Kind(), desc: best.keyCols[at].Desc}
+	}
+	for _, p := range parts {
+		if p.value == nil {
+			return nil
+		}
+	}
+	_, leading := t.ShardPlacement(best.index)
+	return &keyedScan{tmpl: s, d: d, parts: parts, oneShard: s.Method == PointGet || (leading > 0 && best.eqLen >= leading)}
+}
+
+// equalityOperand is e's statement constant when e is col = constant
+// (either way round), nil otherwise.
+func equalityOperand(e ir.Expr, col int) ir.Expr {
+	b, ok := e.(*ir.Binary)
+	if !ok || b.Op != ir.OpEq {
+		return nil
+	}
+	other := b.R
+	cr, ok := b.L.(*ir.ColRef)
+	if !ok {
+		cr, ok = b.R.(*ir.ColRef)
+		other = b.L
+	}
+	if !ok || cr.Index != col || !ir.IsStatementConstant(other) {
+		return nil
+	}
+	return other
+}
+
+// instantiate is plan g with k's scan keyed by params, or ok false when a
+// value is not that simple (keyedScan) and rederive must decide.
+func (k *keyedScan) instantiate(g *Plan, params []sqltypes.Value, opts Options) (*Plan, bool) {
+	in := &keyedInstance{ctx: ir.EvalContext{Params: params, Now: opts.Fn.Now, Fn: opts.Fn}}
+	ctx := &in.ctx
+	key := in.room[:0]
+	for _, p := range k.parts {
+		v, err := p.value.Eval(ctx, nil)
+		if err != nil || v.IsNull() || v.K != p.kind {
+			return nil, false
+		}
+		key = catalog.AppendKeyValue(key, v, p.desc)
+	}
+	if someFalse(k.d.constant, ctx) {
+		return nil, false
+	}
+	tmpl, best, t := k.tmpl, k.d.best, k.d.spec.Table
+	out := &in.scan
+	*out = *tmpl
+	out.Points, out.Ranges = nil, nil
+	shard := 0
+	if k.oneShard {
+		shard = t.PrefixShard(best.index, key)
+		in.shards[0] = shard
+		out.Shards = in.shards[:]
+	}
+	if tmpl.Method == PointGet {
+		in.points[0] = key
+		out.Points = in.points[:]
+	} else {
+		in.ranges[0] = KeyRange{Start: key, End: kv.AppendPrefixEnd(key[len(key):], key), prefix: key, OneShard: k.oneShard, Shard: shard}
+		out.Ranges = in.ranges[:]
+	}
+	// The template's note and, unless the key chose one, its shards: the
+	// same path's, which no value changes (scanShards).
+	out.describe = rangeDescription{t: t, keyCols: best.keyCols, eqLen: best.eqLen, maxPoints: k.d.maxPoints, conj: k.d.conj, ctx: ctx}
+	out.use.ctx = ctx
+	c := instantiation{ctx: ctx, opts: opts, firstScan: g.Scan, keyedTmpl: tmpl, keyedOut: out}
+	root, ok := c.node(g.Root)
+	if !ok {
+		return nil, false
+	}
+	in.plan = Plan{Root: root, Scan: c.first, Notices: g.Notices, Columns: g.Columns, opts: opts, fullScans: g.fullScans, keyed: true}
+	return &in.plan, true
 }

@@ -146,7 +146,7 @@ func nearestPath(s *scanSpec, orig *catalog.Table, b bounds, view *indexView, op
 		}
 		q := &NearestQuery{K: s.Nearest.k, Dist: s.Nearest.dist, Center: center, Coords: coords, Column: col, X: 0, Y: 1, Budget: zBudget(opts)}
 		if opts.ZBounds != nil {
-			if zb := opts.ZBounds(ix); zb != nil {
+			if zb := opts.ZBounds.ZBounds(ix); zb != nil {
 				data := c.zschema.Universe()
 				zb.Clip(data)
 				c.dataBox = data

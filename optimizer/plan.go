@@ -464,6 +464,9 @@ type Plan struct {
 	// fullScans is FullScans plus one (zero: not counted yet); a generic
 	// plan's instances take its count, which their values cannot change.
 	fullScans int64
+	// keyed: a generic plan's instance whose scan key was encoded from
+	// the values directly (KeyFromParams).
+	keyed bool
 }
 
 // Costs returns every operator's estimate (cost.go), for EXPLAIN.

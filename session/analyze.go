@@ -252,17 +252,13 @@ func (e *Engine) indexBuilt(ctx context.Context, table string) {
 	}
 }
 
-// zboundsReader returns the optimizer's reader of Z-order data bounds for
-// one statement: each index's bounds are read from the store once, when
-// the statement first plans a box on it, so rows committed before the
-// statement began are inside them. A failed read clips nothing.
-func (e *Engine) zboundsReader(ctx context.Context) func(ix *catalog.Index) *catalog.ZBounds {
-	r := &zboundsCache{e: e, ctx: ctx}
-	return r.get
-}
-
-// zboundsCache is one statement's zboundsReader; its map is made when the
-// statement first plans a box (most statements never do).
+// zboundsCache is the optimizer's reader of Z-order data bounds for one
+// statement (optimizer.Options.ZBounds; made with the statement's
+// other pieces, stmtRun): each index's bounds are read from the store
+// once, when the statement first plans a box on it, so rows committed
+// before the statement began are inside them. A failed read clips
+// nothing. Its map is made when the statement first plans a box (most
+// statements never do).
 type zboundsCache struct {
 	e    *Engine
 	ctx  context.Context
@@ -270,7 +266,8 @@ type zboundsCache struct {
 	seen map[uint64]*catalog.ZBounds
 }
 
-func (r *zboundsCache) get(ix *catalog.Index) *catalog.ZBounds {
+// ZBounds implements optimizer.ZBoundsReader.
+func (r *zboundsCache) ZBounds(ix *catalog.Index) *catalog.ZBounds {
 	if !ix.Bounds {
 		return nil
 	}

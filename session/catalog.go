@@ -124,23 +124,29 @@ func (c *catalogState) unregister(s *Session) {
 	}
 }
 
-// started marks a session running query; the returned func marks it idle.
-func (c *catalogState) started(s *Session, query string) func() {
+// started marks a session running query; idle marks it idle again.
+func (c *catalogState) started(s *Session, query string) {
 	a := s.activity
 	if a == nil {
-		return func() {}
+		return
 	}
 	now := time.Now()
 	a.mu.Lock()
 	a.query, a.queryStart, a.change, a.active = query, now, now, true
 	a.appName, a.txStatus = s.vars["application_name"], s.txStatus
 	a.mu.Unlock()
-	return func() {
-		a.mu.Lock()
-		a.active, a.change = false, time.Now()
-		a.appName, a.txStatus = s.vars["application_name"], s.txStatus
-		a.mu.Unlock()
+}
+
+// idle marks a session's statement, started, done.
+func (c *catalogState) idle(s *Session) {
+	a := s.activity
+	if a == nil {
+		return
 	}
+	a.mu.Lock()
+	a.active, a.change = false, time.Now()
+	a.appName, a.txStatus = s.vars["application_name"], s.txStatus
+	a.mu.Unlock()
 }
 
 func (c *catalogState) pid(s *Session) int32 {
@@ -157,8 +163,12 @@ var _ pgcatalog.Session = pgSession{}
 
 // catalogEnv is the catalog view of the statement bound to st's snapshot.
 func (st *statement) catalogEnv(ctx context.Context) *pgcatalog.Env {
-	env := pgcatalog.NewEnv(st.boundSnap, pgSession{st.sess})
-	env.Ctx = ctx
+	return st.catalogEnvIn(&pgcatalog.Env{}, ctx)
+}
+
+// catalogEnvIn is catalogEnv made in env, a new one.
+func (st *statement) catalogEnvIn(env *pgcatalog.Env, ctx context.Context) *pgcatalog.Env {
+	*env = pgcatalog.Env{Ctx: ctx, Snap: st.boundSnap, Sess: pgSession{st.sess}}
 	return env
 }
 

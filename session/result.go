@@ -7,6 +7,8 @@ import (
 
 	"github.com/zproxy/zproxy/executor"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/optimizer"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -27,6 +29,19 @@ type rowsResult struct {
 	// onError is told when reading a row fails: the statement failed,
 	// however far it got, and its transaction block with it.
 	onError func()
+	// A query's stream (runQuery) records its statement when it ends
+	// (env.done with plan and stats) and fails failSess's block on an
+	// error: fields, not closures, as a key lookup makes one per
+	// execution.
+	env      *runEnv
+	plan     *optimizer.Plan
+	stats    *kv.Stats
+	failSess *Session
+	// active, set by Execute, is the session whose pg_stat_activity row
+	// shows the statement running until the rows end; then its
+	// transaction, when not in a block, is done (activeCtx).
+	active    *Session
+	activeCtx context.Context
 }
 
 func (r *rowsResult) Columns() []wire.Column { return r.cols }
@@ -38,9 +53,7 @@ func (r *rowsResult) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	row, ok, err := r.rows.Next(ctx)
 	if err != nil {
 		r.finish()
-		if r.onError != nil {
-			r.onError()
-		}
+		r.failed()
 		return nil, false, storeErr(err)
 	}
 	if !ok {
@@ -78,9 +91,7 @@ func (r *rowsResult) push(ctx context.Context, fn func(row []sqltypes.Value) err
 		return true, err
 	case err != nil:
 		r.finish()
-		if r.onError != nil {
-			r.onError()
-		}
+		r.failed()
 		return true, storeErr(err)
 	}
 	r.finish()
@@ -91,9 +102,28 @@ func (r *rowsResult) finish() {
 	if !r.ended {
 		r.ended = true
 		r.rows.Close()
+		if s := r.active; s != nil {
+			s.engine.cat.idle(s)
+		}
 		if r.onDone != nil {
 			r.onDone(r.n)
 		}
+		if r.env != nil {
+			r.env.done(r.plan, r.stats, r.n, r.n)
+		}
+		if s := r.active; s != nil && s.txStatus == 'I' {
+			s.transactionDone(r.activeCtx)
+		}
+	}
+}
+
+// failed tells the statement's owners that reading a row failed.
+func (r *rowsResult) failed() {
+	if r.onError != nil {
+		r.onError()
+	}
+	if r.failSess != nil {
+		r.failSess.failBlock()
 	}
 }
 

@@ -286,7 +286,12 @@ type routineRunner struct {
 
 // routinesFor makes the runner of the routines the statement calls.
 func (st *statement) routinesFor(ctx context.Context, bound ir.Statement, txn *executor.Txn, opts optimizer.Options) *routineRunner {
-	r := &routineRunner{st: st, ctx: ctx, txn: txn, opts: opts, snap: st.boundSnap, style: st.sess.bindStyle()}
+	return st.routinesInto(&routineRunner{}, ctx, bound, txn, opts)
+}
+
+// routinesInto is routinesFor making the runner in r, a new one.
+func (st *statement) routinesInto(r *routineRunner, ctx context.Context, bound ir.Statement, txn *executor.Txn, opts optimizer.Options) *routineRunner {
+	r.st, r.ctx, r.txn, r.opts, r.snap, r.style = st, ctx, txn, opts, st.boundSnap, st.sess.bindStyle()
 	switch bound.(type) {
 	case *ir.Insert, *ir.Update, *ir.Delete:
 		r.gate.Store(1) // st.write holds the gate while the statement runs

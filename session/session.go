@@ -213,6 +213,9 @@ type statement struct {
 	// cache keeps the generic plan of a statement executed again and
 	// again (plancache.go).
 	cache planCache
+	// statsFn is statsOf.Stats, the method value made once per binding.
+	statsOf *catalog.Snapshot
+	statsFn func(tableID uint64) *catalog.TableStats
 	// planErr is ir.PlanErr of the query planErrOf (the binding's).
 	planErrOf *ir.Query
 	// planCols are planErrOf's result columns.
@@ -390,6 +393,11 @@ func columnsOf(b ir.Statement) []wire.Column {
 
 // fnContext is what built-in functions see of this statement and session.
 func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Context {
+	return s.fnContextWith(ctx, start, &stmtHandles{})
+}
+
+// fnContextWith is fnContext with its handles in h.
+func (s *Session) fnContextWith(ctx context.Context, start time.Time, h *stmtHandles) builtins.Context {
 	if clock := s.engine.cfg.Clock; clock != nil {
 		start = clock()
 	}
@@ -398,7 +406,7 @@ func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Conte
 		// statement.
 		s.settingFn, s.exactSettingFn = s.Setting, s.exactSetting
 	}
-	h := &stmtHandles{seq: sessionSequences{s: s, ctx: ctx}, lo: sessionLargeObjects{s: s, ctx: ctx}}
+	*h = stmtHandles{seq: sessionSequences{s: s, ctx: ctx}, lo: sessionLargeObjects{s: s, ctx: ctx}}
 	return builtins.Context{Now: start, Location: s.location(), Style: s.Style(), Sequences: &h.seq, LargeObjects: &h.lo, Random: &s.random,
 		Done: ctx.Done(), Err: ctx.Err,
 		Session:  builtins.SessionInfo{User: s.currentUser(), SessionUser: s.sessionUser(), Database: s.params.Database, PID: int(s.params.PID), ClientAddr: s.params.ClientAddr, ServerAddr: s.params.ServerAddr},
@@ -443,7 +451,7 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 			return nil, pgerr.New(pgerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 		}
 	}
-	idle := s.engine.cat.started(s, st.parsed.Text)
+	s.engine.cat.started(s, st.parsed.Text)
 	res, kind, err := st.execute(ctx, params, start)
 	if err != nil {
 		s.failBlock()
@@ -451,19 +459,11 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 	if r, ok := res.(*rowsResult); ok && err == nil && !r.ended {
 		// The statement runs while its rows are read (a function in the
 		// select list runs then): it stays active in pg_stat_activity
-		// until they are all sent or the result is closed.
-		done := r.onDone
-		r.onDone = func(n int64) {
-			idle()
-			if done != nil {
-				done(n)
-			}
-			if s.txStatus == 'I' {
-				s.transactionDone(ctx)
-			}
-		}
+		// until they are all sent or the result is closed
+		// (rowsResult.finish).
+		r.active, r.activeCtx = s, ctx
 	} else {
-		idle()
+		s.engine.cat.idle(s)
 		if m, ok := res.(*memResult); ok && m.closeErr != nil && s.txStatus == 'I' {
 			// Its transaction failed to commit (a deferred constraint).
 			s.releaseXactLocks(0)
@@ -526,25 +526,22 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	if e.opts.Caps.ReadUnitBytes > 0 {
 		st.tables = &tableCapacity{} // a store that charges reads (DynamoDB)
 	}
-	done := func(plan *optimizer.Plan, stats *kv.Stats, returned, rows int64) {
-		var read int64
-		if stats != nil {
-			read = stats.ItemsRead.Load()
-		}
-		st.tables.report(e.cfg.Metrics, plan, stats)
-		e.cfg.Metrics.Query(kind, plan.AccessPath(), time.Since(start), read, returned)
-		st.record(plan, stats, rows, time.Since(start))
-		st.autoExplainDone(plan, time.Since(start), rows, stats)
-	}
+	// What every execution makes, in one allocation.
+	a := &stmtRun{env: runEnv{st: st, params: params, start: start, kind: kind}}
 	opts := e.opts
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
 	opts.Disabled = s.disabledMethods()
-	opts.Fn = s.fnContext(ctx, start)
-	opts.Fn.Catalog = st.catalogEnv(ctx)
+	opts.Fn = s.fnContextWith(ctx, start, &a.handles)
+	opts.Fn.Catalog = st.catalogEnvIn(&a.catalog, ctx)
 	if st.boundSnap != nil {
-		opts.Stats = st.boundSnap.Stats
+		if st.statsOf != st.boundSnap {
+			// A method value made once per binding, not per execution.
+			st.statsOf, st.statsFn = st.boundSnap, st.boundSnap.Stats
+		}
+		opts.Stats = st.statsFn
 	}
-	opts.ZBounds = e.zboundsReader(ctx)
+	a.zbounds = zboundsCache{e: e, ctx: ctx}
+	opts.ZBounds = &a.zbounds
 	if _, ok := bound.(*ir.TxnOp); ok {
 		return st.txnControl(ctx, bound.(*ir.TxnOp))
 	}
@@ -564,14 +561,15 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	}
 	// Every statement gets the runner: besides user-defined routines,
 	// ts_stat and ts_rewrite run queries through it (RunQuery).
-	rr := st.routinesFor(ctx, bound, txn, opts)
+	rr := st.routinesInto(&a.routines, ctx, bound, txn, opts)
 	opts.Fn.Routines = rr
 	rr.opts = opts
 	run, ok := runners[reflect.TypeOf(bound)]
 	if !ok {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", kind)
 	}
-	env := &runEnv{params: params, start: start, opts: opts, txn: txn, kind: kind, done: done}
+	env := &a.env
+	env.opts, env.txn = opts, txn
 	s.blockDDL = false
 	res, err := run(st, ctx, bound, env)
 	if err == nil && desc.ChangesSchema && s.txStatus == 'T' && !createsTemp(bound) && !s.blockDDL {
@@ -750,7 +748,13 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 			}
 		}
 		if cacheNote != "" {
-			lines = append(lines, "Plan Cache: "+cacheNote+" plan")
+			line := "Plan Cache: " + cacheNote + " plan"
+			if plan.KeyFromParams() {
+				// The scan's key was encoded from the values, no bounds
+				// derived (optimizer.keyedScan).
+				line += ", key from parameters"
+			}
+			lines = append(lines, line)
 		}
 		if x.Analyze {
 			lines = append(lines, fmt.Sprintf("Execution: %.3f ms, %d items read, %d store requests, backend %s",
@@ -786,12 +790,39 @@ func commandTag(b ir.Statement, d ir.Description) string {
 // start, the optimizer's options, the block's transaction, its kind and the
 // function that records a finished statement's figures.
 type runEnv struct {
+	st     *statement
 	params []sqltypes.Value
 	start  time.Time
 	opts   optimizer.Options
 	txn    *executor.Txn
 	kind   string
-	done   func(plan *optimizer.Plan, stats *kv.Stats, returned, rows int64)
+}
+
+// done records a finished statement: metrics, pg_stat_statements,
+// auto_explain.
+func (env *runEnv) done(plan *optimizer.Plan, stats *kv.Stats, returned, rows int64) {
+	st := env.st
+	e := st.sess.engine
+	var read int64
+	if stats != nil {
+		read = stats.ItemsRead.Load()
+	}
+	st.tables.report(e.cfg.Metrics, plan, stats)
+	e.cfg.Metrics.Query(env.kind, plan.AccessPath(), time.Since(env.start), read, returned)
+	st.record(plan, stats, rows, time.Since(env.start))
+	st.autoExplainDone(plan, time.Since(env.start), rows, stats)
+}
+
+// stmtRun is what run makes for every execution, allocated together:
+// the run's environment, the builtins' handles on sequences and large
+// objects and view of the catalogs, the Z-order bounds reader, the
+// routine runner.
+type stmtRun struct {
+	env      runEnv
+	handles  stmtHandles
+	catalog  pgcatalog.Env
+	zbounds  zboundsCache
+	routines routineRunner
 }
 
 // runners run each kind of bound statement, by its Go type. A new
@@ -852,7 +883,6 @@ func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wi
 	params := env.params
 	opts := env.opts
 	txn := env.txn
-	done := env.done
 	if st.planErrOf != x {
 		// Once per binding: the walk is a tenth of a key lookup's time,
 		// and the columns an allocation per execution.
@@ -870,7 +900,8 @@ func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wi
 	if err := s.checkReadCapacity(plan, eventual); err != nil {
 		return nil, err
 	}
-	stats := &kv.Stats{}
+	q := &queryRows{}
+	stats := &q.stats
 	rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn, Txn: txn,
 		Stats: st.autoExplainStart(), EventualReads: eventual, MaxReadCapacity: s.maxReadCapacity(), Capacity: st.tables.adder(), Push: st.pushRows})
 	if err != nil {
@@ -881,9 +912,15 @@ func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wi
 		e.cfg.Metrics.ZOrderScan(len(plan.Scan.Ranges))
 	}
 	cols := st.planCols
-	return &rowsResult{cols: cols, rows: rows, visible: len(cols), onDone: func(n int64) {
-		done(plan, stats, n, n)
-	}, onError: s.failBlock}, nil
+	q.rowsResult = rowsResult{cols: cols, rows: rows, visible: len(cols), env: env, plan: plan, stats: stats, failSess: s}
+	return &q.rowsResult, nil
+}
+
+// queryRows is a query's row stream and its store counters, allocated
+// together.
+type queryRows struct {
+	rowsResult
+	stats kv.Stats
 }
 
 // runWrite runs Insert, Update, Delete.
@@ -893,7 +930,6 @@ func (st *statement) runWrite(ctx context.Context, x ir.Statement, env *runEnv) 
 	opts := env.opts
 	txn := env.txn
 	kind := env.kind
-	done := env.done
 	res, plan, stats, err := st.write(ctx, x, params, opts, txn)
 	var de *executor.DeferredError
 	if errors.As(err, &de) {
@@ -904,7 +940,7 @@ func (st *statement) runWrite(ctx context.Context, x ir.Statement, env *runEnv) 
 	if err != nil {
 		return nil, err
 	}
-	done(plan, stats, int64(len(res.Returning)), res.Count)
+	env.done(plan, stats, int64(len(res.Returning)), res.Count)
 	e.noteWrites(writeTarget(x), res.Count, false)
 	return &memResult{tag: writeTag(kind, res.Count), recorded: true, cols: columnsOf(x), rows: res.Returning}, nil
 }

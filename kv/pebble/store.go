@@ -3,6 +3,7 @@ package pebble
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -286,6 +287,13 @@ func (s *Store) get(ctx context.Context, req kv.GetRequest, snap *pebble.Snapsho
 	var keyBuf []byte
 	found, readBytes := 0, 0
 	proj := newProjection(req.Attrs, req.AttrIDs)
+	if len(req.Keys) > 0 {
+		// Room for the first key and then some: appending the partition's
+		// length, the partition and the sort key to nothing grew it three
+		// times, an allocation each, in every key lookup.
+		k := req.Keys[0]
+		keyBuf = make([]byte, 0, binary.MaxVarintLen64+len(k.Partition)+len(k.Sort)+16)
+	}
 	for i, k := range req.Keys {
 		keyBuf = appendKey(keyBuf[:0], k)
 		v, closer, err := r.Get(keyBuf)
