@@ -369,6 +369,14 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if err != nil {
 			return nil, err
 		}
+		if n.IsLike && (e.Type().ID == sqltypes.Bytea || p.Type().ID == sqltypes.Bytea) {
+			// bytea's LIKE is the registry's (builtins/like.go); its
+			// ESCAPE would be like_escape(text, text)'s text.
+			if n.Escape != 0 && n.Escape != '\\' {
+				return nil, noOperator("~~", e.Type(), sqltypes.TypeText)
+			}
+			return b.bindRegisteredOp(map[bool]string{false: "~~", true: "!~~"}[n.Not], e, p)
+		}
 		b.inferParam(e, sqltypes.TypeText)
 		b.inferParam(p, sqltypes.TypeText)
 		textual := func(x ir.Expr) bool {

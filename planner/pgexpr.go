@@ -623,6 +623,9 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 		}
 		return b.regexMatch(l, r, icase, strings.HasPrefix(op, "!"))
 	case "~~", "~~*", "!~~", "!~~*":
+		if l.Type().ID == sqltypes.Bytea || r.Type().ID == sqltypes.Bytea {
+			return b.bindRegisteredOp(op, l, r) // bytealike, byteanlike (builtins/like.go)
+		}
 		icase := strings.HasSuffix(op, "*") || l.Type().ID == sqltypes.Citext
 		l, r, err := b.textOperands(op, l, r)
 		if err != nil {
