@@ -654,6 +654,9 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 		// Integer shifts and network containment: the registry's.
 		return b.bindRegisteredOp(op, l, r)
 	}
+	if _, ok := recordImageOps[op]; ok {
+		return b.bindRecordImage(op, l, r)
+	}
 	if builtins.HasOperator(op) {
 		// Any other operator the registry has (the ~<~ pattern
 		// comparisons ...).

@@ -661,6 +661,12 @@ const pgOperatorTable = `
 3147|~|l|f|f|0|829|829|0|0|3144|macaddr_not
 3148|&|b|f|f|829|829|829|0|0|3145|macaddr_and
 3149|||b|f|f|829|829|829|0|0|3146|macaddr_or
+3188|*=|b|t|f|2249|2249|16|3188|3189|3181|record_image_eq
+3189|*<>|b|f|f|2249|2249|16|3189|3188|3182|record_image_ne
+3190|*<|b|f|f|2249|2249|16|3191|3193|3183|record_image_lt
+3191|*>|b|f|f|2249|2249|16|3190|3192|3184|record_image_gt
+3192|*<=|b|f|f|2249|2249|16|3193|3191|3185|record_image_le
+3193|*>=|b|f|f|2249|2249|16|3192|3190|3186|record_image_ge
 3206|#>>|b|f|f|3802|1009|25|0|0|3940|jsonb_extract_path_text
 3211|->|b|f|f|3802|25|3802|0|0|3478|jsonb_object_field
 3212|->|b|f|f|3802|23|3802|0|0|3215|jsonb_array_element
