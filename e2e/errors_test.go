@@ -264,6 +264,7 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT 1 @> ANY (ARRAY[2])", "42883", 10},
 		{"SELECT 1 = ANY (1)", "42809", 10},
 		{"SELECT 1 = ANY ('{a}')", "22P02", 17},
+		{`SELECT '\x0g'::bytea`, "22023", 8},
 		{"SELECT 1/0", "22012", 0},
 		{"SELECT 2147483647 + 1", "22003", 0},
 	} {

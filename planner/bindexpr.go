@@ -137,7 +137,8 @@ func isVariadicArg(node ast.ExprNode) bool {
 func readsInput(code pgerr.Code) bool {
 	switch code {
 	case pgerr.InvalidTextRepresentation, pgerr.InvalidDatetimeFormat, pgerr.DatetimeFieldOverflow,
-		pgerr.InvalidTimeZoneDisplacementValue, pgerr.InvalidBinaryRepresentation:
+		pgerr.InvalidTimeZoneDisplacementValue, pgerr.InvalidBinaryRepresentation,
+		pgerr.InvalidParameterValue: // (bytea's hex digits)
 		return true
 	}
 	return false
