@@ -699,6 +699,7 @@ func netOperand(e ir.Expr) bool {
 
 // textOperands types both operands of a string operator as text.
 func (b *Binder) textOperands(op string, l, r ir.Expr) (ir.Expr, ir.Expr, error) {
+	lt, rt := l.Type(), r.Type() // (an untyped side is "unknown" in a 42883)
 	for _, e := range []*ir.Expr{&l, &r} {
 		b.inferParam(*e, sqltypes.TypeText)
 		t := (*e).Type()
@@ -717,7 +718,7 @@ func (b *Binder) textOperands(op string, l, r ir.Expr) (ir.Expr, ir.Expr, error)
 			}
 			*e = x
 		case t.Kind() != sqltypes.KindText && t.Kind() != sqltypes.KindBPChar:
-			return nil, nil, noOperator(op, l.Type(), r.Type())
+			return nil, nil, noOperator(op, lt, rt)
 		}
 	}
 	return l, r, nil
