@@ -250,6 +250,21 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT sum()", "42883", 8},
 		{"SELECT concat('a', VARIADIC ARRAY[1])", "42883", 8},
 		{"SELECT upper(pg_catalog.lower(1, 2))", "42883", 14},
+		// x op ANY|ALL (...): at the operator (OPERATOR(...) and NOT
+		// LIKE's first word), or the array literal that does not read.
+		{"SELECT 1 = ANY (ARRAY['a'])", "42883", 10},
+		{"SELECT 1 ~~ ALL (ARRAY[2])", "42883", 10},
+		{"SELECT 1 NOT LIKE ANY (ARRAY[2])", "42883", 10},
+		{"SELECT 'a' LIKE ANY (ARRAY[2])", "42883", 12},
+		{"SELECT 1 + ANY (ARRAY[1])", "42809", 10},
+		{"SELECT 1 OPERATOR(pg_catalog.+) ALL (ARRAY[1])", "42809", 10},
+		{"SELECT 1 ~~ ANY (SELECT 'a')", "42883", 10},
+		{"SELECT 1 + ALL (SELECT 1)", "42804", 10},
+		{"SELECT 1 ~~ 2", "42883", 10},
+		{"SELECT 1 @> ANY (ARRAY[2])", "42883", 10},
+		{"SELECT 1 = ANY (1)", "42809", 10},
+		{"SELECT 1 = ANY ('{a}')", "22P02", 17},
+		{`SELECT '\x0g'::bytea`, "22023", 8},
 		{"SELECT 1/0", "22012", 0},
 		{"SELECT 2147483647 + 1", "22003", 0},
 	} {

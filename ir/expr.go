@@ -490,47 +490,11 @@ func (e *Like) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, err
 	if esc == 0 {
 		esc = '\\'
 	}
-	return sqltypes.NewBool(likeMatch(s, pat, esc) != e.Neg), nil
-}
-
-// likeMatch implements SQL LIKE over runes: % matches any sequence, _ any
-// one character, esc quotes the next pattern character.
-func likeMatch(s, pat string, esc byte) bool {
-	sr, pr := []rune(s), []rune(pat)
-	// Iterative matching with backtracking to the last %, linear in practice.
-	si, pi := 0, 0
-	starP, starS := -1, 0
-	for si < len(sr) {
-		if pi < len(pr) {
-			c := pr[pi]
-			switch {
-			case c == rune(esc) && pi+1 < len(pr):
-				if pr[pi+1] == sr[si] {
-					si++
-					pi += 2
-					continue
-				}
-			case c == '%':
-				starP, starS = pi, si
-				pi++
-				continue
-			case c == '_' || c == sr[si]:
-				si++
-				pi++
-				continue
-			}
-		}
-		if starP >= 0 {
-			starS++
-			si, pi = starS, starP+1
-			continue
-		}
-		return false
+	m, err := builtins.LikeMatch([]rune(s), []rune(pat), rune(esc))
+	if err != nil {
+		return sqltypes.Null, err
 	}
-	for pi < len(pr) && pr[pi] == '%' {
-		pi++
-	}
-	return pi == len(pr)
+	return sqltypes.NewBool(m != e.Neg), nil
 }
 
 // LikePrefix returns the literal prefix of a LIKE pattern (before the first

@@ -6,34 +6,6 @@ import (
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
-func TestLikeMatch(t *testing.T) {
-	cases := []struct {
-		s, pat string
-		want   bool
-	}{
-		{"abc", "abc", true},
-		{"abc", "a%", true},
-		{"abc", "%c", true},
-		{"abc", "%b%", true},
-		{"abc", "a_c", true},
-		{"abc", "a_", false},
-		{"", "%", true},
-		{"", "_", false},
-		{"a%c", `a\%c`, true},
-		{"abc", `a\%c`, false},
-		{"a_c", `a\_c`, true},
-		{"héllo", "h_llo", true},
-		{"aaab", "%a%b", true},
-		{"mississippi", "%iss%ppi", true},
-		{"mississippi", "%iss%ppx", false},
-	}
-	for _, c := range cases {
-		if got := likeMatch(c.s, c.pat, '\\'); got != c.want {
-			t.Errorf("%q LIKE %q = %v, want %v", c.s, c.pat, got, c.want)
-		}
-	}
-}
-
 func TestLikePrefix(t *testing.T) {
 	cases := []struct {
 		pat, prefix string

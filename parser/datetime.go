@@ -27,15 +27,16 @@ const AtTimeZoneFunc = "zp_at_time_zone"
 const NamedArgFunc = "zp_arg"
 
 // namedArg respells "name => value" at the => token i of a call's
-// argument list: the value runs to the next comma or closing parenthesis
-// at its depth.
-func (r *rewriter) namedArg(i int) error {
+// argument list (or "name := value", the obsolete spelling PostgreSQL
+// still reads, its tokens : and = from i to last): the value runs to the
+// next comma or closing parenthesis at its depth.
+func (r *rewriter) namedArg(i, last int) error {
 	n := i - 1
 	if n < 1 || r.toks[n].kind != tkIdent && r.toks[n].kind != tkQIdent || !(r.toks[n-1].is("(") || r.toks[n-1].is(",") || r.toks[n-1].is("variadic")) {
 		return r.syntaxErrorAt(i)
 	}
 	end, depth := -1, 0
-	for k := i + 1; k < len(r.toks) && end < 0; k++ {
+	for k := last + 1; k < len(r.toks) && end < 0; k++ {
 		switch {
 		case r.toks[k].is("(") || r.toks[k].is("["):
 			depth++
@@ -45,11 +46,12 @@ func (r *rewriter) namedArg(i int) error {
 			end = k
 		}
 	}
-	if end < 0 || end == i+1 {
-		return r.syntaxErrorAt(i + 1)
+	if end < 0 || end == last+1 {
+		return r.syntaxErrorAt(last + 1)
 	}
 	r.replace(n, NamedArgFunc+"('"+strings.ReplaceAll(r.toks[n].val, "'", "''")+"'")
 	r.replace(i, ",")
+	r.drop(i+1, last+1)
 	r.ed[end].pre = ")" + r.ed[end].pre
 	return nil
 }

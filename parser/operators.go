@@ -15,6 +15,8 @@ import (
 //	x[lo:hi], x[:hi]                  → zp_slice(x, lo, hi), zp_slice(x, zp_nobound(), hi)
 //	x op ANY|SOME|ALL (array)         → zp_any(x, 'op', (array)), zp_all(...)
 //	                                    ('app.===' for OPERATOR(app.===))
+//	x op ANY|ALL (subquery)           → zp_any(x, 'op', zp_quantified_sub((subquery)))
+//	                                    (but for the comparisons, TiDB's own)
 //	x ~ y, x !~* y, x @> y, ...       → zp_op('~', x, y), zp_op('!~*', x, y), ...
 //	x [NOT] SIMILAR TO y [ESCAPE e]   → zp_op('~' | '!~', x, zp_similar(y[, e]))
 //	x OPERATOR(pg_catalog.~) y        → as x ~ y
@@ -24,7 +26,7 @@ import (
 //	                                    bytewise); dropped elsewhere
 //	(row).field                       → zp_field((row), 'field')
 //
-// ANY with a subquery stays TiDB's own. The operands of a respelled
+// ANY with a subquery after a comparison stays TiDB's own. The operands of a respelled
 // operator are grouped by PostgreSQL's precedence (operandStart,
 // operandEnd): primary expressions (a name, a literal, a call, a
 // parenthesized expression, with its casts and subscripts) joined by the
@@ -40,6 +42,9 @@ const (
 	OpFunc        = "zp_op"
 	SimilarFunc   = "zp_similar"
 	FieldFunc     = "zp_field"
+	// QuantifiedSubFunc is the subquery of x op ANY|ALL (subquery) when
+	// TiDB's grammar cannot read it: zp_any(x, 'op', zp_quantified_sub((q))).
+	QuantifiedSubFunc = "zp_quantified_sub"
 	// CollateFunc is x COLLATE name: zp_collate(x, 'name').
 	CollateFunc = "zp_collate"
 	// RowFunc is ROW(x) and ROW() (composite.go).
@@ -599,23 +604,20 @@ func (r *rewriter) pgOperators(head int) error {
 		}
 		t := r.toks[j]
 		switch {
-		case (t.kind == tkOp && t.schema == "" && (comparisonOps[t.val] || infixOps[t.val])) && r.arrayQuantifier(r.rightOperand(j)):
-			if err := r.quantified(head, j, t.val); err != nil {
-				return err
-			}
-		case t.kind == tkOp && userOp(t) && !r.ed[j].done && r.arrayQuantifier(r.rightOperand(j)):
-			// x OPERATOR(app.===) ANY (array), x === ALL (array): a
-			// user-defined operator by its name as zp_op carries it,
-			// which the binder looks up as it does zp_op's.
+		case t.kind == tkOp && t.schema == "" && comparisonOps[t.val] && r.quantifier(r.rightOperand(j)) == quantArray,
+			t.kind == tkOp && !r.ed[j].done && quantOps(t) && r.quantifier(r.rightOperand(j)) != quantNone:
+			// x op ANY|ALL (array), and (subquery) for any operator but
+			// the comparisons TiDB's grammar reads itself: a user-defined
+			// operator by its name as zp_op carries it, which the binder
+			// looks up as it does zp_op's.
 			if err := r.quantified(head, j, opName(t)); err != nil {
 				return err
 			}
-		case (t.is("like") || t.is("ilike")) && r.arrayQuantifier(j+1):
+		case (t.is("like") || t.is("ilike")) && r.quantifier(j+1) != quantNone:
 			// x [NOT] LIKE ANY (array) is x !~~ / ~~ ANY (array).
 			op := map[string]string{"like": "~~", "ilike": "~~*"}[t.val]
 			if j > head && r.toks[j-1].is("not") {
 				op = "!" + op
-				r.replace(j-1, "")
 			}
 			if err := r.quantified(head, j, op); err != nil {
 				return err
@@ -643,22 +645,63 @@ func (r *rewriter) pgOperators(head int) error {
 	return nil
 }
 
-// arrayQuantifier reports whether ANY/SOME/ALL ( non-subquery ) starts at k.
-func (r *rewriter) arrayQuantifier(k int) bool {
+// What follows an operator: ANY/SOME/ALL over an array expression or a
+// subquery, or neither.
+const (
+	quantNone = iota
+	quantArray
+	quantSubquery
+)
+
+// quantifier says whether ANY/SOME/ALL ( ... ) starts at k, and whether
+// over a subquery or an array.
+func (r *rewriter) quantifier(k int) int {
 	if !(r.peek(k, "any") || r.peek(k, "some") || r.peek(k, "all")) || !r.peek(k+1, "(") {
-		return false
+		return quantNone
 	}
 	n := k + 2
 	for r.peek(n, "(") {
 		n++
 	}
-	return !(r.peek(n, "select") || r.peek(n, "values") || r.peek(n, "with") || r.peek(n, "table"))
+	if r.peek(n, "select") || r.peek(n, "values") || r.peek(n, "with") || r.peek(n, "table") {
+		return quantSubquery
+	}
+	return quantArray
 }
 
-// quantified respells x op ANY|ALL (array) at operator token j.
+// beforeQuantifier reports whether ANY/SOME/ALL ( follows operator token
+// i, also when i is OPERATOR(schema.op)'s.
+func (r *rewriter) beforeQuantifier(i int) bool {
+	if r.peek(i+1, ")") && r.quantifier(i+2) != quantNone {
+		return true
+	}
+	return r.quantifier(i+1) != quantNone
+}
+
+// quantOps reports whether operator token t, before ANY/ALL, is respelled
+// by quantified whatever follows: every operator but the unqualified
+// comparisons, whose ANY (subquery) TiDB's grammar reads (PostgreSQL takes
+// any operator there, the arithmetic ones to refuse them by their result
+// type).
+func quantOps(t token) bool {
+	if t.schema != "" {
+		return true
+	}
+	switch t.val {
+	case "=>", ":=", "!", "<=>", "!!":
+		return false
+	}
+	return !comparisonOps[t.val]
+}
+
+// quantified respells x op ANY|ALL (array) at operator token j as
+// zp_any(x, 'op', (array)), and x op ANY|ALL (subquery) as zp_any(x, 'op',
+// zp_quantified_sub((subquery))). The operator's name stands where the
+// client wrote the operator (OPERATOR(...), NOT LIKE's NOT included), so
+// the binder's errors about it point there, as PostgreSQL's do.
 func (r *rewriter) quantified(head, j int, op string) error {
 	leftEnd, q := r.operatorAt(j)
-	if op[0] == '!' && r.toks[j].is("like") || r.toks[j].is("ilike") && op[0] == '!' {
+	if op[0] == '!' && (r.toks[j].is("like") || r.toks[j].is("ilike")) {
 		leftEnd-- // NOT LIKE: the operand ends before NOT
 	}
 	lo, ok := r.operandStart(leftEnd, head)
@@ -674,9 +717,12 @@ func (r *rewriter) quantified(head, j int, op string) error {
 		fn = AllFunc
 	}
 	r.ed[lo].pre = fn + "(" + r.ed[lo].pre
-	r.replace(j, ", '"+op+"', ")
-	r.drop(leftEnd+1, j)
-	r.drop(j+1, q+1)
+	r.replace(leftEnd+1, ", '"+op+"', ")
+	r.drop(leftEnd+2, q+1)
+	if r.quantifier(q) == quantSubquery {
+		r.ed[q+1].pre = QuantifiedSubFunc + "(" + r.ed[q+1].pre
+		r.ed[close].post += ")"
+	}
 	r.ed[close].post += ")"
 	r.primStart[close] = lo
 	return nil

@@ -108,9 +108,10 @@ func (r *rewriter) pgSyntax(head int) error {
 		t := r.toks[i]
 		afterDot := i > head && r.toks[i-1].is(".")
 		switch {
-		case t.kind == tkOp && OtherOperators[t.val] && !(prefixOps[t.val] && !r.endsOperand(head, i-1)):
+		case t.kind == tkOp && OtherOperators[t.val] && !(prefixOps[t.val] && !r.endsOperand(head, i-1)) && !r.beforeQuantifier(i):
 			// (@@ and ?| without a left operand are the geometric types'
-			// prefix operators, respelled with the infix ones.)
+			// prefix operators, respelled with the infix ones; before
+			// ANY/ALL, pgOperators respells the whole.)
 			r.replace(i, "| "+OtherOpFunc+"('"+t.val+"') |")
 		case t.kind == tkIdent && t.val == "trim" && r.peek(i+1, "(") && !afterDot:
 			if err := r.trimCall(i); err != nil {

@@ -362,7 +362,12 @@ func (r *rewriter) rewrite(head int) (err error) {
 			}
 			r.replace(i, CastFunc+"('"+body+"', 'bit')")
 		case t.kind == tkOp && t.val == "=>":
-			if err := r.namedArg(i); err != nil {
+			if err := r.namedArg(i, i); err != nil {
+				return err
+			}
+		case t.kind == tkPunct && t.val == ":" && r.peek(i+1, "=") && r.toks[i+1].start == t.end:
+			// PostgreSQL's scanner reads := as one token (COLON_EQUALS).
+			if err := r.namedArg(i, i+1); err != nil {
 				return err
 			}
 		case t.kind == tkOp:

@@ -80,6 +80,17 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 		case pe.Code == pgerr.DatatypeMismatch && len(n.Args) > 0 && isVariadicArg(n.Args[len(n.Args)-1]):
 			// "VARIADIC argument must be an array": at the argument.
 			pos = b.stmt.Position(n.Args[len(n.Args)-1].(*ast.FuncCallExpr).Args[0].OriginTextPosition())
+		case (n.FnName.L == parser.AnyFunc || n.FnName.L == parser.AllFunc) && len(n.Args) == 3 && operatorError(pe.Code):
+			// The operator's name stands where the client wrote the
+			// operator (parser.quantified).
+			pos = b.stmt.Position(n.Args[1].OriginTextPosition())
+		case (n.FnName.L == parser.AnyFunc || n.FnName.L == parser.AllFunc) && len(n.Args) == 3 && readsInput(pe.Code):
+			// An untyped array literal read as the operand's array type.
+			if p, ok := n.Args[2].(*ast.ParenthesesExpr); ok && isLiteral(p.Expr) {
+				pos = b.stmt.Position(p.Expr.OriginTextPosition())
+			}
+		case n.FnName.L == parser.OpFunc && len(n.Args) == 3 && operatorError(pe.Code):
+			pos = b.stmt.OperatorPosition(n.Args[2].OriginTextPosition())
 		case strings.HasPrefix(n.FnName.L, "zp_") && n.FnName.L != parser.ConcatFunc:
 			// zproxy's respelling of syntax, not a function the client
 			// named (but concat, renamed: parser.ConcatFunc).
@@ -126,7 +137,19 @@ func isVariadicArg(node ast.ExprNode) bool {
 func readsInput(code pgerr.Code) bool {
 	switch code {
 	case pgerr.InvalidTextRepresentation, pgerr.InvalidDatetimeFormat, pgerr.DatetimeFieldOverflow,
-		pgerr.InvalidTimeZoneDisplacementValue, pgerr.InvalidBinaryRepresentation:
+		pgerr.InvalidTimeZoneDisplacementValue, pgerr.InvalidBinaryRepresentation,
+		pgerr.InvalidParameterValue: // (bytea's hex digits)
+		return true
+	}
+	return false
+}
+
+// operatorError reports whether an error of binding an operator is about
+// the operator (none matches, or it does not yield what the syntax needs),
+// which PostgreSQL reports at the operator.
+func operatorError(code pgerr.Code) bool {
+	switch code {
+	case pgerr.UndefinedFunction, pgerr.AmbiguousFunction, pgerr.WrongObjectType, pgerr.DatatypeMismatch:
 		return true
 	}
 	return false
@@ -346,6 +369,14 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		p, err := b.child(sc, n.Pattern, agg)
 		if err != nil {
 			return nil, err
+		}
+		if n.IsLike && (e.Type().ID == sqltypes.Bytea || p.Type().ID == sqltypes.Bytea) {
+			// bytea's LIKE is the registry's (builtins/like.go); its
+			// ESCAPE would be like_escape(text, text)'s text.
+			if n.Escape != 0 && n.Escape != '\\' {
+				return nil, noOperator("~~", e.Type(), sqltypes.TypeText)
+			}
+			return b.bindRegisteredOp(map[bool]string{false: "~~", true: "!~~"}[n.Not], e, p)
 		}
 		b.inferParam(e, sqltypes.TypeText)
 		b.inferParam(p, sqltypes.TypeText)

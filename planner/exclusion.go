@@ -238,6 +238,9 @@ func (b *Binder) bindInfixOp(op string, l, r ir.Expr) (ir.Expr, error) {
 		"~", "~*", "!~", "!~*", "~~", "~~*", "!~~", "!~~*", "^@":
 		return b.bindOperator(op, l, r)
 	}
+	if _, ok := recordImageOps[op]; ok {
+		return b.bindRecordImageValues(op, l, r)
+	}
 	return b.bindRegisteredOp(op, l, r)
 }
 

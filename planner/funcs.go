@@ -262,6 +262,9 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 	}
 	args, spread := spreadArg(args)
 	written := args // (with its named arguments, for a 42883)
+	if err := checkNamedArgs(args); err != nil {
+		return nil, err
+	}
 	var user []builtins.Overload
 	if b.snap != nil && b.snap.HasFunctions() {
 		user = b.userOverloads(name, false)

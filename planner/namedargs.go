@@ -25,6 +25,29 @@ func (e *namedArg) Eval(*ir.EvalContext, []sqltypes.Value) (sqltypes.Value, erro
 	return sqltypes.Null, pgerr.New(pgerr.SyntaxError, "named argument %s outside a function call", e.Name)
 }
 
+// checkNamedArgs checks a call's argument names before any function is
+// looked up, as PostgreSQL's ParseFuncOrColumn does: no name twice, no
+// positional argument after a named one.
+func checkNamedArgs(args []ir.Expr) error {
+	named := false
+	for i, a := range args {
+		na, ok := a.(*namedArg)
+		if !ok {
+			if named {
+				return pgerr.New(pgerr.SyntaxError, "positional argument cannot follow named argument")
+			}
+			continue
+		}
+		named = true
+		for _, prev := range args[:i] {
+			if p, ok := prev.(*namedArg); ok && p.Name == na.Name {
+				return pgerr.New(pgerr.SyntaxError, "argument name \"%s\" used more than once", na.Name)
+			}
+		}
+	}
+	return nil
+}
+
 // placeNamedArgs orders a call's arguments by the function's parameter
 // names: positional ones first, then named ones in any order; parameters
 // left out take their defaults (zero for make_interval's, builtins.ParamDefault's
@@ -47,11 +70,6 @@ func placeNamedArgs(name string, args []ir.Expr) ([]ir.Expr, error) {
 	for i, a := range args {
 		na, ok := a.(*namedArg)
 		if !ok {
-			if named && i > 0 {
-				if _, prev := args[i-1].(*namedArg); prev {
-					return nil, pgerr.New(pgerr.SyntaxError, "positional argument cannot follow named argument")
-				}
-			}
 			if i >= len(out) {
 				return nil, noFunc()
 			}

@@ -48,11 +48,8 @@ func otherOperator(n *ast.BinaryOperationExpr) (op string, l, r ast.ExprNode, ok
 
 // bindOtherOp binds "l op r" for an operator the parser respelled.
 func (b *Binder) bindOtherOp(sc *scope, op string, ln, rn ast.ExprNode, agg *aggBinder) (ir.Expr, error) {
-	bind, ok := otherOps[op]
-	if !ok && typedOps[op] == nil && builtins.HasOperator(op) {
-		bind, ok = func(b *Binder, l, r ir.Expr) (ir.Expr, error) { return b.bindRegisteredOp(op, l, r) }, true
-	}
-	if !ok && typedOps[op] == nil {
+	bind, ok := otherOpBinding(op)
+	if !ok {
 		return nil, unsupported("operator %s is not supported", op)
 	}
 	l, err := b.child(sc, ln, agg)
@@ -67,6 +64,16 @@ func (b *Binder) bindOtherOp(sc *scope, op string, ln, rn ast.ExprNode, agg *agg
 		return b.withUserOperators(op, l, r, func() (ir.Expr, error) { return b.bindBuiltinOtherOp(op, bind, l, r) })
 	}
 	return b.bindBuiltinOtherOp(op, bind, l, r)
+}
+
+// otherOpBinding is other operator op's binding in otherOps, or the
+// registry's; ok is false when neither nor typedOps has op.
+func otherOpBinding(op string) (bind func(*Binder, ir.Expr, ir.Expr) (ir.Expr, error), ok bool) {
+	bind, ok = otherOps[op]
+	if !ok && typedOps[op] == nil && builtins.HasOperator(op) {
+		bind, ok = func(b *Binder, l, r ir.Expr) (ir.Expr, error) { return b.bindRegisteredOp(op, l, r) }, true
+	}
+	return bind, ok || typedOps[op] != nil
 }
 
 // bindBuiltinOtherOp binds l op r by the built-in operators.

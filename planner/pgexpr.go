@@ -27,6 +27,9 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.
 	case parser.ArraySubFunc:
 		e, err := b.bindArraySubquery(sc, n)
 		return e, true, err
+	case parser.QuantifiedSubFunc:
+		e, err := b.bindQuantifiedSubquery(sc, n)
+		return e, true, err
 	case "trim":
 		return b.bindTrim(sc, n, agg)
 	case "pg_typeof":
@@ -73,7 +76,7 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.
 	case parser.SliceFunc:
 		e, err = b.bindSlice(args)
 	case parser.AnyFunc, parser.AllFunc:
-		e, err = b.bindQuantified(args, name == parser.AllFunc)
+		e, err = b.bindQuantified(args, name == parser.AllFunc, isQuantifiedSub(n.Args[len(n.Args)-1]))
 	case parser.OpFunc:
 		op := opText(args[0])
 		if len(args) == 2 {
@@ -130,6 +133,57 @@ func (b *Binder) bindArraySubquery(sc *scope, n *ast.FuncCallExpr) (ir.Expr, err
 		elem = sqltypes.ArrayOf(e)
 	}
 	return &ir.Subquery{Kind: ir.ArraySubquery, Plan: rel, Correlated: corr, Typ: sqltypes.ArrayOf(elem), ID: b.newSubqueryID()}, nil
+}
+
+// bindQuantifiedSubquery binds the subquery of x op ANY|ALL (subquery)
+// (parser.QuantifiedSubFunc) as ARRAY(subquery) of its column, whose
+// elements bindQuantified compares as it compares an array's: a subquery's
+// rows are the elements, NULLs and no rows counting as they do in an
+// array.
+func (b *Binder) bindQuantifiedSubquery(sc *scope, n *ast.FuncCallExpr) (ir.Expr, error) {
+	var arg ast.ExprNode
+	if len(n.Args) == 1 {
+		arg = n.Args[0]
+	}
+	for {
+		p, ok := arg.(*ast.ParenthesesExpr)
+		if !ok {
+			break
+		}
+		arg = p.Expr // ANY ((SELECT ...))
+	}
+	sq, ok := arg.(*ast.SubqueryExpr)
+	if !ok {
+		return nil, pgerr.New(pgerr.SyntaxError, "ANY/ALL needs a subquery")
+	}
+	rel, corr, err := b.bindSubquery(sc, sq.Query)
+	if err != nil {
+		return nil, err
+	}
+	switch cols := rel.Columns(); {
+	case len(cols) > 1:
+		return nil, pgerr.New(pgerr.SyntaxError, "subquery has too many columns")
+	case len(cols) == 0:
+		return nil, pgerr.New(pgerr.SyntaxError, "subquery has too few columns")
+	}
+	elem := quantifiedRowType(rel)
+	return &ir.Subquery{Kind: ir.ArraySubquery, Plan: rel, Correlated: corr, Typ: sqltypes.ArrayOf(elem), ID: b.newSubqueryID()}, nil
+}
+
+// quantifiedRowType is the type of the values a quantified subquery's
+// column holds (an unknown literal's is text, as a subquery's output).
+func quantifiedRowType(rel ir.Rel) sqltypes.Type {
+	t := rel.Columns()[0].Type
+	if t.ID == sqltypes.Unknown {
+		t = sqltypes.TypeText
+	}
+	return t
+}
+
+// isQuantifiedSub reports whether node is parser.QuantifiedSubFunc's call.
+func isQuantifiedSub(node ast.ExprNode) bool {
+	f, ok := node.(*ast.FuncCallExpr)
+	return ok && f.FnName.L == parser.QuantifiedSubFunc
 }
 
 // bindArrayCtor binds ARRAY[...]: the elements' common type; elements that
@@ -369,8 +423,15 @@ func (b *Binder) bindSlice(args []ir.Expr) (ir.Expr, error) {
 }
 
 // bindQuantified binds x op ANY|ALL (array).
-func (b *Binder) bindQuantified(args []ir.Expr, all bool) (ir.Expr, error) {
+func (b *Binder) bindQuantified(args []ir.Expr, all, rows bool) (ir.Expr, error) {
 	left, op, arr := args[0], opText(args[1]), args[2]
+	if rows {
+		// x op ANY (subquery): the elements are the column's values,
+		// arrays too (ARRAY(subquery)'s array type would not tell).
+		if sq, ok := arr.(*ir.Subquery); ok {
+			return b.bindQuantifiedElems(left, op, arr, quantifiedRowType(sq.Plan), all, rows)
+		}
+	}
 	if arr.Type().ID == sqltypes.Unknown {
 		lt := left.Type()
 		if lt.ID == sqltypes.Unknown {
@@ -391,8 +452,15 @@ func (b *Binder) bindQuantified(args []ir.Expr, all bool) (ir.Expr, error) {
 	}
 	elem, ok := arrayElem(arr.Type())
 	if !ok {
-		return nil, pgerr.New(pgerr.DatatypeMismatch, "op ANY/ALL (array) requires array on right side")
+		return nil, pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires array on right side")
 	}
+	return b.bindQuantifiedElems(left, op, arr, elem, all, rows)
+}
+
+// bindQuantifiedElems binds left op ANY|ALL over arr's elements, of type
+// elem; rows says arr is a quantified subquery's (whose operator PostgreSQL
+// checks as a row comparison's).
+func (b *Binder) bindQuantifiedElems(left ir.Expr, op string, arr ir.Expr, elem sqltypes.Type, all, rows bool) (ir.Expr, error) {
 	// The comparison of one element decides the types, as for x op elem.
 	probe := &ir.ColRef{Index: 0, Name: "elem", Typ: elem}
 	var test func(ctx *ir.EvalContext, left, elem sqltypes.Value) (sqltypes.Value, error)
@@ -403,16 +471,22 @@ func (b *Binder) bindQuantified(args []ir.Expr, all bool) (ir.Expr, error) {
 		// binds as zp_op's does, over both operands as columns, since
 		// the operator's function may inline into any shape.
 		lp := &ir.ColRef{Index: 1, Name: "left", Typ: left.Type()}
-		pred, err := b.withUserOperators(op, lp, probe, func() (ir.Expr, error) { return b.bindOperator(op, lp, probe) })
+		pred, err := b.withUserOperators(op, lp, probe, func() (ir.Expr, error) { return b.bindQuantifiedOp(op, lp, probe) })
 		if err != nil {
+			return nil, err
+		}
+		if err := quantifiedResult(pred, rows); err != nil {
 			return nil, err
 		}
 		test = func(ctx *ir.EvalContext, left, elem sqltypes.Value) (sqltypes.Value, error) {
 			return pred.Eval(ctx, []sqltypes.Value{elem, left})
 		}
 	} else {
-		pred, err := b.bindOperator(op, left, probe)
+		pred, err := b.bindQuantifiedOp(op, left, probe)
 		if err != nil {
+			return nil, err
+		}
+		if err := quantifiedResult(pred, rows); err != nil {
 			return nil, err
 		}
 		left = operandOf(pred, 0, left)
@@ -441,6 +515,34 @@ func (b *Binder) bindQuantified(args []ir.Expr, all bool) (ir.Expr, error) {
 			}
 			return sqltypes.NewBool(all), nil
 		}})
+}
+
+// bindQuantifiedOp binds l op r for ANY/ALL: an other operator (||, @>,
+// ->, ...) as the parser's respelling of it binds (bindOtherOp), any other
+// as zp_op's.
+func (b *Binder) bindQuantifiedOp(op string, l, r ir.Expr) (ir.Expr, error) {
+	if !parser.OtherOperators[op] {
+		return b.bindOperator(op, l, r)
+	}
+	bind, ok := otherOpBinding(op)
+	if !ok {
+		return nil, noOperator(op, l.Type(), r.Type())
+	}
+	return b.bindBuiltinOtherOp(op, bind, l, r)
+}
+
+// quantifiedResult checks that the operator of ANY/ALL, bound as pred,
+// yields boolean, with PostgreSQL's error for an array (make_scalar_array_op)
+// or a subquery (make_row_comparison_op).
+func quantifiedResult(pred ir.Expr, rows bool) error {
+	t := pred.Type()
+	switch {
+	case t.ID == sqltypes.Bool:
+		return nil
+	case rows:
+		return pgerr.New(pgerr.DatatypeMismatch, "row comparison operator must yield type boolean, not type %s", t.UnmodifiedName())
+	}
+	return pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires operator to yield boolean")
 }
 
 // operandOf returns the left operand as the bound comparison cast it (the
@@ -521,6 +623,9 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 		}
 		return b.regexMatch(l, r, icase, strings.HasPrefix(op, "!"))
 	case "~~", "~~*", "!~~", "!~~*":
+		if l.Type().ID == sqltypes.Bytea || r.Type().ID == sqltypes.Bytea {
+			return b.bindRegisteredOp(op, l, r) // bytealike, byteanlike (builtins/like.go)
+		}
 		icase := strings.HasSuffix(op, "*") || l.Type().ID == sqltypes.Citext
 		l, r, err := b.textOperands(op, l, r)
 		if err != nil {
@@ -548,6 +653,9 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 	case "<<", ">>", "<<=", ">>=":
 		// Integer shifts and network containment: the registry's.
 		return b.bindRegisteredOp(op, l, r)
+	}
+	if _, ok := recordImageOps[op]; ok {
+		return b.bindRecordImage(op, l, r)
 	}
 	if builtins.HasOperator(op) {
 		// Any other operator the registry has (the ~<~ pattern
@@ -591,6 +699,7 @@ func netOperand(e ir.Expr) bool {
 
 // textOperands types both operands of a string operator as text.
 func (b *Binder) textOperands(op string, l, r ir.Expr) (ir.Expr, ir.Expr, error) {
+	lt, rt := l.Type(), r.Type() // (an untyped side is "unknown" in a 42883)
 	for _, e := range []*ir.Expr{&l, &r} {
 		b.inferParam(*e, sqltypes.TypeText)
 		t := (*e).Type()
@@ -609,7 +718,7 @@ func (b *Binder) textOperands(op string, l, r ir.Expr) (ir.Expr, ir.Expr, error)
 			}
 			*e = x
 		case t.Kind() != sqltypes.KindText && t.Kind() != sqltypes.KindBPChar:
-			return nil, nil, noOperator(op, l.Type(), r.Type())
+			return nil, nil, noOperator(op, lt, rt)
 		}
 	}
 	return l, r, nil

@@ -128,27 +128,58 @@ func (b *Binder) recordOperatorMismatch(op ir.BinOp, l, r ir.Expr) (ir.Expr, boo
 // pair decides, two NULLs are equal and a NULL sorts after a value; checks
 // are the pairs' errors, raised when the comparison reaches them.
 func recordCompare(l, r []sqltypes.Value, checks []error) (int, error) {
-	for j := 0; j < len(l) && j < len(r); j++ {
-		if j < len(checks) && checks[j] != nil {
-			return 0, checks[j]
+	return builtins.CompareRecords(l, r, func(j int) error {
+		if j < len(checks) {
+			return checks[j]
 		}
-		x, y := l[j], r[j]
-		switch {
-		case x.IsNull() && y.IsNull():
-			continue
-		case x.IsNull():
-			return 1, nil
-		case y.IsNull():
-			return -1, nil
-		}
-		if c := sqltypes.Compare(x, y); c != 0 {
-			return c, nil
-		}
+		return nil
+	}, func(_ int, x, y sqltypes.Value) (int, error) { return sqltypes.Compare(x, y), nil })
+}
+
+// recordImageOps are the record image comparisons, each with the
+// comparison it makes of builtins.RecordImageCompare's result.
+var recordImageOps = map[string]ir.BinOp{"*=": ir.OpEq, "*<>": ir.OpNe, "*<": ir.OpLt, "*<=": ir.OpLe, "*>": ir.OpGt, "*>=": ir.OpGe}
+
+// bindRecordImage binds l op r for a record image comparison (*=, *<, ...)
+// of two record values. Two row constructors compare item by item, as
+// PostgreSQL's row comparisons do, and no other type has these operators:
+// both are 42883 for the first pair.
+func (b *Binder) bindRecordImage(op string, l, r ir.Expr) (ir.Expr, error) {
+	// (A row constructor's record is in untypedFields; a FROM item's
+	// whole row is a RecordExpr too, but one value.)
+	lr, lrow := l.(*ir.RecordExpr)
+	rr, rrow := r.(*ir.RecordExpr)
+	_, lctor := b.untypedFields[lr]
+	_, rctor := b.untypedFields[rr]
+	lrow, rrow = lrow && lctor, rrow && rctor
+	switch {
+	case lrow && rrow && len(lr.Items) != len(rr.Items):
+		return nil, pgerr.New(pgerr.SyntaxError, "unequal number of entries in row expressions")
+	case lrow && rrow && len(lr.Items) > 0:
+		return nil, noOperator(op, lr.Items[0].Type(), rr.Items[0].Type())
 	}
-	if len(l) != len(r) {
-		return 0, pgerr.New(pgerr.DatatypeMismatch, "cannot compare record types with different numbers of columns")
+	return b.bindRecordImageValues(op, l, r)
+}
+
+// bindRecordImageValues binds l op r for a record image comparison of
+// two record values, row constructors too (as the operator's function
+// called by name, record_image_eq(ROW(1), ROW(1)), takes them).
+func (b *Binder) bindRecordImageValues(op string, l, r ir.Expr) (ir.Expr, error) {
+	if l.Type().ID != sqltypes.Record || r.Type().ID != sqltypes.Record {
+		return nil, noOperator(op, l.Type(), r.Type())
 	}
-	return 0, nil
+	// The field types known now (a row constructor's, a composite's);
+	// else each record's own.
+	lf, _ := b.recordFieldTypes(l)
+	rf, _ := b.recordFieldTypes(r)
+	cmpOp := recordImageOps[op]
+	return fold(&ir.Func{Name: op, Args: []ir.Expr{l, r}, Typ: sqltypes.TypeBool, Infix: true, Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		c, err := builtins.RecordImageCompare(a[0].Array(), a[1].Array(), lf, rf)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewBool(ir.CompareHolds(cmpOp, c)), nil
+	})})
 }
 
 // rowTypeOf is the row type of table t, as pg_type lists it: its OIDs are

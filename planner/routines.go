@@ -677,13 +677,6 @@ func (b *Binder) placeUserNamedArgs(fns []*catalog.Function, args []ir.Expr, pro
 			fits, placed = append(fits, fn), append(placed, out[:last])
 		}
 	}
-	for i, a := range args {
-		if _, named := a.(*namedArg); !named && i > 0 {
-			if _, prev := args[i-1].(*namedArg); prev {
-				return nil, nil, false, pgerr.New(pgerr.SyntaxError, "positional argument cannot follow named argument")
-			}
-		}
-	}
 	if len(fits) != 1 {
 		return nil, nil, false, nil
 	}
@@ -956,6 +949,9 @@ func (b *Binder) bindCall(rs *parser.RoutineStatement) (ir.Statement, error) {
 	args, spread := spreadArg(args)
 	fns := snap.Functions(name)
 	var fn *catalog.Function
+	if err := checkNamedArgs(args); err != nil {
+		return nil, err
+	}
 	if hasNamedArgs(args) {
 		placed, f, ok, err := b.placeUserNamedArgs(fns, args, true)
 		if err != nil {

@@ -130,11 +130,14 @@ var polymorphicOperands = map[uint32]string{
 	3500: "NULL::zp_operand_enum", // anyenum
 	3831: "NULL::int4range",       // anyrange
 	4537: "NULL::int4multirange",  // anymultirange
-	2249: "ROW(1, 'a'::text)",     // record
-	5077: "NULL::int4",            // anycompatible
-	5078: "NULL::int4[]",          // anycompatiblearray
-	5079: "NULL::int4",            // anycompatiblenonarray
-	2276: "NULL::int4",            // "any"
+	// record: a record value that is not a row constructor, which
+	// operators take item by item (so the record image operators, which
+	// no item type has, would never bind).
+	2249: "(SELECT ROW(1, 'a'::text))",
+	5077: "NULL::int4",   // anycompatible
+	5078: "NULL::int4[]", // anycompatiblearray
+	5079: "NULL::int4",   // anycompatiblenonarray
+	2276: "NULL::int4",   // "any"
 }
 
 // operandOf is an operand of the type whose OID is oid.

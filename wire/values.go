@@ -469,46 +469,7 @@ func appendNumeric(buf []byte, v sqltypes.Value) []byte {
 		put(0, 0, numericPos, dscale)
 		return buf
 	}
-	digits := d.Coeff.String() // coefficient; the value is digits × 10^Exponent
-	frac := int(-d.Exponent)
-	// Pad to whole base-10000 groups on both sides of the point.
-	intLen := len(digits) - frac
-	rpad := (4 - frac%4) % 4
-	var s []byte
-	weight := 0
-	if intLen > 0 {
-		lpad := (4 - intLen%4) % 4
-		s = make([]byte, 0, lpad+len(digits)+rpad)
-		for i := 0; i < lpad; i++ {
-			s = append(s, '0')
-		}
-		s = append(s, digits...)
-		weight = (intLen+lpad)/4 - 1
-	} else {
-		// Only fraction digits: prepend the zeros between the point and
-		// the first digit, then group.
-		zeros := -intLen
-		s = make([]byte, 0, zeros+len(digits)+rpad)
-		for i := 0; i < zeros; i++ {
-			s = append(s, '0')
-		}
-		s = append(s, digits...)
-		weight = -1
-	}
-	for i := 0; i < rpad; i++ {
-		s = append(s, '0')
-	}
-	groups := make([]uint16, 0, len(s)/4)
-	for i := 0; i < len(s); i += 4 {
-		groups = append(groups, uint16(s[i]-'0')*1000+uint16(s[i+1]-'0')*100+uint16(s[i+2]-'0')*10+uint16(s[i+3]-'0'))
-	}
-	for len(groups) > 0 && groups[0] == 0 {
-		groups = groups[1:]
-		weight--
-	}
-	for len(groups) > 0 && groups[len(groups)-1] == 0 {
-		groups = groups[:len(groups)-1]
-	}
+	groups, weight := sqltypes.NumericDigits(d)
 	sign := uint16(numericPos)
 	if d.Negative {
 		sign = numericNeg

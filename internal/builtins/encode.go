@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
 // encode and decode convert between bytea and text in PostgreSQL's three
@@ -60,48 +61,13 @@ func isEncodingSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' ||
 func decode(s, format string) ([]byte, error) {
 	switch strings.ToLower(format) {
 	case "hex":
-		return decodeHex(s)
+		return sqltypes.DecodeHex(s)
 	case "base64":
 		return decodeBase64(s)
 	case "escape":
 		return decodeEscape(s)
 	}
 	return nil, unknownEncoding(format)
-}
-
-func hexDigit(s string, i int) (byte, error) {
-	switch c := s[i]; {
-	case c >= '0' && c <= '9':
-		return c - '0', nil
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, nil
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, nil
-	}
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return 0, pgerr.New(pgerr.InvalidParameterValue, "invalid hexadecimal digit: \"%c\"", r)
-}
-
-func decodeHex(s string) ([]byte, error) {
-	out := make([]byte, 0, len(s)/2)
-	for i := 0; i < len(s); i++ {
-		if isEncodingSpace(s[i]) {
-			continue
-		}
-		hi, err := hexDigit(s, i)
-		if err != nil {
-			return nil, err
-		}
-		if i++; i >= len(s) {
-			return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid hexadecimal data: odd number of digits")
-		}
-		lo, err := hexDigit(s, i)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, hi<<4|lo)
-	}
-	return out, nil
 }
 
 // decodeBase64 reads base64 as PostgreSQL does: white space anywhere, and

@@ -1270,3 +1270,49 @@ func AvgNumeric(sum Value, count int64) (Value, error) {
 	}
 	return DivNumeric(sum, NumericFromInt(count))
 }
+
+// NumericDigits is finite nonzero d as PostgreSQL's numeric stores it:
+// base-10000 digits aligned on the decimal point, without leading or
+// trailing zero digits, and the weight (the power of 10000) of the first.
+func NumericDigits(d *apd.Decimal) (groups []uint16, weight int) {
+	digits := d.Coeff.String() // coefficient; the value is digits × 10^Exponent
+	frac := int(-d.Exponent)
+	// Pad to whole base-10000 groups on both sides of the point.
+	intLen := len(digits) - frac
+	rpad := (4 - frac%4) % 4
+	var s []byte
+	if intLen > 0 {
+		lpad := (4 - intLen%4) % 4
+		s = make([]byte, 0, lpad+len(digits)+rpad)
+		for i := 0; i < lpad; i++ {
+			s = append(s, '0')
+		}
+		s = append(s, digits...)
+		weight = (intLen+lpad)/4 - 1
+	} else {
+		// Only fraction digits: prepend the zeros between the point and
+		// the first digit, then group.
+		zeros := -intLen
+		s = make([]byte, 0, zeros+len(digits)+rpad)
+		for i := 0; i < zeros; i++ {
+			s = append(s, '0')
+		}
+		s = append(s, digits...)
+		weight = -1
+	}
+	for i := 0; i < rpad; i++ {
+		s = append(s, '0')
+	}
+	groups = make([]uint16, 0, len(s)/4)
+	for i := 0; i < len(s); i += 4 {
+		groups = append(groups, uint16(s[i]-'0')*1000+uint16(s[i+1]-'0')*100+uint16(s[i+2]-'0')*10+uint16(s[i+3]-'0'))
+	}
+	for len(groups) > 0 && groups[0] == 0 {
+		groups = groups[1:]
+		weight--
+	}
+	for len(groups) > 0 && groups[len(groups)-1] == 0 {
+		groups = groups[:len(groups)-1]
+	}
+	return groups, weight
+}

@@ -335,12 +335,8 @@ func nonzeroMantissa(s string) bool {
 }
 
 func parseBytea(s string) ([]byte, error) {
-	if strings.HasPrefix(s, `\x`) || strings.HasPrefix(s, `\X`) {
-		b, err := hex.DecodeString(s[2:])
-		if err != nil {
-			return nil, pgerr.New(pgerr.InvalidTextRepresentation, "invalid hexadecimal data for type bytea")
-		}
-		return b, nil
+	if strings.HasPrefix(s, `\x`) { // (lower case only, as byteain)
+		return DecodeHex(s[2:])
 	}
 	// Escape format: backslash followed by three octal digits or a backslash.
 	out := make([]byte, 0, len(s))
@@ -363,6 +359,43 @@ func parseBytea(s string) ([]byte, error) {
 		return nil, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type bytea")
 	}
 	return out, nil
+}
+
+// DecodeHex reads hex data as PostgreSQL's hex_decode does (bytea's hex
+// input after its \x, decode(s, 'hex')): pairs of hex digits in either
+// case, blanks allowed between pairs but not inside one; a bad digit,
+// whole character quoted, or a lone last digit is 22023.
+func DecodeHex(s string) ([]byte, error) {
+	out := make([]byte, 0, len(s)/2)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\n', '\t', '\r':
+			continue
+		}
+		hi, err := hexDataDigit(s, i)
+		if err != nil {
+			return nil, err
+		}
+		if i++; i >= len(s) {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid hexadecimal data: odd number of digits")
+		}
+		lo, err := hexDataDigit(s, i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, hi<<4|lo)
+	}
+	return out, nil
+}
+
+// hexDataDigit is the value of the hex digit at s[i], or 22023 naming the
+// character there.
+func hexDataDigit(s string, i int) (byte, error) {
+	if d, ok := hexDigit(s[i]); ok {
+		return d, nil
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return 0, pgerr.New(pgerr.InvalidParameterValue, "invalid hexadecimal digit: \"%c\"", r)
 }
 
 func isOctal(c byte) bool { return c >= '0' && c <= '7' }
