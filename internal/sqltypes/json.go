@@ -41,6 +41,34 @@ type JSONValue struct {
 	Elems []JSONValue  // JSONArray elements; JSONObject values, parallel to Keys
 	Keys  []string     // JSONObject keys
 	raw   string       // trees parsed from json text: the value's source text
+	// Datetime, on a JSONString that jsonpath's .datetime() made, is the
+	// value the string stands for while the path is evaluated
+	// (PostgreSQL's jbvDatetime). Outside the evaluation the item is only
+	// its string, which is how PostgreSQL outputs it.
+	Datetime *JSONDatetime
+}
+
+// JSONDatetime is a jsonpath datetime item: a date, time, timetz,
+// timestamp or timestamptz value, and for a timestamptz the offset it was
+// read with (seconds east), which its text shows.
+type JSONDatetime struct {
+	V      Value
+	Offset int32
+}
+
+// AppendJSONDatetime appends a datetime item's text as PostgreSQL's
+// JsonEncodeDateTime writes it: XSD style, a T between date and time, a
+// zone as +hh:mm[:ss] (timestamptz in the offset it was read with).
+func AppendJSONDatetime(buf []byte, d *JSONDatetime) []byte {
+	switch d.V.K {
+	case KindTimeTZ:
+		t := d.V.TimeTZ()
+		buf = AppendTime(buf, t.Micros)
+		return appendXSDOffset(buf, int64(t.Offset))
+	case KindTimestampTZ:
+		return appendTimestampXSDOffset(buf, d.V.I, int64(d.Offset))
+	}
+	return appendJSONScalarText(buf, d.V)
 }
 
 // SQLSTATEs of JSON errors.

@@ -484,7 +484,12 @@ func JSONInputStyled(t Type, v Value, st Style) Value {
 // 2024-03-04T05:00:00.5-05:00, the offset with minutes always and seconds
 // when it has them, BC after it.
 func appendTimestampTZXSD(buf []byte, us int64, loc *time.Location) []byte {
-	off := zoneOffset(us, loc)
+	return appendTimestampXSDOffset(buf, us, zoneOffset(us, loc))
+}
+
+// appendTimestampXSDOffset is appendTimestampTZXSD at a given offset
+// (seconds east).
+func appendTimestampXSDOffset(buf []byte, us, off int64) []byte {
 	start := len(buf)
 	buf = AppendTimestamp(buf, us+off*usPerSec, false)
 	bc := len(buf)-start > 3 && string(buf[len(buf)-3:]) == " BC"
@@ -494,6 +499,16 @@ func appendTimestampTZXSD(buf []byte, us int64, loc *time.Location) []byte {
 	if i := strings.IndexByte(string(buf[start:]), ' '); i >= 0 {
 		buf[start+i] = 'T'
 	}
+	buf = appendXSDOffset(buf, off)
+	if bc {
+		buf = append(buf, " BC"...)
+	}
+	return buf
+}
+
+// appendXSDOffset appends a zone offset (seconds east) as XSD style
+// writes it: +hh:mm, with :ss when it has seconds.
+func appendXSDOffset(buf []byte, off int64) []byte {
 	sign := byte('+')
 	if off < 0 {
 		sign, off = '-', -off
@@ -505,9 +520,6 @@ func appendTimestampTZXSD(buf []byte, us int64, loc *time.Location) []byte {
 	if off%60 != 0 {
 		buf = append(buf, ':')
 		buf = append2(buf, off%60)
-	}
-	if bc {
-		buf = append(buf, " BC"...)
 	}
 	return buf
 }
