@@ -1,6 +1,8 @@
 package builtins
 
 import (
+	"time"
+
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -9,8 +11,9 @@ import (
 // jsonb_path_exists, _match, _query (set-returning), _query_array and
 // _query_first, each (target, path [, vars [, silent]]), and jsonb @?
 // jsonpath and jsonb @@ jsonpath, which are _exists and _match with
-// silent true and no vars. .datetime() is refused (0A000), so the _tz
-// variants answer as the others do.
+// silent true and no vars. The _tz variants let .datetime()'s items
+// compare across zoned and unzoned types in the session's time zone; the
+// others raise 0A000 there, as PostgreSQL's.
 
 var jsonpathT = T(sqltypes.TypeJSONPath)
 
@@ -33,28 +36,30 @@ func jsonPathArgs(a []sqltypes.Value) (doc *sqltypes.JSONValue, path *sqltypes.J
 	return a[0].JSONB(), path, vars, silent, nil
 }
 
-// jsonPathQuery runs the path and returns every item found. With errors
+// jsonPathQuery runs the path and returns every item found. tz is the
+// session's time zone for the _tz variants, nil for the others (here and
+// in JSONPathExists and JSONPathMatch). With errors
 // suppressed, the items found before an error are kept, as PostgreSQL
 // keeps them.
-func jsonPathQuery(a []sqltypes.Value) ([]*sqltypes.JSONValue, error) {
+func jsonPathQuery(tz *time.Location, a []sqltypes.Value) ([]*sqltypes.JSONValue, error) {
 	doc, path, vars, silent, err := jsonPathArgs(a)
 	if err != nil {
 		return nil, err
 	}
 	var found []*sqltypes.JSONValue
-	if _, err := runJSONPath(path, doc, vars, !silent, &found); err != nil && err != errJPSuppressed {
+	if _, err := runJSONPath(path, doc, vars, !silent, tz, &found); err != nil && err != errJPSuppressed {
 		return nil, err
 	}
 	return found, nil
 }
 
 // JSONPathExists is jsonb_path_exists: NULL when an error was suppressed.
-func JSONPathExists(a []sqltypes.Value) (sqltypes.Value, error) {
+func JSONPathExists(tz *time.Location, a []sqltypes.Value) (sqltypes.Value, error) {
 	doc, path, vars, silent, err := jsonPathArgs(a)
 	if err != nil {
 		return sqltypes.Null, err
 	}
-	res, err := runJSONPath(path, doc, vars, !silent, nil)
+	res, err := runJSONPath(path, doc, vars, !silent, tz, nil)
 	if err == errJPSuppressed {
 		return sqltypes.Null, nil
 	}
@@ -66,13 +71,13 @@ func JSONPathExists(a []sqltypes.Value) (sqltypes.Value, error) {
 
 // JSONPathMatch is jsonb_path_match: the path's single boolean (a JSON
 // null is SQL NULL); anything else is 22038, or NULL when silent.
-func JSONPathMatch(a []sqltypes.Value) (sqltypes.Value, error) {
+func JSONPathMatch(tz *time.Location, a []sqltypes.Value) (sqltypes.Value, error) {
 	doc, path, vars, silent, err := jsonPathArgs(a)
 	if err != nil {
 		return sqltypes.Null, err
 	}
 	var found []*sqltypes.JSONValue
-	if _, err := runJSONPath(path, doc, vars, !silent, &found); err != nil && err != errJPSuppressed {
+	if _, err := runJSONPath(path, doc, vars, !silent, tz, &found); err != nil && err != errJPSuppressed {
 		return sqltypes.Null, err
 	}
 	if len(found) == 1 {
@@ -91,16 +96,28 @@ func JSONPathMatch(a []sqltypes.Value) (sqltypes.Value, error) {
 
 func init() {
 	params := [][]Param{{jsonbT, jsonpathT}, {jsonbT, jsonpathT, jsonbT}, {jsonbT, jsonpathT, jsonbT, boolT}}
-	scalar := func(result sqltypes.Type, vol Volatility, doc string, f func(a []sqltypes.Value) (sqltypes.Value, error)) []Overload {
+	// zone is the time zone a variant's .datetime() items convert in:
+	// the session's for the _tz variants, none for the others.
+	zone := func(useTz bool, ctx *Context) *time.Location {
+		if !useTz {
+			return nil
+		}
+		if ctx == nil || ctx.Location == nil {
+			return time.UTC
+		}
+		return ctx.Location
+	}
+	scalar := func(result sqltypes.Type, vol Volatility, doc string, f func(tz *time.Location, a []sqltypes.Value) (sqltypes.Value, error)) []Overload {
 		var ovs []Overload
+		useTz := vol == Stable
 		for _, p := range params {
 			ovs = append(ovs, Overload{Params: p, Result: Returns(result), Volatility: vol, Doc: doc,
-				Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return f(a) }})
+				Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) { return f(zone(useTz, ctx), a) }})
 		}
 		return ovs
 	}
-	queryArray := func(a []sqltypes.Value) (sqltypes.Value, error) {
-		found, err := jsonPathQuery(a)
+	queryArray := func(tz *time.Location, a []sqltypes.Value) (sqltypes.Value, error) {
+		found, err := jsonPathQuery(tz, a)
 		if err != nil {
 			return sqltypes.Null, err
 		}
@@ -110,8 +127,8 @@ func init() {
 		}
 		return sqltypes.NewJSONB(arr), nil
 	}
-	queryFirst := func(a []sqltypes.Value) (sqltypes.Value, error) {
-		found, err := jsonPathQuery(a)
+	queryFirst := func(tz *time.Location, a []sqltypes.Value) (sqltypes.Value, error) {
+		found, err := jsonPathQuery(tz, a)
 		if err != nil || len(found) == 0 {
 			return sqltypes.Null, err
 		}
@@ -119,7 +136,7 @@ func init() {
 	}
 	// The _tz variants differ from the others only in .datetime()'s
 	// conversions between zoned and unzoned values, which is why they
-	// are stable; zproxy refuses .datetime() in both.
+	// are stable (they read the session's TimeZone).
 	for _, tz := range []string{"", "_tz"} {
 		vol, docTZ := Immutable, ""
 		if tz != "" {
@@ -131,8 +148,8 @@ func init() {
 		Register("jsonb_path_query_first"+tz, scalar(sqltypes.TypeJSONB, vol, "jsonpath query first item"+docTZ, queryFirst)...)
 		for _, p := range params {
 			Register("jsonb_path_query"+tz, Overload{Params: p, Result: Returns(sqltypes.TypeJSONB), Volatility: vol, Doc: "jsonpath query" + docTZ,
-				Set: &SetFunc{Rows: func(_ *Context, a []sqltypes.Value) (SetRows, error) {
-					found, err := jsonPathQuery(a)
+				Set: &SetFunc{Rows: func(ctx *Context, a []sqltypes.Value) (SetRows, error) {
+					found, err := jsonPathQuery(zone(tz != "", ctx), a)
 					if err != nil {
 						return nil, err
 					}
@@ -151,10 +168,10 @@ func init() {
 
 	// @? and @@: the functions with no vars and errors suppressed
 	// (jsonb_path_exists_opr, jsonb_path_match_opr).
-	binary := func(doc string, f func(a []sqltypes.Value) (sqltypes.Value, error)) Overload {
+	binary := func(doc string, f func(tz *time.Location, a []sqltypes.Value) (sqltypes.Value, error)) Overload {
 		return Overload{Params: []Param{jsonbT, jsonpathT}, Result: Returns(sqltypes.TypeBool), Volatility: Immutable, Doc: doc,
 			Binary: func(_ *Context, doc, path sqltypes.Value) (sqltypes.Value, error) {
-				return f([]sqltypes.Value{doc, path, sqltypes.NewJSONB(nil), sqltypes.NewBool(true)})
+				return f(nil, []sqltypes.Value{doc, path, sqltypes.NewJSONB(nil), sqltypes.NewBool(true)})
 			}}
 	}
 	RegisterOperator("@?", binary("implementation of @? operator", JSONPathExists))

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -59,6 +60,7 @@ type jpExec struct {
 	base             jpBase
 	lastGeneratedID  int64
 	depth            int
+	tz               *time.Location
 }
 
 func (e *jpExec) autoWrap() bool   { return !e.strict }
@@ -89,13 +91,16 @@ func jpNumericOf(j *sqltypes.JSONValue) sqltypes.Value {
 
 // runJSONPath is executeJsonPath: it evaluates the path on the document,
 // appending the items found (found nil: only whether there are any).
-func runJSONPath(path *sqltypes.JSONPathTree, doc, vars *sqltypes.JSONValue, throw bool, found *[]*sqltypes.JSONValue) (jpRes, error) {
+//
+// tz is the time zone datetime items convert between zoned and unzoned
+// types in (the _tz functions'); nil refuses those conversions.
+func runJSONPath(path *sqltypes.JSONPathTree, doc, vars *sqltypes.JSONValue, throw bool, tz *time.Location, found *[]*sqltypes.JSONValue) (jpRes, error) {
 	if vars != nil && vars.Kind != sqltypes.JSONObject {
 		return jpNotFound, pgerr.New(pgerr.InvalidParameterValue, "\"vars\" argument is not an object").
 			WithDetail("Jsonpath parameters should be encoded as key-value pairs of \"vars\" object.")
 	}
 	e := &jpExec{strict: path.Strict, ignoreStructural: !path.Strict, throw: throw, root: doc, current: doc,
-		vars: vars, innermostArray: -1, lastGeneratedID: 1}
+		vars: vars, innermostArray: -1, lastGeneratedID: 1, tz: tz}
 	if vars != nil {
 		e.lastGeneratedID = 2
 	}
@@ -297,6 +302,9 @@ func (e *jpExec) itemOpt(it *sqltypes.JSONPathItem, jb *sqltypes.JSONValue, foun
 			}
 			return e.next(it, jb, found)
 		case sqltypes.JSONString:
+			if jb.Datetime != nil {
+				break // not a string to .double(): the error below
+			}
 			f, ok := jpParseDouble(jb.Str)
 			if !ok {
 				return jpNotFound, e.fail(pgerr.New(pgerr.NonNumericSQLJSONItem, "string argument of jsonpath item method .%s() is not a valid representation of a double precision number", sqltypes.JSONPathOperator(it.Kind)))
@@ -313,7 +321,10 @@ func (e *jpExec) itemOpt(it *sqltypes.JSONPathItem, jb *sqltypes.JSONValue, foun
 		return e.keyValue(it, jb, found, unwrap)
 
 	case sqltypes.JPDatetime:
-		return jpNotFound, pgerr.New(pgerr.FeatureNotSupported, "jsonpath item method .datetime() is not supported")
+		if unwrap && jb.Kind == sqltypes.JSONArray {
+			return e.unwrapArray(it, jb, found, false)
+		}
+		return e.datetime(it, jb, found)
 
 	case sqltypes.JPLast:
 		if e.innermostArray < 0 {
@@ -364,6 +375,9 @@ func (e *jpExec) literal(it *sqltypes.JSONPathItem) (*sqltypes.JSONValue, error)
 }
 
 func jpTypeName(j *sqltypes.JSONValue) string {
+	if j.Datetime != nil {
+		return jpDatetimeTypeName(j.Datetime)
+	}
 	switch j.Kind {
 	case sqltypes.JSONObject:
 		return "object"
@@ -694,11 +708,11 @@ func (e *jpExec) boolItem(it *sqltypes.JSONPathItem, jb *sqltypes.JSONValue, can
 		return jpFalse, nil
 	case sqltypes.JPEqual, sqltypes.JPNotEqual, sqltypes.JPLess, sqltypes.JPGreater, sqltypes.JPLessOrEqual, sqltypes.JPGreaterOrEqual:
 		return e.predicate(it.Left, it.Right, jb, true, func(l, r *sqltypes.JSONValue) (jpBool, error) {
-			return jpCompare(it.Kind, l, r), nil
+			return e.compare(it.Kind, l, r)
 		})
 	case sqltypes.JPStartsWith:
 		return e.predicate(it.Left, it.Right, jb, false, func(whole, initial *sqltypes.JSONValue) (jpBool, error) {
-			if whole.Kind != sqltypes.JSONString || initial.Kind != sqltypes.JSONString {
+			if whole.Kind != sqltypes.JSONString || initial.Kind != sqltypes.JSONString || whole.Datetime != nil || initial.Datetime != nil {
 				return jpUnknown, nil
 			}
 			if strings.HasPrefix(whole.Str, initial.Str) {
@@ -712,7 +726,7 @@ func (e *jpExec) boolItem(it *sqltypes.JSONPathItem, jb *sqltypes.JSONValue, can
 			return jpUnknown, err
 		}
 		return e.predicate(it.Left, nil, jb, false, func(s, _ *sqltypes.JSONValue) (jpBool, error) {
-			if s.Kind != sqltypes.JSONString {
+			if s.Kind != sqltypes.JSONString || s.Datetime != nil {
 				return jpUnknown, nil
 			}
 			if re.MatchString(s.Str) {
@@ -833,6 +847,11 @@ func jpCompare(op sqltypes.JSONPathKind, a, b *sqltypes.JSONValue) jpBool {
 	default:
 		return jpUnknown
 	}
+	return jpCmpResult(op, c)
+}
+
+// jpCmpResult is a comparison operator's answer for an ordering c.
+func jpCmpResult(op sqltypes.JSONPathKind, c int) jpBool {
 	var ok bool
 	switch op {
 	case sqltypes.JPEqual:

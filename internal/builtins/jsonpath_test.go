@@ -3,6 +3,7 @@ package builtins
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -31,7 +32,11 @@ func TestJSONPathQuery(t *testing.T) {
 		{doc: `{"a": {"b": {"c": 1}}}`, path: `$.**{2}`, want: `[{"c": 1}]`},
 		{doc: `{"x": {"a": 1}, "y": {"b": 2.5, "c": "z"}}`, path: `$.*.keyvalue()`,
 			want: `[{"id": 24, "key": "a", "value": 1}, {"id": 48, "key": "b", "value": 2.5}, {"id": 48, "key": "c", "value": "z"}]`},
-		{doc: `"2020-01-01"`, path: `$.datetime()`, code: pgerr.FeatureNotSupported},
+		{doc: `"2020-01-01"`, path: `$.datetime()`, want: `["2020-01-01"]`},
+		{doc: `["2024-01-02 10:00:00+03", "10:00:00.5"]`, path: `$.datetime()`, want: `["2024-01-02T10:00:00+03:00", "10:00:00.5"]`},
+		{doc: `"x"`, path: `$.datetime()`, code: pgerr.InvalidArgumentForSQLJSONDatetimeFunction},
+		{doc: `"12/31/2024"`, path: `$.datetime("MM/DD/YYYY")`, want: `["2024-12-31"]`},
+		{doc: `["2024-01-02", "2024-01-03 10:00:00+00"]`, path: `$[*] ? (@.datetime() < "2024-01-03".datetime())`, code: pgerr.FeatureNotSupported},
 		{doc: `["abc", "ABD"]`, path: `$[*] ? (@ like_regex "^ab" flag "i")`, want: `["abc", "ABD"]`},
 	}
 	for _, c := range cases {
@@ -55,7 +60,7 @@ func TestJSONPathQuery(t *testing.T) {
 			}
 			args = append(args, sqltypes.NewJSONB(v), sqltypes.NewBool(c.silent))
 		}
-		found, err := jsonPathQuery(args)
+		found, err := jsonPathQuery(nil, args)
 		if c.code != (pgerr.Code{}) {
 			if pgerr.CodeOf(err) != c.code {
 				t.Errorf("%s on %s: got %v, want %s", c.path, c.doc, err, c.code)
@@ -96,12 +101,12 @@ func FuzzJSONPathEval(f *testing.F) {
 		}
 		for _, silent := range []bool{false, true} {
 			args := []sqltypes.Value{sqltypes.NewJSONB(doc), path, emptyJSONBObject, sqltypes.NewBool(silent)}
-			for _, f := range []func([]sqltypes.Value) (sqltypes.Value, error){JSONPathExists, JSONPathMatch} {
-				if _, err := f(args); err != nil && !isPgErr(err) {
+			for _, f := range []func(*time.Location, []sqltypes.Value) (sqltypes.Value, error){JSONPathExists, JSONPathMatch} {
+				if _, err := f(nil, args); err != nil && !isPgErr(err) {
 					t.Fatalf("%s on %s: error without a SQLSTATE: %v", pathText, docText, err)
 				}
 			}
-			if _, err := jsonPathQuery(args); err != nil && !isPgErr(err) {
+			if _, err := jsonPathQuery(nil, args); err != nil && !isPgErr(err) {
 				t.Fatalf("%s on %s: error without a SQLSTATE: %v", pathText, docText, err)
 			}
 		}

@@ -86,6 +86,7 @@ type fmtNode struct {
 	kw     *fmtKeyword
 	lit    string
 	suffix int
+	quoted bool // lit came from "..." (text, not a separator, to jsonpath's strict reading)
 }
 
 // parseTemplate splits a template into patterns and literal text as
@@ -133,7 +134,7 @@ func parseTemplate(tmpl string, kws []fmtKeyword, dch bool) []fmtNode {
 					i++
 				}
 				n := utf8Len(tmpl[i:])
-				out = append(out, fmtNode{lit: tmpl[i : i+n]})
+				out = append(out, fmtNode{lit: tmpl[i : i+n], quoted: true})
 				i += n
 			}
 			i++ // the closing quote

@@ -169,7 +169,12 @@ func (r *fromCharReader) readWord(words []string) (int, error) {
 }
 
 // readFields reads the input by the template.
-func readFields(input string, nodes []fmtNode) (*fromChar, error) {
+//
+// std is the standard mode jsonpath's .datetime(template) reads in
+// (DCH_from_char's std): a separator or space of the template must be
+// that character of the input, and the input must hold every field and
+// nothing after them but blanks.
+func readFields(input string, nodes []fmtNode, std bool) (*fromChar, error) {
 	out := &fromChar{}
 	r := &fromCharReader{s: input, nodes: nodes}
 	fx := false
@@ -193,6 +198,11 @@ func readFields(input string, nodes []fmtNode) (*fromChar, error) {
 		if n.kw == nil {
 			c := n.lit[0]
 			switch {
+			case std && !n.quoted:
+				if input[r.pos] != c {
+					return nil, badFormat("unmatched format separator \"%c\"", c)
+				}
+				r.pos++
 			case len(n.lit) == 1 && (isSeparator(c) || isBlank(c)):
 				if fx {
 					r.pos += utf8Len(input[r.pos:])
@@ -387,12 +397,23 @@ func readFields(input string, nodes []fmtNode) (*fromChar, error) {
 		if n.suffix&(sufTH|sufth) != 0 { // an ordinal suffix after the number
 			r.pos = min(len(input), r.pos+2)
 		}
-		if !fx {
+		if !fx && !std { // std reads blanks only as the template's spaces or before a field
 			extraSkip = 0
 			for r.pos < len(input) && isBlank(input[r.pos]) {
 				r.pos++
 				extraSkip++
 			}
+		}
+	}
+	if std {
+		if r.k < len(nodes) {
+			return nil, badFormat("input string is too short for datetime format")
+		}
+		for r.pos < len(input) && isBlank(input[r.pos]) {
+			r.pos++
+		}
+		if r.pos < len(input) {
+			return nil, badFormat("trailing characters remain in input string after datetime format")
 		}
 	}
 	return out, nil
@@ -584,7 +605,7 @@ func (f *fromChar) toTm(input string) (c sqltypes.Civil, zoned bool, offset int6
 
 // parseWithTemplate reads input by tmpl into broken-down time.
 func parseWithTemplate(input, tmpl string) (sqltypes.Civil, bool, int64, int64, error) {
-	f, err := readFields(input, parseTemplate(tmpl, dchKeywords, true))
+	f, err := readFields(input, parseTemplate(tmpl, dchKeywords, true), false)
 	if err != nil {
 		return sqltypes.Civil{}, false, 0, 0, err
 	}
