@@ -109,6 +109,10 @@ func parseDatetime(input string, nodes []fmtNode) (*sqltypes.JSONDatetime, error
 			dated = true
 		}
 	}
+	if len(nodes) == 0 {
+		// do_to_timestamp reads nothing with an empty template.
+		return nil, badFormat("datetime format is not dated and not timed")
+	}
 	f, err := readFields(input, nodes, true)
 	if err != nil {
 		return nil, err

@@ -280,6 +280,12 @@ func readFields(input string, nodes []fmtNode, std bool) (*fromChar, error) {
 		case "SSSS":
 			readInto(&out.ssss, len(n.kw.name))
 		case "TZ", "OF", "TZH":
+			if std && up != "TZH" {
+				// PostgreSQL 15's from_char reads no zone names or OF
+				// offsets; jsonpath's standard mode keeps to that.
+				err = pgerr.New(pgerr.FeatureNotSupported, "formatting field \"%s\" is only supported in to_char", n.kw.name)
+				break
+			}
 			if up == "TZ" {
 				if off, l, ok := readZoneAbbrev(input[r.pos:]); ok {
 					out.hasTZ, out.gmtoffset, out.tzsign = true, off, 0
