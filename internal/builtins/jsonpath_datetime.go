@@ -42,6 +42,15 @@ var jpDatetimeFormats = []string{
 	`yyyy-mm-dd"T"HH24:MI:SS`,
 }
 
+// jpDatetimeFormatNodes are jpDatetimeFormats parsed once.
+var jpDatetimeFormatNodes = func() [][]fmtNode {
+	out := make([][]fmtNode, len(jpDatetimeFormats))
+	for i, f := range jpDatetimeFormats {
+		out[i] = parseTemplate(f, dchKeywords, true)
+	}
+	return out
+}()
+
 // datetime evaluates .datetime([template]) on one (unwrapped) item.
 func (e *jpExec) datetime(it *sqltypes.JSONPathItem, jb *sqltypes.JSONValue, found *[]*sqltypes.JSONValue) (jpRes, error) {
 	if jb.Kind != sqltypes.JSONString || jb.Datetime != nil {
@@ -59,8 +68,7 @@ func (e *jpExec) datetime(it *sqltypes.JSONPathItem, jb *sqltypes.JSONValue, fou
 			return jpNotFound, e.fail(err)
 		}
 	} else {
-		for _, f := range jpDatetimeFormats {
-			nodes, _ := jpDatetimeTemplate(f)
+		for _, nodes := range jpDatetimeFormatNodes {
 			if d, err := parseDatetime(jb.Str, nodes); err == nil {
 				dt = d
 				break
@@ -218,19 +226,25 @@ func (e *jpExec) compare(op sqltypes.JSONPathKind, a, b *sqltypes.JSONValue) (jp
 	return jpCmpResult(op, c), nil
 }
 
+// jpDatetimeKindName names a datetime item's type in the conversion
+// errors; jpDatetimeRank orders the types from unzoned and coarse to zoned
+// (dates and timestamps, then times).
+var (
+	jpDatetimeKindName = map[sqltypes.Kind]string{sqltypes.KindDate: "date", sqltypes.KindTime: "time", sqltypes.KindTimeTZ: "timetz",
+		sqltypes.KindTimestamp: "timestamp", sqltypes.KindTimestampTZ: "timestamptz"}
+	jpDatetimeRank = map[sqltypes.Kind]int{sqltypes.KindDate: 0, sqltypes.KindTimestamp: 1, sqltypes.KindTimestampTZ: 2, sqltypes.KindTime: 3, sqltypes.KindTimeTZ: 4}
+)
+
 // compareDatetime is PostgreSQL's compareDatetime: dates and timestamps
 // compare with each other, times with times; ok false for the others
 // (date against time). A conversion between zoned and unzoned values
 // needs the _tz functions' time zone, else it is 0A000 even where errors
 // are suppressed, as checkTimezoneIsUsedForCast raises it.
 func (e *jpExec) compareDatetime(a, b sqltypes.Value) (c int, ok bool, err error) {
-	kindName := map[sqltypes.Kind]string{sqltypes.KindDate: "date", sqltypes.KindTime: "time", sqltypes.KindTimeTZ: "timetz",
-		sqltypes.KindTimestamp: "timestamp", sqltypes.KindTimestampTZ: "timestamptz"}
 	// The conversions go from the unzoned or coarser type to the other,
 	// so order the pair that way and flip the answer back.
-	rank := map[sqltypes.Kind]int{sqltypes.KindDate: 0, sqltypes.KindTimestamp: 1, sqltypes.KindTimestampTZ: 2, sqltypes.KindTime: 3, sqltypes.KindTimeTZ: 4}
 	sign := 1
-	if rank[a.K] > rank[b.K] {
+	if jpDatetimeRank[a.K] > jpDatetimeRank[b.K] {
 		a, b, sign = b, a, -1
 	}
 	if (a.K == sqltypes.KindTime || a.K == sqltypes.KindTimeTZ) != (b.K == sqltypes.KindTime || b.K == sqltypes.KindTimeTZ) {
@@ -238,7 +252,7 @@ func (e *jpExec) compareDatetime(a, b sqltypes.Value) (c int, ok bool, err error
 	}
 	zoned := func(k sqltypes.Kind) bool { return k == sqltypes.KindTimestampTZ || k == sqltypes.KindTimeTZ }
 	if zoned(b.K) && !zoned(a.K) && e.tz == nil {
-		return 0, false, pgerr.New(pgerr.FeatureNotSupported, "cannot convert value from %s to %s without time zone usage", kindName[a.K], kindName[b.K]).
+		return 0, false, pgerr.New(pgerr.FeatureNotSupported, "cannot convert value from %s to %s without time zone usage", jpDatetimeKindName[a.K], jpDatetimeKindName[b.K]).
 			WithHint("Use *_tz() function for time zone support.")
 	}
 	switch {
