@@ -50,6 +50,13 @@ func jsonPathQuery(tz *time.Location, a []sqltypes.Value) ([]*sqltypes.JSONValue
 	if _, err := runJSONPath(path, doc, vars, !silent, tz, &found); err != nil && err != errJPSuppressed {
 		return nil, err
 	}
+	for i, v := range found {
+		if v.Datetime != nil {
+			// A datetime item leaves the evaluation as its string only: a
+			// later path over the result sees a string, as in PostgreSQL.
+			found[i] = &sqltypes.JSONValue{Kind: sqltypes.JSONString, Str: v.Str}
+		}
+	}
 	return found, nil
 }
 
