@@ -2,7 +2,6 @@ package executor
 
 import (
 	"context"
-	"math"
 	"slices"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -11,18 +10,25 @@ import (
 	"github.com/zproxy/zproxy/zorder"
 )
 
-// topNRows runs a Z-order scan under ORDER BY col LIMIT k by slabs
-// (optimizer.TopNQuery): it reads the box's slab at the end of col's codes
-// the ORDER BY starts from, then deeper slabs, each twice as deep as the one
-// before, as ordinary Z-order scans of their covers. Where every item read
-// costs (no cheap seeks: DynamoDB), a slab's cover less what earlier slabs
-// read is scanned and every row of the box found there is a candidate, the
-// over-cover's included (the ranges are read for good); a skip-scan
-// (Pebble) seeks through the slab's own box instead. After each slab the
-// candidates are cut to the first k by col and every row tied with the
-// k-th, and the reads stop once the k-th lies within the slabs read: every
-// row of the box not yet read has a code, and so a value, further along.
-// The Sort and Limit above order the candidates by every ORDER BY key.
+// topNRows runs a Z-order scan under ORDER BY col LIMIT k (optimizer.
+// TopNQuery) as a best-first search over the index's Z-cells in col's order
+// (zorder.TopNCells): each batch reads, as one multi-range Z-order scan of
+// the box, every unread cell that can hold a value at a bound along col or
+// beyond it, each read whole unless it straddles the bound with more than
+// about topNCellRows rows of the box short of it. The first bound is where the statistics'
+// rows in the box put the k-th value; once k candidates are in, the next
+// is the k-th's own code, and the search stops when the k-th lies strictly
+// beyond every unread cell's best code: no row of the box not yet read can
+// beat or tie it. Every row of the box a batch reads is a candidate (the
+// ranges are read for good); after each batch the candidates are cut to
+// the first k by col and every row tied with the k-th. The Sort and Limit
+// above order them by every ORDER BY key.
+//
+// Reading whole cells, not slabs of the box, is what keeps the reads near
+// k: a slab thin along col is, in a layout where col's codes vary late in
+// the address, a great many tiny cells, and a skip-scan through it lands
+// on an entry outside the slab at nearly each of them (bench/README.md,
+// issue 29).
 type topNRows struct {
 	ec            *execCtx
 	planned, node *optimizer.Scan
@@ -30,9 +36,6 @@ type topNRows struct {
 	started       bool
 	cands         [][]sqltypes.Value
 	pos           int
-	// frontier is the code along the column up to which the slabs have
-	// read the box (the last slab's far end).
-	frontier uint64
 }
 
 func (ec *execCtx) newTopN(planned, n *optimizer.Scan) Rows {
@@ -42,9 +45,29 @@ func (ec *execCtx) newTopN(planned, n *optimizer.Scan) Rows {
 	return &topNRows{ec: ec, planned: planned, node: n, q: n.TopN}
 }
 
-// topNFirstSlab is the share of the box's codes along the column the first
-// slab spans when the statistics do not say how many rows the box holds.
-const topNFirstSlab = 1.0 / 64
+const (
+	// topNFirstDepth is the share of the box's codes along the column the
+	// first batch reaches when the statistics do not say how many rows
+	// the box holds: it is taken to hold k rows.
+	topNFirstDepth = 1.0 / 64
+	// topNCellRows is about how many rows of the box short of the bound
+	// a cell straddling it may hold and still be read whole, where seeks
+	// are cheap: a finer cell saves less than its seek. Where every range
+	// is a request, topNCellShare of k; there a cell sticking out of the
+	// box is split so too, its items outside the box being read.
+	topNCellRows  = 2
+	topNCellShare = 1.0 / 16
+	// topNMaxCells bounds the cells of one batch split finer than whole
+	// on a store with cheap seeks (the budget bounds them elsewhere).
+	topNMaxCells = 1024
+	// topNDeepen is how much deeper than the rows found so far say k
+	// lies the next batch reaches when the one before found fewer than k.
+	topNDeepen = 1.25
+	// topNSlack is how much further than a batch's bound, as a share of
+	// its depth, the bound may move to the edge of a coarser block of
+	// codes (topNRows.bound).
+	topNSlack = 0.5
+)
 
 func (r *topNRows) run(ctx context.Context) error {
 	n, q := r.node, r.q
@@ -52,85 +75,99 @@ func (r *topNRows) run(ctx context.Context) error {
 	attr := s.Attr(q.Dim)
 	lo, hi := n.ZBox[q.Dim].Lo, n.ZBox[q.Dim].Hi
 	span := float64(hi-lo) + 1
-	share := topNFirstSlab
-	if q.Rows > 0 {
-		// Half the estimate's size: a box's estimate is as often several
-		// times too small as too large, and a slab too thin costs one
-		// more slab, one too thick the rows past K it reads.
-		share = optimizer.SlabRows * float64(q.K) / q.Rows / 2
+	cells := s.TopNCells(n.ZBox, q.Dim, q.Desc)
+	rows := q.Rows // rows of the box, as far as is known
+	if rows <= 0 {
+		rows = float64(q.K) / topNFirstDepth
 	}
-	width := uint64(math.Max(1, math.Min(span, span*share)))
-	var done []zorder.Range
-	var slabs, ranges int64
-	var err error
-	skip := r.ec.ex.Caps.CheapSeek
-	// [slo, shi] is the slab; next is where the one after it starts.
-	for first := true; ; first = false {
-		var slo, shi uint64
-		if q.Desc {
-			shi = hi
-			if !first {
-				shi = r.frontier - 1
-			}
-			slo = lo
-			if shi-lo >= width {
-				slo = shi - width + 1
-			}
-		} else {
-			slo = lo
-			if !first {
-				slo = r.frontier + 1
-			}
-			shi = hi
-			if hi-slo >= width {
-				shi = slo + width - 1
-			}
+	depth := span * min(1, float64(q.K)/rows)
+	cheap := r.ec.ex.Caps.CheapSeek
+	var batches, ranges int64
+	// slack is how far the bound may move to a coarse block's edge: none
+	// once it is the k-th candidate's code, which is no estimate.
+	slack := topNSlack
+	for {
+		bound := r.bound(lo, hi, depth, depth*slack)
+		share := topNCellRows / rows
+		maxCells := topNMaxCells
+		if !cheap {
+			share = max(share, topNCellShare*float64(q.K)/rows)
+			maxCells = q.Budget
 		}
-		box := slices.Clone(n.ZBox)
-		box[q.Dim] = zorder.Interval{Lo: slo, Hi: shi}
-		cover := s.Ranges(box, q.Budget)
-		if skip {
-			// A skip-scan seeks past what is outside the slab: its
-			// ranges may overlap another slab's, which skips them.
-			err = r.read(ctx, box, cover)
-		} else {
-			// Every item of a range costs a read: each range is read
-			// once, its rows anywhere in the box kept.
-			cover = zorder.SubtractRanges(cover, done)
-			err = r.read(ctx, n.ZBox, cover)
-			done = zorder.UnionRanges(done, cover)
-		}
-		if err != nil {
+		batch := cells.Batch(bound, share, !cheap, maxCells)
+		batches++
+		ranges += int64(len(batch))
+		// Checked against the whole box: the ranges are read for good, so
+		// every row of the box in them is a candidate.
+		if err := r.read(ctx, n.ZBox, batch); err != nil {
 			return err
 		}
-		slabs++
-		ranges += int64(len(cover))
 		r.trim()
-		if q.Desc {
-			r.frontier = slo
-		} else {
-			r.frontier = shi
-		}
-		if (q.Desc && slo == lo) || (!q.Desc && shi == hi) {
+		next, ok := cells.Next()
+		if !ok {
 			break // the whole box is read
 		}
 		if len(r.cands) >= q.K {
-			code := catalog.ZCode(attr, r.cands[q.K-1][q.Column])
-			if (q.Desc && code >= slo) || (!q.Desc && code <= shi) {
+			kth := catalog.ZCode(attr, r.cands[q.K-1][q.Column])
+			if (q.Desc && kth > next) || (!q.Desc && kth < next) {
 				break
 			}
+			// Every cell that can reach the k-th settles it.
+			slack = 0
+			if q.Desc {
+				depth = float64(hi-kth) + 1
+			} else {
+				depth = float64(kth-lo) + 1
+			}
+			continue
 		}
-		if width > math.MaxUint64/2 {
-			width = math.MaxUint64
+		// Fewer than k so far: as deep as their density says k lies,
+		// and the cells as fine as that density says.
+		if m := len(r.cands); m > 0 {
+			rows = float64(m) * span / depth
+			depth = min(span, depth*topNDeepen*float64(q.K)/float64(m))
 		} else {
-			width *= 2
+			depth = min(span, depth*4)
 		}
 	}
 	if st := r.ec.stats[r.planned]; st != nil {
-		st.Slabs += slabs
-		st.SlabRanges += ranges
+		st.TopNBatches += batches
+		st.TopNCells += int64(cells.Cells())
+		st.TopNRanges += ranges
 	}
 	return nil
+}
+
+// bound is the code depth codes along the column from the end the ORDER BY
+// starts at, within [lo, hi], moved further along by up to slack codes to
+// the edge of as large an aligned block of codes as lies there: cells are
+// aligned blocks, so a bound on a coarse block's edge cuts few of them, and
+// the batch reads whole cells instead of the rows of straddling ones short
+// of the bound.
+func (r *topNRows) bound(lo, hi uint64, depth, slack float64) uint64 {
+	clamp := func(d float64) uint64 {
+		if d-1 >= float64(hi-lo) {
+			return hi - lo
+		}
+		return uint64(max(0, d-1))
+	}
+	d, far := clamp(depth), clamp(depth+slack)
+	if r.q.Desc {
+		b, edge := hi-d, hi-far
+		for j := 63; j > 0; j-- {
+			if c := b &^ (1<<j - 1); c >= edge {
+				return c
+			}
+		}
+		return b
+	}
+	b, edge := lo+d, lo+far
+	for j := 63; j > 0; j-- {
+		if c := b | (1<<j - 1); c <= edge {
+			return c
+		}
+	}
+	return b
 }
 
 // read scans ranges of the index within box as a Z-order scan and adds the

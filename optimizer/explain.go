@@ -39,9 +39,10 @@ type NodeStats struct {
 	// those made once merged, all openings together; the probe before
 	// them is no batch.
 	Batches, BatchCells, BatchRanges int64
-	// Slabs and SlabRanges are the slabs a top-N Z-order scan read
-	// (TopNQuery) and the ranges of their covers.
-	Slabs, SlabRanges int64
+	// TopNBatches, TopNCells and TopNRanges are the best-first batches a
+	// top-N Z-order scan read (TopNQuery, zorder.TopNCells), the Z-cells
+	// they handed out and the ranges those made once merged.
+	TopNBatches, TopNCells, TopNRanges int64
 	// WALRecords and WALBytes are the items a write handed to the store
 	// (or its transaction) and their bytes: EXPLAIN's WAL figures.
 	WALRecords, WALBytes int64
@@ -153,8 +154,8 @@ func analyzed(s *NodeStats) string {
 	if s.Capacity > 0 {
 		out += fmt.Sprintf(" capacity=%.1f", s.Capacity)
 	}
-	if s.Slabs > 0 {
-		out += fmt.Sprintf(" slabs=%d ranges=%d", s.Slabs, s.SlabRanges)
+	if s.TopNBatches > 0 {
+		out += fmt.Sprintf(" batches=%d cells=%d ranges=%d", s.TopNBatches, s.TopNCells, s.TopNRanges)
 	}
 	if s.Rings > 0 {
 		out += fmt.Sprintf(" rings=%d ranges=%d", s.Rings, s.RingRanges)

@@ -341,8 +341,9 @@ func (n *pgNode) props(relationship []pgProp, stats map[Node]*NodeStats, doc Exp
 	if st != nil && st.Capacity > 0 {
 		out = append(out, pgFloat("zproxy Capacity Units", st.Capacity, 1))
 	}
-	if st != nil && st.Slabs > 0 {
-		out = append(out, pgInt("zproxy Top-N Slabs", st.Slabs), pgInt("zproxy Top-N Ranges", st.SlabRanges))
+	if st != nil && st.TopNBatches > 0 {
+		out = append(out, pgInt("zproxy Top-N Batches", st.TopNBatches), pgInt("zproxy Top-N Cells", st.TopNCells),
+			pgInt("zproxy Top-N Ranges", st.TopNRanges))
 	}
 	if st != nil && st.Rings > 0 {
 		out = append(out, pgInt("zproxy Nearest Rings", st.Rings), pgInt("zproxy Nearest Ranges", st.RingRanges))

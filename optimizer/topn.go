@@ -10,32 +10,29 @@ import (
 // TopNQuery is an ORDER BY col [DESC] LIMIT k above a Z-order scan whose
 // index has col among its attributes. Reading the whole box and sorting it
 // reads every row the box holds for k of them; the executor instead reads
-// the box slab by slab along col, from the end the ORDER BY starts at
-// (executor/topn.go): the first slab is sized by the statistics' rows in
-// the box to hold about SlabRows rows, each next one twice as deep, and the
-// reads stop once k rows are at least as far along col as the slab read
-// last, since no unread row of the box can come before them. The Sort and
-// Limit above still order the rows it returns by every ORDER BY key.
+// the index's Z-cells best first along col, from the end the ORDER BY
+// starts at (executor/topn.go, zorder.TopNCells): the first batch reaches
+// as far along col as the statistics' rows in the box say k rows lie, and
+// the reads stop once the k-th row found is strictly further along than
+// any unread cell can hold, since no unread row of the box can come before
+// it or tie it. The Sort and Limit above still order the rows it returns
+// by every ORDER BY key.
 type TopNQuery struct {
 	K int
 	// Dim is col's Z attribute, Column its table column.
 	Dim, Column int
 	Desc        bool
 	// Rows is the statistics' estimate of the rows in the box (0:
-	// unknown), which sizes the first slab.
+	// unknown), which sizes the first batch and the cells.
 	Rows float64
-	// Budget bounds each slab's cover.
+	// Budget bounds the cells of a batch split finer than whole where
+	// every range is a request.
 	Budget int
 	name   string
 }
 
-// SlabRows is how many rows, per row of LIMIT, the first slab is sized to
-// hold: a margin over the K the search needs, which the Z-order cover's
-// over-read and the data's unevenness along the column take.
-const SlabRows = 1.5
-
 // topNMinRows: a box the statistics say holds fewer rows than this many
-// times K is read whole; slabs would save little and cost seeks.
+// times K is read whole; a search would save little and cost seeks.
 const topNMinRows = 1
 
 // Describe is EXPLAIN's account of the search.
@@ -44,7 +41,7 @@ func (q *TopNQuery) Describe() string {
 	if q.Desc {
 		dir = "DESC"
 	}
-	return fmt.Sprintf("ORDER BY %s %s LIMIT %d reads the box in slabs along %s", q.name, dir, q.K, q.name)
+	return fmt.Sprintf("ORDER BY %s %s LIMIT %d reads the box's Z-cells best first along %s", q.name, dir, q.K, q.name)
 }
 
 // topNQuery returns the slab search for a Z-order candidate under an

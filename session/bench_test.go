@@ -30,21 +30,32 @@ func benchTable(b *testing.B, n int) wire.Session {
 	run(`CREATE INDEX by_place ON readings USING zorder (lat, lon, ts) INCLUDE (celsius, note)`)
 	rng := rand.New(rand.NewSource(1))
 	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	insertRows(b, sess, "readings", n, func(i int) string {
+		return fmt.Sprintf("(%d, '%s', %.2f, %.6f, %.6f, 'n%d')",
+			i/100, base.Add(time.Duration(i%100)*time.Minute).Format("2006-01-02 15:04:05"), 15+rng.Float64()*10, 40+rng.Float64(), -74+rng.Float64(), rng.Intn(100))
+	})
+	return sess
+}
+
+// insertRows inserts n rows into table, 500 to a statement, each row's
+// VALUES tuple from row.
+func insertRows(tb testing.TB, sess wire.Session, table string, n int, row func(i int) string) {
+	tb.Helper()
 	var sb strings.Builder
 	for i := 0; i < n; i++ {
 		if sb.Len() == 0 {
-			sb.WriteString("INSERT INTO readings VALUES ")
+			sb.WriteString("INSERT INTO " + table + " VALUES ")
 		} else {
 			sb.WriteString(", ")
 		}
-		fmt.Fprintf(&sb, "(%d, '%s', %.2f, %.6f, %.6f, 'n%d')",
-			i/100, base.Add(time.Duration(i%100)*time.Minute).Format("2006-01-02 15:04:05"), 15+rng.Float64()*10, 40+rng.Float64(), -74+rng.Float64(), rng.Intn(100))
+		sb.WriteString(row(i))
 		if i%500 == 499 || i == n-1 {
-			run(sb.String())
+			if _, err := runSQL(context.Background(), sess, sb.String()); err != nil {
+				tb.Fatalf("INSERT INTO %s: %v", table, err)
+			}
 			sb.Reset()
 		}
 	}
-	return sess
 }
 
 func benchQuery(b *testing.B, sess wire.Session, sql string) {
@@ -54,6 +65,11 @@ func benchQuery(b *testing.B, sess wire.Session, sql string) {
 // benchQueryParams runs sql with the parameters, reporting allocations and
 // the rows it returns.
 func benchQueryParams(b *testing.B, sess wire.Session, sql string, params []sqltypes.Value) {
+	benchQueryGen(b, sess, sql, func() []sqltypes.Value { return params })
+}
+
+// benchQueryGen is benchQueryParams with each run's parameters from gen.
+func benchQueryGen(b *testing.B, sess wire.Session, sql string, gen func() []sqltypes.Value) {
 	ctx := context.Background()
 	stmts, err := sess.Parse(ctx, sql, nil)
 	if err != nil {
@@ -64,7 +80,7 @@ func benchQueryParams(b *testing.B, sess wire.Session, sql string, params []sqlt
 	cpu0 := processCPU()
 	rows := 0
 	for i := 0; i < b.N; i++ {
-		res, err := stmts[0].Execute(ctx, params)
+		res, err := stmts[0].Execute(ctx, gen())
 		if err != nil {
 			b.Fatal(err)
 		}

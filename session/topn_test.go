@@ -10,11 +10,11 @@ import (
 )
 
 // TestZOrderTopNAgreesWithSort: ORDER BY an attribute of a Z-order index
-// LIMIT k over a box reads the box in slabs along the attribute
+// LIMIT k over a box reads the box's Z-cells best first along the attribute
 // (optimizer.TopNQuery, executor/topn.go); its answers must be those of
-// reading every row and sorting, for both directions, ties across slab
-// ends, boxes from empty to whole, LIMIT with OFFSET, and a residual
-// filter, on every backend. Most of the plans must be the slab search.
+// reading every row and sorting, for both directions, ties across batch
+// bounds, boxes from empty to whole, LIMIT with OFFSET, and a residual
+// filter, on every backend. Most of the plans must be the top-N search.
 func TestZOrderTopNAgreesWithSort(t *testing.T) {
 	for _, be := range backends(t) {
 		t.Run(be.name, func(t *testing.T) {
@@ -24,13 +24,13 @@ func TestZOrderTopNAgreesWithSort(t *testing.T) {
 			if be.name != "pebble" {
 				// Loading the table is most of DynamoDB's leg, and each
 				// answer to compare with is a full scan, a round trip per
-				// page: the slabs' reads show on fewer rows and queries.
+				// page: the search's reads show on fewer rows and queries.
 				rows, queries = 1500, 16
 			}
 			for _, sql := range []string{
 				`CREATE TABLE pts (id int PRIMARY KEY, x float8 NOT NULL, y float8 NOT NULL, t int NOT NULL, w int)`,
 				`CREATE INDEX pts_z ON pts USING zorder (x, y, t) INCLUDE (w)`,
-				// t has 40 values: many ties, some at every slab's end.
+				// t has 40 values: many ties, some at every batch's bound.
 				fmt.Sprintf(`INSERT INTO pts SELECT i, (i * 7919 %% 1000) / 10.0, (i * 104729 %% 1000) / 10.0, i * 31 %% 40, i %% 7 FROM generate_series(1, %d) i`, rows),
 				`ANALYZE pts`,
 			} {
@@ -39,7 +39,7 @@ func TestZOrderTopNAgreesWithSort(t *testing.T) {
 				}
 			}
 			rng := rand.New(rand.NewPCG(3, 4))
-			slabbed := 0 // boxes the statistics say hold fewer than K rows are read whole
+			searched := 0 // boxes the statistics say hold fewer than K rows are read whole
 			for i := 0; i < queries; i++ {
 				x0, y0 := rng.Float64()*100, rng.Float64()*100
 				x1, y1 := x0+rng.Float64()*60, y0+rng.Float64()*60
@@ -64,7 +64,7 @@ func TestZOrderTopNAgreesWithSort(t *testing.T) {
 					t.Fatal(err)
 				}
 				if strings.Contains(strings.Join(plan, "\n"), "top-n: ORDER BY t "+dir) {
-					slabbed++
+					searched++
 				}
 				if _, err := runSQL(ctx, sess, "SET enable_indexscan = off; SET enable_bitmapscan = off"); err != nil {
 					t.Fatal(err)
@@ -80,9 +80,9 @@ func TestZOrderTopNAgreesWithSort(t *testing.T) {
 					t.Fatalf("%s:\n got %v\nwant %v", q, got, want)
 				}
 			}
-			t.Logf("%d of %d queries were slab searches", slabbed, queries)
-			if slabbed*2 < queries {
-				t.Fatalf("%d of %d queries were slab searches; the boxes hold enough rows for most", slabbed, queries)
+			t.Logf("%d of %d queries were top-N searches", searched, queries)
+			if searched*2 < queries {
+				t.Fatalf("%d of %d queries were top-N searches; the boxes hold enough rows for most", searched, queries)
 			}
 		})
 	}

@@ -76,6 +76,17 @@ func (s *Schema) split(n *node) (c0, c1 node, has0, has1 bool) {
 	return
 }
 
+// cellRange is the range of a node's addresses, from its clipped box's
+// least to its greatest.
+func (s *Schema) cellRange(n *node) Range {
+	lo := s.appendAddr(nil, &n.lo)
+	hi := s.appendAddr(nil, &n.hi)
+	if !s.step(hi, +1) {
+		hi = nil
+	}
+	return Range{Lo: lo, Hi: hi}
+}
+
 // Ranges covers the box with at most budget ranges (budget < 1 counts as
 // 1): a superset of the in-box addresses that adds as few out-of-box ones
 // as it can find. See Plan.

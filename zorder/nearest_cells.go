@@ -153,12 +153,7 @@ func (n *NearestCells) Batch(r, side float64) []Range {
 			}
 			continue
 		}
-		lo := n.s.appendAddr(nil, &c.n.lo)
-		hi := n.s.appendAddr(nil, &c.n.hi)
-		if !n.s.step(hi, +1) {
-			hi = nil
-		}
-		out = append(out, Range{Lo: lo, Hi: hi})
+		out = append(out, n.s.cellRange(&c.n))
 		n.cells++
 	}
 	slices.SortFunc(out, func(a, b Range) int { return bytes.Compare(a.Lo, b.Lo) })
