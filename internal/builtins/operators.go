@@ -46,6 +46,12 @@ func ResolveOperator(op string, args []sqltypes.Type) (Resolved, error) {
 					return resolved(&ovs[i], []sqltypes.Type{sqltypes.TypeText, sqltypes.TypeText}), nil
 				}
 			}
+			if len(ovs) == 1 {
+				// An untyped literal converts to any type: the one
+				// candidate is the operator ('"x"' @? '$.a' is jsonb @?
+				// jsonpath).
+				return resolved(&ovs[0], []sqltypes.Type{ovs[0].Params[0].Type, ovs[0].Params[1].Type}), nil
+			}
 			return Resolved{}, pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: unknown %s unknown", op).
 				WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
 		}
