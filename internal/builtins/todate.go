@@ -41,8 +41,6 @@ type fromChar struct {
 	cc, j, us, yysz, ff                                       int64
 	clock12                                                   bool
 	tzsign, tzh, tzm                                          int64
-	hasTZ                                                     bool
-	gmtoffset                                                 int64 // seconds east
 }
 
 func badFormat(format string, args ...any) *pgerr.Error {
@@ -280,22 +278,11 @@ func readFields(input string, nodes []fmtNode, std bool) (*fromChar, error) {
 		case "SSSS":
 			readInto(&out.ssss, len(n.kw.name))
 		case "TZ", "OF", "TZH":
-			if std && up != "TZH" {
+			if up != "TZH" {
 				// PostgreSQL 15's from_char reads no zone names or OF
-				// offsets; jsonpath's standard mode keeps to that.
+				// offsets (to_char writes them; reading them came in 17).
 				err = pgerr.New(pgerr.FeatureNotSupported, "formatting field \"%s\" is only supported in to_char", n.kw.name)
 				break
-			}
-			if up == "TZ" {
-				if off, l, ok := readZoneAbbrev(input[r.pos:]); ok {
-					out.hasTZ, out.gmtoffset, out.tzsign = true, off, 0
-					r.pos += l
-					break
-				}
-				if r.pos < len(input) && (input[r.pos] >= 'a' && input[r.pos] <= 'z' || input[r.pos] >= 'A' && input[r.pos] <= 'Z') {
-					err = badFormat("invalid value %q for %q", input[r.pos:], n.kw.name).WithDetail("Time zone abbreviation is not recognized.")
-					break
-				}
 			}
 			switch {
 			case r.pos < len(input) && (input[r.pos] == '+' || input[r.pos] == '-' || input[r.pos] == ' '):
@@ -310,10 +297,6 @@ func readFields(input string, nodes []fmtNode, std bool) (*fromChar, error) {
 				out.tzsign = 1
 			}
 			readInto(&out.tzh, 2)
-			if err == nil && up != "TZH" && r.pos < len(input) && input[r.pos] == ':' {
-				r.pos++
-				readInto(&out.tzm, 2)
-			}
 		case "TZM":
 			if out.tzsign == 0 {
 				out.tzsign = 1
@@ -448,17 +431,6 @@ func partialYear(y int64) int64 {
 		return y + 1000
 	}
 	return y
-}
-
-// readZoneAbbrev reads a time zone abbreviation at the start of s.
-func readZoneAbbrev(s string) (off int64, n int, ok bool) {
-	best := 0
-	for name, o := range zoneAbbrevs {
-		if len(name) > best && len(s) >= len(name) && strings.EqualFold(s[:len(name)], name) {
-			best, off = len(name), int64(o)
-		}
-	}
-	return off, best, best > 0
 }
 
 // toTm turns the fields into a broken-down date and time, with PostgreSQL's
@@ -603,8 +575,6 @@ func (f *fromChar) toTm(input string) (c sqltypes.Civil, zoned bool, offset int6
 			offset = -offset
 		}
 		zoned = true
-	case f.hasTZ:
-		offset, zoned = f.gmtoffset, true
 	}
 	return c, zoned, offset, nil
 }
