@@ -239,24 +239,9 @@ func (r *rewriter) distinctArg(i int, native bool) {
 // argument: a comma directly inside its parentheses before any ORDER BY
 // (whose list is the aggregate's sort keys, not arguments).
 func (r *rewriter) manyArgs(open int) bool {
-	close := r.matching(open)
-	if close < 0 {
-		return false
-	}
-	depth := 0
-	for k := open + 1; k < close; k++ {
-		switch t := r.toks[k]; {
-		case t.is("(") || t.is("["):
-			depth++
-		case t.is(")") || t.is("]"):
-			depth--
-		case depth == 0 && t.is("order") && r.peek(k+1, "by"):
-			return false
-		case depth == 0 && t.is(","):
-			return true
-		}
-	}
-	return false
+	comma := r.nextAtDepth(open+1, ",")
+	order := r.nextAtDepth(open+1, "order")
+	return comma >= 0 && (order < 0 || comma < order)
 }
 
 // nextAtDepth returns the index of the first token w from k on at the
