@@ -263,6 +263,8 @@ func kindOf(e Expr) (k nodeKind, op string) {
 		return kindOp, likeOp(x)
 	case *InList:
 		return kindOther, ""
+	case *OperatorCall:
+		return kindFunc, ""
 	case *Func:
 		if _, ok := CollateName(x); ok {
 			return kindOther, "" // CollateExpr: never simple
@@ -576,6 +578,8 @@ func (d *deparser) expr(e Expr) {
 		d.cast(x.E, to, x)
 	case *Func:
 		d.fn(x)
+	case *OperatorCall:
+		d.fn(&Func{Name: x.Name, Args: x.Args, Typ: x.E.Type()})
 	case *OuterRef:
 		if x.Depth < 1 || x.Depth > len(d.outer) {
 			d.failed = true
@@ -957,7 +961,9 @@ func (d *deparser) fn(x *Func) {
 		d.open()
 		d.operand(x.Args[0], x.Args[1].Type().ElemType(), x)
 		d.w(" " + x.Op + " " + strings.ToUpper(x.Name) + " (")
-		d.expr(x.Args[1])
+		// ruleutils' get_rule_expr_paren: an array that is an operator
+		// or a subquery is parenthesized again, = ANY ((a || b)).
+		d.paren(x.Args[1], x)
 		d.w(")")
 		d.close()
 		return

@@ -168,8 +168,9 @@ func (b *Binder) bindSupportCall(ref catalog.FuncRef, args []ir.Expr) (ir.Expr, 
 // the ? from being read as a parameter. The function is chosen among the
 // operators' signatures by the rules of any call (exact types, then
 // implicit casts; untyped literals take the parameter's type), the
-// arguments are cast to it and the operator binds them. ok is false when
-// name implements no operator of len(args) operands.
+// arguments are cast to it and the operator binds them, kept under an
+// ir.OperatorCall that deparses as the call. ok is false when name
+// implements no operator of len(args) operands.
 func (b *Binder) operatorFunctionCall(name string, args []ir.Expr) (ir.Expr, bool, error) {
 	ovs := operatorFunctionOverloads(name, len(args))
 	if len(ovs) == 0 {
@@ -199,7 +200,10 @@ func (b *Binder) operatorFunctionCall(name string, args []ir.Expr) (ir.Expr, boo
 		// types: the call's own 42883, not the operator's.
 		return nil, true, builtins.NoFunction(name, types)
 	}
-	return e, true, err
+	if err != nil {
+		return nil, true, err
+	}
+	return &ir.OperatorCall{Name: name, Args: args, E: e}, true, nil
 }
 
 // operatorFunctionOverloads are the signatures of n operands of the
