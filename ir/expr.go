@@ -789,8 +789,18 @@ func Columns(e Expr) []int {
 	return out
 }
 
-// Conjuncts splits e on AND.
-func Conjuncts(e Expr) []Expr { return splitOn(e, OpAnd) }
+// Conjuncts splits e on AND. A conjunct that calls an operator's
+// function by name (jsonb_exists(doc, 'k')) is given as its operator, so
+// the optimizer can serve it from an index as it serves doc ? 'k'.
+func Conjuncts(e Expr) []Expr {
+	out := splitOn(e, OpAnd)
+	for i, x := range out {
+		if oc, ok := x.(*OperatorCall); ok {
+			out[i] = oc.E
+		}
+	}
+	return out
+}
 
 // Disjuncts splits e on OR.
 func Disjuncts(e Expr) []Expr { return splitOn(e, OpOr) }
