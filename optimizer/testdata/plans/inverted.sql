@@ -10,6 +10,10 @@ SELECT id FROM products WHERE attrs ?| array['color', 'size']
 
 SELECT id FROM products WHERE attrs ?& array['color', 'size']
 
+-- The operator's function by name, as JDBC users write ? (its parameter
+-- marker): served by the index as the operator is.
+SELECT id FROM products WHERE jsonb_exists(attrs, 'color')
+
 -- The empty document is contained in every one: the index cannot narrow
 -- it, and the table is read whole.
 SELECT id FROM products WHERE attrs @> '{}'
