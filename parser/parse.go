@@ -358,9 +358,40 @@ func (s *Statement) OperatorPosition(sqlOffset int) int {
 	if end < s.Offset || end > len(s.query) {
 		return 0
 	}
+	return s.operatorBefore(end)
+}
+
+// QuantifiedOperatorPosition is OperatorPosition for the operator of x op
+// ANY|SOME|ALL (subquery), whose subquery starts at sqlOffset.
+func (s *Statement) QuantifiedOperatorPosition(sqlOffset int) int {
+	end := origOffset(s.segs, sqlOffset, -1)
+	if end < s.Offset || end > len(s.query) {
+		return 0
+	}
+	i := end
+	for i > s.Offset && strings.ContainsRune(" \t\n\r\f(", rune(s.query[i-1])) {
+		i--
+	}
+	j := i
+	for j > s.Offset && isIdentChar(s.query[j-1]) {
+		j--
+	}
+	switch strings.ToLower(s.query[j:i]) {
+	case "any", "some", "all":
+		return s.operatorBefore(j)
+	}
+	return 0
+}
+
+// operatorBefore is the position of the operator that ends, blanks
+// aside, at offset end of the query.
+func (s *Statement) operatorBefore(end int) int {
 	i := end
 	for i > s.Offset && strings.ContainsRune(" \t\n\r\f", rune(s.query[i-1])) {
 		i--
+	}
+	if k := s.operatorKeyword(i); k >= 0 {
+		return charPos(s.query, k) // OPERATOR(schema.op): at OPERATOR
 	}
 	j := i
 	for j > s.Offset && strings.ContainsRune(operatorChars, rune(s.query[j-1])) {
@@ -395,6 +426,28 @@ func (s *Statement) OperatorPosition(sqlOffset int) int {
 		}
 	}
 	return charPos(s.query, j)
+}
+
+// operatorKeyword is the offset of OPERATOR when the query's text
+// before offset end is OPERATOR(schema.op), else -1.
+func (s *Statement) operatorKeyword(end int) int {
+	if end <= s.Offset || s.query[end-1] != ')' {
+		return -1
+	}
+	open := strings.LastIndexByte(s.query[s.Offset:end-1], '(')
+	if open < 0 {
+		return -1
+	}
+	k := s.Offset + open
+	for k > s.Offset && strings.ContainsRune(" \t\n\r\f", rune(s.query[k-1])) {
+		k--
+	}
+	const word = "operator"
+	if k-len(word) < s.Offset || !strings.EqualFold(s.query[k-len(word):k], word) ||
+		k-len(word) > s.Offset && isIdentChar(s.query[k-len(word)-1]) {
+		return -1
+	}
+	return k - len(word)
 }
 
 // isIdentChar reports whether c may stand in an unquoted identifier or

@@ -74,7 +74,12 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 	case *ast.FuncCallExpr:
 		switch {
 		case n.FnName.L == parser.CastFunc && len(n.Args) > 0:
-			if isLiteral(n.Args[0]) && (readsInput(pe.Code) || pe.Code == pgerr.NumericValueOutOfRange) {
+			if _, name, _, ok := parser.UserTypeCastOf(n); ok && pe.Code == pgerr.UndefinedObject {
+				// No such type: at its name (typenameType).
+				pos = b.stmt.NamePosition(name)
+			} else if isLiteral(n.Args[0]) && (readsInput(pe.Code) || pe.Code == pgerr.NumericValueOutOfRange || regCast(n)) {
+				// A literal's input function failed; a reg* type's input
+				// fails on any name it cannot find, all at the literal.
 				pos = b.stmt.Position(n.Args[0].OriginTextPosition())
 			}
 		case pe.Code == pgerr.DatatypeMismatch && len(n.Args) > 0 && isVariadicArg(n.Args[len(n.Args)-1]):
@@ -105,6 +110,10 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 		if pe.Code == pgerr.UndefinedFunction {
 			pos = b.stmt.OperatorPosition(n.Pattern.OriginTextPosition())
 		}
+	case *ast.CompareSubqueryExpr:
+		if operatorError(pe.Code) {
+			pos = b.stmt.QuantifiedOperatorPosition(n.R.OriginTextPosition())
+		}
 	case *ast.BinaryOperationExpr:
 		switch {
 		case pe.Code == pgerr.UndefinedFunction:
@@ -122,6 +131,20 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 		return err
 	}
 	return pe.WithPosition(pos)
+}
+
+// regCast reports whether the cast n is to a reg* type (regclass,
+// regtype, ...), whose input function looks the name up.
+func regCast(n *ast.FuncCallExpr) bool {
+	if len(n.Args) != 2 {
+		return false
+	}
+	v, ok := n.Args[1].(ast.ValueExpr)
+	if !ok {
+		return false
+	}
+	target, ok := v.GetValue().(string)
+	return ok && strings.HasPrefix(target, "reg")
 }
 
 // isVariadicArg reports whether node is an argument written VARIADIC

@@ -651,8 +651,14 @@ func init() {
 				return sqltypes.Null, err
 			}
 			o, err := e.RegOID(t, a[0].S)
-			if err != nil {
-				return sqltypes.Null, nil // to_reg* answers NULL where the cast fails
+			switch pgerr.CodeOf(err) {
+			case pgerr.SuccessfulCompletion:
+			case pgerr.UndefinedTable, pgerr.UndefinedObject, pgerr.UndefinedFunction, pgerr.InvalidSchemaName:
+				return sqltypes.Null, nil // to_reg* answers NULL where the name finds nothing
+			default:
+				// A name that does not parse, or of another database: the
+				// error, as PostgreSQL 15's to_reg* raise it.
+				return sqltypes.Null, err
 			}
 			return sqltypes.NewReg(o, e.RegName(t, o)), nil
 		})

@@ -763,8 +763,28 @@ func (e *Env) QualifiedRelationName(oid uint32) string {
 	return ""
 }
 
+// classOID is regclassin: a relation name of one to three parts
+// (makeRangeVarFromNameList; the first of three must be this database),
+// found as RangeVarGetRelid finds it.
 func (e *Env) classOID(name string) (uint32, error) {
-	schema, rel := splitQualified(name)
+	parts := splitIdentifiers(name)
+	if slices.Contains(parts, "") {
+		return 0, pgerr.New(pgerr.InvalidName, "invalid name syntax")
+	}
+	switch len(parts) {
+	case 1, 2:
+	case 3:
+		if parts[0] != e.database() {
+			return 0, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", strings.Join(parts, "."))
+		}
+		parts = parts[1:]
+	default:
+		return 0, pgerr.New(pgerr.SyntaxError, "improper relation name (too many dotted names): %s", strings.Join(parts, "."))
+	}
+	schema, rel := "", parts[len(parts)-1]
+	if len(parts) == 2 {
+		schema = parts[0]
+	}
 	if o := e.objects().find(schema, rel); o != nil {
 		return o.oid, nil
 	}
@@ -772,8 +792,9 @@ func (e *Env) classOID(name string) (uint32, error) {
 		if _, err := e.RegOID(sqltypes.TypeRegNamespace, sqltypes.QuoteIdent(schema)); err != nil {
 			return 0, err // 3F000, as RangeVarGetRelid reports a missing schema first
 		}
+		return 0, pgerr.New(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", schema, rel)
 	}
-	return 0, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", unquoteIdent(name))
+	return 0, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", rel)
 }
 
 // splitQualified splits "schema.name" (either part possibly quoted) and
