@@ -279,6 +279,13 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT 'nope'::regrole", "42704", 8},
 		{"SELECT 'a.b.c.d'::regclass", "42601", 8},
 		{"SELECT 'x'::nosuchtype", "42704", 13},
+		// Whatever a type's input function raises on a string literal is
+		// at the literal; a number's cast runs later and has none.
+		{"SELECT '[1,0)'::int4range", "22000", 8},
+		{"SELECT 'a & | b'::tsquery", "42601", 8},
+		{"SELECT '$.a ++'::jsonpath", "42601", 8},
+		{"SELECT 3000000000::int", "22003", 0},
+		{"SELECT 99999::int2", "22003", 0},
 		{`SELECT '\x0g'::bytea`, "22023", 8},
 		{"SELECT 1/0", "22012", 0},
 		{"SELECT 2147483647 + 1", "22003", 0},

@@ -77,9 +77,12 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 			if _, name, _, ok := parser.UserTypeCastOf(n); ok && pe.Code == pgerr.UndefinedObject {
 				// No such type: at its name (typenameType).
 				pos = b.stmt.NamePosition(name)
-			} else if isLiteral(n.Args[0]) && (readsInput(pe.Code) || pe.Code == pgerr.NumericValueOutOfRange || regCast(n)) {
-				// A literal's input function failed; a reg* type's input
-				// fails on any name it cannot find, all at the literal.
+			} else if isStringLiteral(n.Args[0]) {
+				// The type's input function read the literal: whatever it
+				// raised is at the literal (a reg* type's missing name, a
+				// range's bounds, a tsquery's syntax too), as PostgreSQL
+				// reads a constant under its parser position. A number's
+				// cast is a conversion when the statement runs: none.
 				pos = b.stmt.Position(n.Args[0].OriginTextPosition())
 			}
 		case pe.Code == pgerr.DatatypeMismatch && len(n.Args) > 0 && isVariadicArg(n.Args[len(n.Args)-1]):
@@ -133,18 +136,15 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 	return pe.WithPosition(pos)
 }
 
-// regCast reports whether the cast n is to a reg* type (regclass,
-// regtype, ...), whose input function looks the name up.
-func regCast(n *ast.FuncCallExpr) bool {
-	if len(n.Args) != 2 {
-		return false
-	}
-	v, ok := n.Args[1].(ast.ValueExpr)
+// isStringLiteral reports whether node is a string constant, which a
+// cast reads with its type's input function.
+func isStringLiteral(node ast.ExprNode) bool {
+	v, ok := node.(*driver.ValueExpr)
 	if !ok {
 		return false
 	}
-	target, ok := v.GetValue().(string)
-	return ok && strings.HasPrefix(target, "reg")
+	_, ok = v.GetValue().(string)
+	return ok
 }
 
 // isVariadicArg reports whether node is an argument written VARIADIC
