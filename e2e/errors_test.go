@@ -285,6 +285,17 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT 'a & | b'::tsquery", "42601", 8},
 		{"SELECT '$.a ++'::jsonpath", "42601", 8},
 		{"SELECT 3000000000::int", "22003", 0},
+		// Parts parsed apart from the statement (RETURNING, LIMIT and
+		// OFFSET operands) point into the client's text too.
+		{"INSERT INTO error_positions VALUES (1, 'a') RETURNING nosuch", "42703", 55},
+		{"UPDATE error_positions SET v = 'b' RETURNING k + 'x'", "22P02", 50},
+		{"SELECT * FROM error_positions LIMIT nosuch", "42703", 37},
+		{"SELECT * FROM error_positions OFFSET (SELECT nosuch)", "42703", 46},
+		{"SELECT * FROM error_positions LIMIT sum(1)", "42803", 37},
+		{"SELECT * FROM error_positions WHERE row_number() OVER () > 1", "42P20", 37},
+		{"INSERT INTO error_positions VALUES (sum(1), 'a')", "42803", 37},
+		{"INSERT INTO error_positions VALUES (1, 'a', 3)", "42601", 45},
+		{"SELECT k FROM error_positions GROUP BY sum(k)", "42803", 40},
 		{"SELECT 99999::int2", "22003", 0},
 		{`SELECT '\x0g'::bytea`, "22023", 8},
 		{"SELECT 1/0", "22012", 0},

@@ -209,6 +209,10 @@ type Statement struct {
 
 	query string
 	segs  []seg
+	// parts map the offsets of the parts parsed apart (RETURNING, LIMIT
+	// operands: subParseAround), which their nodes carry shifted by
+	// partBase times their number, one or more, to the query.
+	parts [][]seg
 	// catalogQualified are the offsets in query of the calls whose
 	// pg_catalog qualifier catalogCalls dropped.
 	catalogQualified []int
@@ -222,7 +226,7 @@ func (s *Statement) CatalogQualified(sqlOffset int) bool {
 	if len(s.catalogQualified) == 0 {
 		return false
 	}
-	o := origOffset(s.segs, sqlOffset, -1)
+	o := s.origOffset(sqlOffset, -1)
 	for _, q := range s.catalogQualified {
 		if q == o {
 			return true
@@ -341,7 +345,19 @@ type ExplainOptions struct {
 // OriginTextPosition) into the 1-based character position in the whole
 // query string that pgerr.Error.Position expects.
 func (s *Statement) Position(sqlOffset int) int {
-	return charPos(s.query, origOffset(s.segs, sqlOffset, s.Offset))
+	return charPos(s.query, s.origOffset(sqlOffset, s.Offset))
+}
+
+// origOffset maps an offset a node of the statement's AST records to the
+// query's, through the part's map for a node of a part parsed apart.
+func (s *Statement) origOffset(sqlOffset, fallback int) int {
+	if k := sqlOffset / partBase; k > 0 {
+		if k > len(s.parts) {
+			return fallback
+		}
+		return origOffset(s.parts[k-1], sqlOffset%partBase, fallback)
+	}
+	return origOffset(s.segs, sqlOffset, fallback)
 }
 
 // Query is the whole query string the statement came in, as the client
@@ -354,7 +370,7 @@ func (s *Statement) Query() string { return s.query }
 // no operator stands there in the client's text (an operator zproxy
 // respelled, say).
 func (s *Statement) OperatorPosition(sqlOffset int) int {
-	end := origOffset(s.segs, sqlOffset, -1)
+	end := s.origOffset(sqlOffset, -1)
 	if end < s.Offset || end > len(s.query) {
 		return 0
 	}
@@ -364,7 +380,7 @@ func (s *Statement) OperatorPosition(sqlOffset int) int {
 // QuantifiedOperatorPosition is OperatorPosition for the operator of x op
 // ANY|SOME|ALL (subquery), whose subquery starts at sqlOffset.
 func (s *Statement) QuantifiedOperatorPosition(sqlOffset int) int {
-	end := origOffset(s.segs, sqlOffset, -1)
+	end := s.origOffset(sqlOffset, -1)
 	if end < s.Offset || end > len(s.query) {
 		return 0
 	}

@@ -555,6 +555,13 @@ func (r *rewriter) subParseAround(prefix, suffix string, from, to int) (ast.Stmt
 	var markers []*test_driver.ParamMarkerExpr
 	stmts[0].Accept(markerCollector{&markers})
 	sortMarkers(markers)
+	if root := r.lifted(); len(text) < partBase {
+		// The part's nodes record offsets in its own text: shift them
+		// past the statement's so that Statement.Position maps them
+		// through the part's segments to the client's text.
+		root.parts = append(root.parts, segs)
+		stmts[0].Accept(shiftOffsets{by: partBase * len(root.parts)})
+	}
 	ns := make([]int, len(sub.params))
 	for i, p := range sub.params {
 		ns[i] = p.n
@@ -562,6 +569,20 @@ func (r *rewriter) subParseAround(prefix, suffix string, from, to int) (ast.Stmt
 	r.subParams = append(r.subParams, subParams{markers: markers, ns: ns})
 	return stmts[0], nil
 }
+
+// partBase is the stride of the offsets of parts parsed apart (see
+// Statement.parts): beyond any statement's text.
+const partBase = 1 << 30
+
+// shiftOffsets adds by to the offset every node of a part records.
+type shiftOffsets struct{ by int }
+
+func (v shiftOffsets) Enter(n ast.Node) (ast.Node, bool) {
+	n.SetOriginTextPosition(n.OriginTextPosition() + v.by)
+	return n, false
+}
+
+func (v shiftOffsets) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // subParams are the markers of a separately parsed part and the $n each
 // stands for, in text order.

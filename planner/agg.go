@@ -41,16 +41,18 @@ func hasAggregateInOrder(b *Binder, ob *ast.OrderByClause) bool {
 type aggFinder struct {
 	found *bool
 	b     *Binder
+	// first is the first aggregate found, where errors point.
+	first ast.Node
 }
 
 func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 	switch x := n.(type) {
 	case *ast.AggregateFuncExpr:
-		*v.found = true
+		v.saw(n)
 		return n, true
 	case *ast.FuncCallExpr:
 		if v.b.isAggregate(x.FnName.L) {
-			*v.found = true
+			v.saw(n)
 			return n, true
 		}
 		if x.FnName.L == parser.OverFunc {
@@ -64,12 +66,24 @@ func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 
 func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
+func (v *aggFinder) saw(n ast.Node) {
+	*v.found = true
+	if v.first == nil {
+		v.first = n
+	}
+}
+
 // bindExprNoAgg binds an expression in which aggregates are not allowed.
 func (b *Binder) bindExprNoAgg(sc *scope, node ast.ExprNode) (ir.Expr, error) {
 	found := false
-	node.Accept(&aggFinder{found: &found, b: b})
+	f := &aggFinder{found: &found, b: b}
+	node.Accept(f)
 	if found {
-		return nil, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here")
+		err := b.notAllowedIn(pgerr.GroupingError, "aggregate functions")
+		if b.stmt != nil {
+			err = err.WithPosition(b.stmt.Position(f.first.OriginTextPosition()))
+		}
+		return nil, err
 	}
 	return b.bindExpr(sc, node)
 }

@@ -58,6 +58,10 @@ type Binder struct {
 	level *selectLevel
 	// srf is where a set-returning function call may go (srf.go).
 	srf srfPlace
+	// clause names the clause being bound as PostgreSQL's
+	// ParseExprKindName does ("WHERE", "JOIN/ON", "LIMIT", ...), for the
+	// errors about what it may not hold; "" in a select list.
+	clause string
 	// nesting counts the queries being bound around the current point (1
 	// in a statement's own query).
 	nesting int

@@ -99,6 +99,9 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 			}
 		case n.FnName.L == parser.OpFunc && len(n.Args) == 3 && operatorError(pe.Code):
 			pos = b.stmt.OperatorPosition(n.Args[2].OriginTextPosition())
+		case n.FnName.L == parser.OverFunc && pe.Code == pgerr.WindowingError && len(n.Args) > 0:
+			// A window function where none may stand: at its call.
+			pos = b.stmt.Position(n.Args[0].OriginTextPosition())
 		case strings.HasPrefix(n.FnName.L, "zp_") && n.FnName.L != parser.ConcatFunc:
 			// zproxy's respelling of syntax, not a function the client
 			// named (but concat, renamed: parser.ConcatFunc).
@@ -237,7 +240,7 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if agg != nil {
 			return agg.bindAgg(n, n.F, n.Args, n.Distinct, nil, nil)
 		}
-		return nil, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here")
+		return nil, b.notAllowedIn(pgerr.GroupingError, "aggregate functions")
 	case *ast.BinaryOperationExpr:
 		return b.bindBinary(sc, n, agg)
 	case *ast.UnaryOperationExpr:

@@ -175,9 +175,14 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 	} else {
 		vals := &ir.Values{Cols: ir.NewScan(t, alias).Columns()}
 		sc := env{}.newScope()
+		// A single row's VALUES still takes set-returning functions
+		// (PostgreSQL's EXPR_KIND_VALUES_SINGLE), but no aggregates.
+		defer b.inClause("VALUES")()
 		for _, list := range n.Lists {
 			if len(list) > len(targets) {
-				return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")
+				// At the first expression without a column.
+				return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns").
+					WithPosition(b.stmt.Position(list[len(targets)].OriginTextPosition()))
 			}
 			if len(list) < len(targets) && len(n.Columns) > 0 {
 				return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")

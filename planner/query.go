@@ -930,6 +930,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 	// Set-returning functions may be called in the select list, ORDER BY
 	// and DISTINCT ON (srf.go).
 	defer b.srfAt(srfPlace{lv: lv})()
+	defer b.inSelectList()()
 	for _, f := range fields {
 		if f.WildCard != nil {
 			if n.From == nil {

@@ -54,8 +54,46 @@ func (b *Binder) srfAt(p srfPlace) func() {
 	return func() { b.srf = saved }
 }
 
-// srfDenied refuses set-returning functions in clause while it is bound.
-func (b *Binder) srfDenied(clause string) func() { return b.srfAt(srfPlace{where: clause}) }
+// srfDenied refuses set-returning functions in clause while it is bound;
+// a clause of the statement (not an aggregate's arguments, CASE or
+// COALESCE, which sit inside one) also names it for notAllowedIn.
+func (b *Binder) srfDenied(clause string) func() {
+	restore := b.srfAt(srfPlace{where: clause})
+	switch clause {
+	case srfInAggregate, srfInWindow, srfInFromArgs, srfInWindowDef, "CASE", "COALESCE":
+		return restore
+	}
+	leave := b.inClause(clause)
+	return func() { restore(); leave() }
+}
+
+// inClause names the clause being bound for notAllowedIn until the
+// returned function restores the enclosing one.
+func (b *Binder) inClause(clause string) func() {
+	saved := b.clause
+	b.clause = clause
+	return func() { b.clause = saved }
+}
+
+// inSelectList marks a select list (or its ORDER BY and DISTINCT ON)
+// being bound, where aggregates and window functions may stand.
+func (b *Binder) inSelectList() func() { return b.inClause("") }
+
+// notAllowedIn is PostgreSQL's error for an aggregate ("aggregate
+// functions") or window function ("window functions") in the clause being
+// bound (parse_agg.c's check_agglevels_and_constraints and
+// transformWindowFuncCall).
+func (b *Binder) notAllowedIn(code pgerr.Code, what string) *pgerr.Error {
+	switch b.clause {
+	case "":
+		return pgerr.New(code, "%s are not allowed here", what)
+	case "JOIN/ON":
+		return pgerr.New(code, "%s are not allowed in JOIN conditions", what)
+	case "CHECK":
+		return pgerr.New(code, "%s are not allowed in check constraints", what)
+	}
+	return pgerr.New(code, "%s are not allowed in %s", what, b.clause)
+}
 
 // srfRefused is PostgreSQL's error for a set-returning function where it
 // may not be called.

@@ -77,7 +77,7 @@ func fixWindow(w ir.WindowCall, fix func(ir.Expr) ir.Expr) ir.WindowCall {
 func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
 	lv := b.level
 	if lv == nil {
-		return nil, pgerr.New(pgerr.WindowingError, "window functions are not allowed here")
+		return nil, b.notAllowedIn(pgerr.WindowingError, "window functions")
 	}
 	bind := b.windowExprBinder(lv)
 	defer b.srfDenied(srfInWindowDef)()
