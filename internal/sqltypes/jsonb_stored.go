@@ -199,16 +199,17 @@ func skipJSONValue(s string, i int) int {
 }
 
 // storedContains is JSONBContains(a, y) for a stored jsonb's text s and an
-// object y whose values are all scalars (the common {"k": "v"} filter and
-// a gin index's recheck of it): each of y's keys is looked up in s's top
-// level. ok is false when it cannot answer (y nested or empty, s not
-// normal object text): the caller uses the trees.
+// object y whose values are scalars or objects of the same (the common
+// {"k": "v"} filter, {"dims": {"w": 27}}, and a gin index's recheck of
+// them): each of y's keys is looked up in s's top level, an object value's
+// keys in the member's text. ok is false when it cannot answer (an array
+// in y, y empty, s not normal object text): the caller uses the trees.
 func storedContains(s string, y *JSONValue) (contains, ok bool) {
 	if y.Kind != JSONObject || len(y.Keys) == 0 {
 		return false, false
 	}
 	for i := range y.Elems {
-		if k := y.Elems[i].Kind; k == JSONObject || k == JSONArray {
+		if y.Elems[i].Kind == JSONArray {
 			return false, false
 		}
 	}
@@ -221,6 +222,21 @@ func storedContains(s string, y *JSONValue) (contains, ok bool) {
 			return false, true
 		}
 		yv := &y.Elems[i]
+		if yv.Kind == JSONObject {
+			// jsonContains: an object member contains yv if it is an
+			// object holding yv's members.
+			if sub[0] != '{' {
+				return false, true
+			}
+			if len(yv.Keys) == 0 {
+				continue
+			}
+			c, ok := storedContains(sub, yv)
+			if !ok || !c {
+				return c, ok
+			}
+			continue
+		}
 		if sub[0] == '{' || sub[0] == '[' {
 			return false, true // a container never equals a scalar
 		}
