@@ -372,7 +372,11 @@ func attrValue(a *kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ, sqltypes.KindBit, sqltypes.KindInet, sqltypes.KindMacAddr, sqltypes.KindGeo:
 			// Parsed without the type's modifiers: what was stored fits them.
 			return sqltypes.ParseText(storedType(t), a.S)
-		case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore, sqltypes.KindRange, sqltypes.KindMultirange, sqltypes.KindTSVector, sqltypes.KindTSQuery:
+		case sqltypes.KindJSONB:
+			// Its normal text, parsed when an operator needs the tree
+			// (a row's decode is often only for ->> of a key or two).
+			return sqltypes.NewStoredJSONB(strings.Clone(a.S)), nil
+		case sqltypes.KindArray, sqltypes.KindHstore, sqltypes.KindRange, sqltypes.KindMultirange, sqltypes.KindTSVector, sqltypes.KindTSQuery:
 			// Parsed documents and arrays keep substrings of their text,
 			// which must not alias store memory.
 			return sqltypes.ParseText(storedType(t), strings.Clone(a.S))

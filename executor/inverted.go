@@ -23,9 +23,16 @@ func (s *scanRows) invertedGet(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// The keys are copied into one buffer, each point capped at its end.
+	size := 0
+	for k := range keys {
+		size += len(k)
+	}
+	buf := make([]byte, 0, size)
 	points := make([][]byte, 0, len(keys))
 	for k := range keys {
-		points = append(points, []byte(k))
+		buf = append(buf, k...)
+		points = append(points, buf[len(buf)-len(k):len(buf):len(buf)])
 	}
 	slices.SortFunc(points, bytes.Compare)
 	get := *n

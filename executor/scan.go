@@ -216,8 +216,15 @@ func (s *scanRows) pointGet(ctx context.Context) error {
 	} else {
 		keys = make([]kv.Key, len(s.node.Points))
 	}
+	// Keys of one shard share its partition key (one allocation a get,
+	// not one a key: a gin scan gets a hundred rows at once).
+	var part []byte
+	partShard := -1
 	for i, p := range s.node.Points {
-		keys[i] = kv.Key{Partition: t.Partition(t.RowShard(p)), Sort: p}
+		if shard := t.RowShard(p); shard != partShard {
+			part, partShard = t.Partition(shard), shard
+		}
+		keys[i] = kv.Key{Partition: part, Sort: p}
 		if ix := s.node.Index; ix != nil {
 			keys[i] = catalog.UniqueEntryKey(ix, p)
 		}
@@ -242,11 +249,22 @@ func (s *scanRows) pointGet(ctx context.Context) error {
 			return err
 		}
 	}
+	// The rows are cut from one slab, each capped at its length.
+	var slab []sqltypes.Value
+	if len(items) > 1 {
+		slab = make([]sqltypes.Value, 0, len(items)*len(t.Columns))
+	}
 	for _, it := range items {
 		if !kv.Found(it) {
 			continue
 		}
-		row := make([]sqltypes.Value, len(t.Columns))
+		var row []sqltypes.Value
+		if n := len(t.Columns); cap(slab)-len(slab) >= n {
+			slab = slab[:len(slab)+n]
+			row = slab[len(slab)-n : len(slab) : len(slab)]
+		} else {
+			row = make([]sqltypes.Value, n)
+		}
 		if err := decode(it.Attrs, row); err != nil {
 			return err
 		}

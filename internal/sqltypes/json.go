@@ -851,6 +851,11 @@ func (j *JSONValue) index(i int64) *JSONValue {
 // JSONGetField is json/jsonb -> 'key' (asText: ->>): NULL when v is not an
 // object or has no such key.
 func JSONGetField(v Value, key string, asText bool) (Value, error) {
+	if s, ok := storedText(v); ok {
+		if r, ok := storedGetField(s, key, asText); ok {
+			return r, nil
+		}
+	}
 	j, err := jsonTree(v)
 	if err != nil {
 		return Null, err
@@ -918,6 +923,13 @@ func jsonPath(v Value, path Value, asText bool) (Value, error) {
 // and data must appear in a, array order and duplicates aside; an array
 // also contains a bare scalar.
 func JSONBContains(a, b Value) bool {
+	if s, ok := storedText(a); ok {
+		if y := b.JSONB(); y != nil {
+			if c, ok := storedContains(s, y); ok {
+				return c
+			}
+		}
+	}
 	x, y := a.JSONB(), b.JSONB()
 	if x == nil || y == nil {
 		return false
@@ -995,6 +1007,11 @@ func jsonContains(x, y *JSONValue) bool {
 // JSONBExists is jsonb ? key: a top-level object key, a string element of
 // a top-level array, or the string itself.
 func JSONBExists(v Value, key string) bool {
+	if s, ok := storedText(v); ok {
+		if _, found, ok := storedField(s, key); ok {
+			return found
+		}
+	}
 	j := v.JSONB()
 	if j == nil {
 		return false

@@ -154,8 +154,13 @@ func (v Value) Interval() IntervalValue {
 
 // JSONB returns the document of a KindJSONB value (read-only).
 func (v Value) JSONB() *JSONValue {
-	j, _ := v.X.(*JSONValue)
-	return j
+	switch j := v.X.(type) {
+	case *JSONValue:
+		return j
+	case *storedJSONB:
+		return j.parsed()
+	}
+	return nil
 }
 
 // Array returns the array of a KindArray value (read-only).
