@@ -16,7 +16,7 @@ import (
 // points, boxes at the code space's edges and empty boxes.
 func TestBoxScanMatchesBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 30))
-	for iter := 0; iter < 120; iter++ {
+	for iter := 0; iter < raceScale(120, 20); iter++ {
 		m := randSmall(r)
 		b := m.randBox(r)
 		if iter%7 == 0 {
