@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -464,18 +465,29 @@ func (t *Table) columnByID(id uint16) int {
 }
 
 // EntryColumns lists the table columns an index entry stores: key columns,
-// included columns, then primary-key columns not already present.
+// included columns and primary-key columns, each once, in increasing
+// column ID. That is the order of the entry's attributes (EntryAttrs), so
+// that a store which lays out attributes with increasing IDs by a table of
+// them (kv/pebble's value format 2) does so for entries as it does for
+// rows, and a scan that needs a few of an entry's columns (a covering
+// Z-order box scan) jumps to them instead of reading every attribute's
+// name.
 func (t *Table) EntryColumns(ix *Index) []int {
 	// Every write calls this for every entry: a linear search of a few
-	// columns, where a map cost three allocations a call.
+	// columns, where a map cost three allocations a call, and an insertion
+	// in ID order.
 	out := make([]int, 0, len(ix.Columns)+len(ix.Include)+len(t.PrimaryKey))
 	add := func(c int) {
-		for _, o := range out {
+		at := len(out)
+		for i, o := range out {
 			if o == c {
 				return
 			}
+			if at == len(out) && t.Columns[o].ID > t.Columns[c].ID {
+				at = i
+			}
 		}
-		out = append(out, c)
+		out = slices.Insert(out, at, c)
 	}
 	for _, k := range ix.Columns {
 		if k.Column >= 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
+	"github.com/zproxy/zproxy/zorder"
 )
 
 const (
@@ -555,7 +556,10 @@ type shardStream struct {
 	attrs   []string
 	attrIDs []uint16
 	addrLen int
-	misses  int // consecutive out-of-box Z-order entries
+	// box tests a Z-order scan's entries against its box, skipping the
+	// test inside an aligned cell wholly in the box (zorder.BoxScan).
+	box    *zorder.BoxScan
+	misses int // consecutive out-of-box Z-order entries
 	// target is the in-box address a skip-scan steps towards with Next
 	// before it seeks (nil: none); steps counts the Nexts so far.
 	target   []byte
@@ -584,6 +588,7 @@ func (s *scanRows) newShardStream(shard int, sem chan struct{}, keepKeys bool) *
 	}
 	if n.ZSchema != nil {
 		st.addrLen = n.ZSchema.AddrLen()
+		st.box = n.ZSchema.NewBoxScan(n.ZBox)
 	}
 	cols := s.decodedCols()
 	st.dec = catalog.NewRowDecoder(n.Table, cols)
@@ -848,7 +853,7 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 			}
 			st.target = nil
 		}
-		inside, next, more := n.ZSchema.NextInBox(n.ZBox, sort[:st.addrLen])
+		inside, next, more := st.box.Next(sort[:st.addrLen])
 		if !inside {
 			if !more {
 				return st.endRange() // nothing in the box lies past this address
