@@ -807,7 +807,7 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 	if ordinality {
 		tf.Cols = append(tf.Cols, ir.Column{Name: "ordinality", Type: sqltypes.TypeInt8, Col: -1})
 	}
-	cols, err := renameColumns(tf.Cols, names, "function \""+name+"\"")
+	cols, err := renameColumns(tf.Cols, names, "table \""+alias+"\"")
 	if err != nil {
 		return nil, err
 	}

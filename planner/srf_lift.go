@@ -45,7 +45,7 @@ func (b *Binder) bindRowsFrom(f *ast.FuncCallExpr, alias string, names []ast.CIS
 		tf.Ordinality = true
 		tf.Cols = append(tf.Cols, ir.Column{Name: "ordinality", Type: sqltypes.TypeInt8, Col: -1})
 	}
-	cols, err := renameColumns(tf.Cols, names, "function \"rows from\"")
+	cols, err := renameColumns(tf.Cols, names, "table \""+alias+"\"")
 	if err != nil {
 		return nil, err
 	}
