@@ -296,6 +296,7 @@ func TestErrorPositions(t *testing.T) {
 		{"INSERT INTO error_positions VALUES (sum(1), 'a')", "42803", 37},
 		{"INSERT INTO error_positions VALUES (1, 'a', 3)", "42601", 45},
 		{"SELECT k FROM error_positions GROUP BY sum(k)", "42803", 40},
+		{"SELECT 1, * FROM error_positions GROUP BY v", "42803", 11},
 		{"SELECT 99999::int2", "22003", 0},
 		{`SELECT '\x0g'::bytea`, "22023", 8},
 		{"SELECT 1/0", "22012", 0},

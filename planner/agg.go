@@ -191,7 +191,13 @@ func (a *aggBinder) bindBound(e ir.Expr) (ir.Expr, error) {
 		return g, nil
 	}
 	if c, ok := e.(*ir.ColRef); ok {
-		return nil, pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", c.Name)
+		// Named with its relation, as PostgreSQL names the Var (* expands
+		// to the columns of each FROM item in turn).
+		name := c.Name
+		if q := a.sc.qualifierAt(c.Index); q != "" && !strings.Contains(name, ".") {
+			name = q + "." + name
+		}
+		return nil, pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", name)
 	}
 	return nil, pgerr.New(pgerr.GroupingError, "column must appear in the GROUP BY clause or be used in an aggregate function")
 }

@@ -944,6 +944,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 				for i := range se {
 					x, err := lv.agg.bindBound(se[i])
 					if err != nil {
+						if pe, ok := err.(*pgerr.Error); ok && b.stmt != nil {
+							err = pe.WithPosition(b.stmt.Position(f.Offset)) // at the *
+						}
 						return nil, err
 					}
 					se[i] = x

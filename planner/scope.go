@@ -171,6 +171,17 @@ func shiftItems(items []*fromItem, merged []mergedCol, delta, itemsBefore int) (
 // qualifierOf is the name of the FROM item an unqualified column name
 // resolves to ("" when none does, or the item has no name), for messages
 // that name a column as PostgreSQL does (od.name).
+// qualifierAt is the alias of the FROM item whose column stands at index
+// of the scope's row, "" if none does.
+func (s *scope) qualifierAt(index int) string {
+	for _, it := range s.items {
+		if index >= it.offset && index < it.offset+len(it.cols) {
+			return it.alias
+		}
+	}
+	return ""
+}
+
 func (s *scope) qualifierOf(name string) string {
 	for _, it := range s.items {
 		for i, c := range it.cols {
