@@ -108,9 +108,9 @@ func (s *Session) setRoleVar(n, value string) error {
 			}
 		}
 		// A new session user has no SET ROLE in force.
-		s.vars[varRole] = roleNone
+		s.putVar(varRole, roleNone)
 	}
-	s.vars[n] = value
+	s.putVar(n, value)
 	s.roleChanged()
 	return nil
 }
@@ -118,7 +118,7 @@ func (s *Session) setRoleVar(n, value string) error {
 // restoreRoleVar puts back a value role or session_authorization had (the
 // end of a block, ROLLBACK TO), unchecked as PostgreSQL restores it.
 func (s *Session) restoreRoleVar(n, value string) {
-	s.vars[n] = value
+	s.putVar(n, value)
 	s.roleChanged()
 }
 
@@ -136,7 +136,7 @@ func (s *Session) roleChanged() {
 	}
 	report := s.params.ParameterStatus
 	if s.vars["is_superuser"] != super {
-		s.vars["is_superuser"] = super
+		s.putVar("is_superuser", super)
 		if report != nil {
 			report("is_superuser", super)
 		}
@@ -152,8 +152,8 @@ func (s *Session) roleChanged() {
 // resetRoles is DISCARD ALL's SET SESSION AUTHORIZATION DEFAULT: the
 // authenticated user again, with no SET ROLE.
 func (s *Session) resetRoles() {
-	s.vars[varRole] = roleNone
-	s.vars[varSessionAuth] = s.params.User
+	s.putVar(varRole, roleNone)
+	s.putVar(varSessionAuth, s.params.User)
 	s.roleChanged()
 }
 
