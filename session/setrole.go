@@ -41,7 +41,10 @@ const roleNone = "none"
 func isRoleVar(n string) bool { return n == varRole || n == varSessionAuth }
 
 // sessionUser is session_user.
-func (s *Session) sessionUser() string {
+func (s *Session) sessionUser() string { return s.derived().sessionUser }
+
+// sessionUserOfVars reads sessionUser from the session's settings.
+func (s *Session) sessionUserOfVars() string {
 	if u := s.vars[varSessionAuth]; u != "" {
 		return u
 	}
@@ -50,11 +53,14 @@ func (s *Session) sessionUser() string {
 
 // currentUser is current_user: the role SET ROLE took, else the session
 // user.
-func (s *Session) currentUser() string {
+func (s *Session) currentUser() string { return s.derived().currentUser }
+
+// currentUserOfVars reads currentUser from the session's settings.
+func (s *Session) currentUserOfVars() string {
 	if r := s.vars[varRole]; r != "" && r != roleNone {
 		return r
 	}
-	return s.sessionUser()
+	return s.sessionUserOfVars()
 }
 
 // userIsSuperuser reports whether user, one of the session's users, is a

@@ -35,6 +35,13 @@ type derivedSettings struct {
 	logDuration             bool
 	minStatement, minSample int64
 	autoExplainMin          int64
+	// The rest are read by planning (plan_cache_mode, search_path),
+	// privilege checks and pg_stat_activity.
+	planCacheMode, searchPath string
+	currentUser, sessionUser  string
+	tempFileLimit             int64
+	eventualReads             bool // zproxy.read_consistency is eventual
+	appName                   string
 }
 
 // settingsCache holds the derivedSettings of one version of the settings.
@@ -62,6 +69,13 @@ func (s *Session) derived() *derivedSettings {
 		minStatement:   s.msSetting("log_min_duration_statement"),
 		minSample:      s.msSetting("log_min_duration_sample"),
 		autoExplainMin: s.msSetting("auto_explain.log_min_duration"),
+		planCacheMode:  s.varValue("plan_cache_mode"),
+		searchPath:     s.varValue("search_path"),
+		currentUser:    s.currentUserOfVars(),
+		sessionUser:    s.sessionUserOfVars(),
+		tempFileLimit:  s.tempFileLimitOfVars(),
+		eventualReads:  s.vars[varReadConsistency] == "eventual",
+		appName:        s.vars["application_name"],
 	}
 	c.version, c.ok = s.varsVersion, true
 	return &c.d

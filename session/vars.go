@@ -492,7 +492,10 @@ func parseMemory(v string) (int64, error) {
 
 // tempFileLimit is the session's temp_file_limit as
 // executor.RunOptions.TempFileLimit wants it.
-func (s *Session) tempFileLimit() int64 {
+func (s *Session) tempFileLimit() int64 { return s.derived().tempFileLimit }
+
+// tempFileLimitOfVars reads tempFileLimit from the session's settings.
+func (s *Session) tempFileLimitOfVars() int64 {
 	v := strings.TrimSpace(s.vars[varTempFileLimit])
 	if v == "-1" {
 		return 0
@@ -526,7 +529,7 @@ func (s *Session) workMemOfVars() int64 {
 // and the statement runs outside a transaction block and writes nothing
 // (no data-modifying WITH).
 func (s *Session) eventualReads(plan *optimizer.Plan, txn *executor.Txn) bool {
-	return txn == nil && len(plan.Writes) == 0 && s.vars[varReadConsistency] == "eventual"
+	return txn == nil && len(plan.Writes) == 0 && s.derived().eventualReads
 }
 
 // maxReadCapacity is zproxy.max_read_capacity (0: no bound).
