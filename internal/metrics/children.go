@@ -1,6 +1,10 @@
 package metrics
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
 
 // A labelled series is looked up once per label values and kept: a vector's
 // WithLabelValues checks the values are UTF-8, hashes them and looks the
@@ -22,15 +26,12 @@ type storeOpSeries struct {
 
 // storeOp returns the series of backend's operation op.
 func (m *Metrics) storeOp(backend, op string) *storeOpSeries {
-	k := labelPair{backend, op}
-	if v, ok := m.storeOps.Load(k); ok {
-		return v.(*storeOpSeries)
-	}
-	v, _ := m.storeOps.LoadOrStore(k, &storeOpSeries{
-		requests: m.StoreRequests.WithLabelValues(backend, op),
-		duration: m.StoreRequestDuration.WithLabelValues(backend, op),
+	return kept(&m.storeOps, labelPair{backend, op}, func() *storeOpSeries {
+		return &storeOpSeries{
+			requests: m.StoreRequests.WithLabelValues(backend, op),
+			duration: m.StoreRequestDuration.WithLabelValues(backend, op),
+		}
 	})
-	return v.(*storeOpSeries)
 }
 
 // queryKindSeries are the series of one statement kind and access path.
@@ -42,13 +43,20 @@ type queryKindSeries struct {
 // queryKind returns the series of statements of kind statement that took
 // accessPath.
 func (m *Metrics) queryKind(statement, accessPath string) *queryKindSeries {
-	k := labelPair{statement, accessPath}
-	if v, ok := m.queryKinds.Load(k); ok {
-		return v.(*queryKindSeries)
-	}
-	v, _ := m.queryKinds.LoadOrStore(k, &queryKindSeries{
-		queries:  m.Queries.WithLabelValues(statement, accessPath),
-		duration: m.QueryDuration.WithLabelValues(statement),
+	return kept(&m.queryKinds, labelPair{statement, accessPath}, func() *queryKindSeries {
+		return &queryKindSeries{
+			queries:  m.Queries.WithLabelValues(statement, accessPath),
+			duration: m.QueryDuration.WithLabelValues(statement),
+		}
 	})
-	return v.(*queryKindSeries)
+}
+
+// kept returns the series kept in series under k, made by mk and kept
+// the first time.
+func kept[T any](series *sync.Map, k labelPair, mk func() *T) *T {
+	if v, ok := series.Load(k); ok {
+		return v.(*T)
+	}
+	v, _ := series.LoadOrStore(k, mk())
+	return v.(*T)
 }
