@@ -83,6 +83,7 @@ type scanRows struct {
 	points   [][]sqltypes.Value
 	oneKey   [1]kv.Key
 	onePoint [1][]sqltypes.Value
+	onePart  [catalog.PartitionLen]byte
 	// inline shard streams, read on the consumer's goroutine
 	inline []*shardStream
 	// shard streams on goroutines of their own
@@ -217,9 +218,12 @@ func (s *scanRows) pointGet(ctx context.Context) error {
 		keys = make([]kv.Key, len(s.node.Points))
 	}
 	for i, p := range s.node.Points {
-		keys[i] = kv.Key{Partition: t.Partition(t.RowShard(p)), Sort: p}
 		if ix := s.node.Index; ix != nil {
 			keys[i] = catalog.UniqueEntryKey(ix, p)
+		} else if len(keys) == 1 {
+			keys[i] = kv.Key{Partition: t.AppendPartition(s.onePart[:0], t.RowShard(p)), Sort: p}
+		} else {
+			keys[i] = kv.Key{Partition: t.Partition(t.RowShard(p)), Sort: p}
 		}
 	}
 	// A decoder pays for itself over many rows or when it skips columns;
