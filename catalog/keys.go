@@ -60,13 +60,26 @@ func (t *Table) Partition(shard int) []byte {
 	return partition(rowTag, t.StoreID(), shard)
 }
 
+// PartitionLen is the length of every partition key (Table.Partition,
+// IndexPartition).
+const PartitionLen = 11
+
+// AppendPartition appends Partition(shard) to b, for a caller that has
+// room for it (a key lookup keeps its row's partition in its scan).
+func (t *Table) AppendPartition(b []byte, shard int) []byte {
+	return appendPartition(b, rowTag, t.StoreID(), shard)
+}
+
 // IndexPartition returns the partition key of shard of an index.
 func IndexPartition(indexID uint64, shard int) []byte {
 	return partition(indexTag, indexID, shard)
 }
 
 func partition(tag byte, id uint64, shard int) []byte {
-	b := make([]byte, 0, 11)
+	return appendPartition(make([]byte, 0, PartitionLen), tag, id, shard)
+}
+
+func appendPartition(b []byte, tag byte, id uint64, shard int) []byte {
 	b = append(b, tag)
 	b = binary.BigEndian.AppendUint64(b, id)
 	return binary.BigEndian.AppendUint16(b, uint16(shard))

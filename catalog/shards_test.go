@@ -188,3 +188,28 @@ func FuzzParseShardColumns(f *testing.F) {
 		}
 	})
 }
+
+// AppendPartition appends what Partition returns, PartitionLen bytes of
+// it, whatever the table's store ID and shard.
+func TestAppendPartition(t *testing.T) {
+	for _, c := range []struct {
+		id, dataID uint64
+		shard      int
+	}{
+		{1, 0, 0}, {1, 0, 7}, {42, 0, 65535}, {42, 9000, 3}, {1 << 40, 0, 1}, {^uint64(0), 0, 255},
+	} {
+		tab := &Table{ID: c.id, DataID: c.dataID}
+		want := tab.Partition(c.shard)
+		if len(want) != PartitionLen {
+			t.Errorf("%+v: Partition is %d bytes, PartitionLen %d", c, len(want), PartitionLen)
+		}
+		prefix := []byte("p")
+		if got := tab.AppendPartition(prefix, c.shard); !slices.Equal(got[1:], want) || got[0] != 'p' {
+			t.Errorf("%+v: AppendPartition = %x, want p + %x", c, got, want)
+		}
+		var room [PartitionLen]byte
+		if got := tab.AppendPartition(room[:0], c.shard); !slices.Equal(got, want) {
+			t.Errorf("%+v: AppendPartition into room = %x, want %x", c, got, want)
+		}
+	}
+}

@@ -84,6 +84,7 @@ type scanRows struct {
 	points   [][]sqltypes.Value
 	oneKey   [1]kv.Key
 	onePoint [1][]sqltypes.Value
+	onePart  [catalog.PartitionLen]byte
 	// inline shard streams, read on the consumer's goroutine
 	inline []*shardStream
 	// shard streams on goroutines of their own
@@ -222,12 +223,15 @@ func (s *scanRows) pointGet(ctx context.Context) error {
 	var part []byte
 	partShard := -1
 	for i, p := range s.node.Points {
-		if shard := t.RowShard(p); shard != partShard {
-			part, partShard = t.Partition(shard), shard
-		}
-		keys[i] = kv.Key{Partition: part, Sort: p}
 		if ix := s.node.Index; ix != nil {
 			keys[i] = catalog.UniqueEntryKey(ix, p)
+		} else if len(keys) == 1 {
+			keys[i] = kv.Key{Partition: t.AppendPartition(s.onePart[:0], t.RowShard(p)), Sort: p}
+		} else {
+			if shard := t.RowShard(p); shard != partShard {
+				part, partShard = t.Partition(shard), shard
+			}
+			keys[i] = kv.Key{Partition: part, Sort: p}
 		}
 	}
 	// A decoder pays for itself over many rows or when it skips columns;

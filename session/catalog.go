@@ -133,7 +133,7 @@ func (c *catalogState) started(s *Session, query string) {
 	now := time.Now()
 	a.mu.Lock()
 	a.query, a.queryStart, a.change, a.active = query, now, now, true
-	a.appName, a.txStatus = s.vars["application_name"], s.txStatus
+	a.appName, a.txStatus = s.derived().appName, s.txStatus
 	a.mu.Unlock()
 }
 
@@ -145,7 +145,7 @@ func (c *catalogState) idle(s *Session) {
 	}
 	a.mu.Lock()
 	a.active, a.change = false, time.Now()
-	a.appName, a.txStatus = s.vars["application_name"], s.txStatus
+	a.appName, a.txStatus = s.derived().appName, s.txStatus
 	a.mu.Unlock()
 }
 

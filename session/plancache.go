@@ -114,7 +114,7 @@ func (st *statement) plan(b ir.Statement, params []sqltypes.Value, opts optimize
 // statement has a cache of its own too (plBound).
 func (s *Session) planThrough(c *planCache, snap *catalog.Snapshot, params []sqltypes.Value, opts optimizer.Options,
 	optimize func([]sqltypes.Value) (*optimizer.Plan, error), planTime *time.Duration) (*optimizer.Plan, error) {
-	mode := s.varValue("plan_cache_mode")
+	mode := s.derived().planCacheMode
 	noParams := len(params) == 0
 	custom := mode == "force_custom_plan" && !noParams
 	if c.snap != snap || c.settings != settingsOf(opts) || c.epoch != s.planEpoch {

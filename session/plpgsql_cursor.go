@@ -432,7 +432,7 @@ func (r *routineRunner) endAndBegin(commit, chain bool) error {
 	s.BeginImplicit()
 	if chain {
 		for v, val := range modes {
-			s.vars[v] = val
+			s.putVar(v, val)
 		}
 	}
 	if err != nil {

@@ -53,12 +53,12 @@ func (st *statement) runSchemaElements(ctx context.Context, x *ir.SchemaChange, 
 		name = x.Names[0]
 	}
 	path, role := s.vars["search_path"], s.vars[varRole]
-	s.vars["search_path"] = quoteIdent(name) + ", " + path
+	s.putVar("search_path", quoteIdent(name)+", "+path)
 	if owner != s.currentUser() {
 		s.restoreRoleVar(varRole, owner)
 	}
 	defer func() {
-		s.vars["search_path"] = path
+		s.putVar("search_path", path)
 		if s.vars[varRole] != role {
 			s.restoreRoleVar(varRole, role)
 		}

@@ -207,12 +207,12 @@ type pathState struct {
 // (snapshot, search_path, user) triple, so prepared statements rebind when
 // search_path changes.
 func (s *Session) withPath(snap *catalog.Snapshot) *catalog.Snapshot {
-	path := s.varValue("search_path")
+	d := s.derived()
+	path, user := d.searchPath, d.currentUser
 	ps := &s.pathCache
-	if ps.in == snap && ps.path == path && ps.who == s.currentUser() {
+	if ps.in == snap && ps.path == path && ps.who == user {
 		return ps.out
 	}
-	user := s.currentUser()
 	schemas := searchPathSchemas(snap, path, user)
 	if !snap.HasUserSchemas() && len(schemas) == 1 && schemas[0] == catalog.PublicSchema {
 		// Every relation is in public and the path finds it.

@@ -95,7 +95,7 @@ func (s *Session) initServerVars() {
 				show = v.Show
 			}
 		}
-		s.vars[n] = show
+		s.putVar(n, show)
 	}
 }
 

@@ -85,20 +85,10 @@ type Session struct {
 	planEpoch uint64
 	// activity is what pg_stat_activity shows of the session (catalog.go).
 	activity *activity
-	// styleCache is Style's last answer (vars_styles.go).
-	styleCache styleCache
-	// limitsCache is Limits' last answer, for the settings' texts raw.
-	limitsCache struct {
-		raw    [3]string
-		limits wire.Limits
-		ok     bool
-	}
-	// workMemCache is workMem's last answer, for the work_mem text raw.
-	workMemCache struct {
-		raw string
-		n   int64
-		ok  bool
-	}
+	// varsVersion counts the changes of vars (putVar); settingsCache is
+	// what statements read of them, derived once per version (varcache.go).
+	varsVersion   uint64
+	settingsCache settingsCache
 	// reportedAuth is the session_authorization the client last heard of
 	// (setrole.go).
 	reportedAuth string
@@ -529,8 +519,8 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	// What every execution makes, in one allocation.
 	a := &stmtRun{env: runEnv{st: st, params: params, start: start, kind: kind}}
 	opts := e.opts
-	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
-	opts.Disabled = s.disabledMethods()
+	d := s.derived()
+	opts.AllowFullScan, opts.Disabled = d.allowFullScan, d.disabled
 	opts.Fn = s.fnContextWith(ctx, start, &a.handles)
 	opts.Fn.Catalog = st.catalogEnvIn(&a.catalog, ctx)
 	if st.boundSnap != nil {

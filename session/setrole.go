@@ -41,7 +41,10 @@ const roleNone = "none"
 func isRoleVar(n string) bool { return n == varRole || n == varSessionAuth }
 
 // sessionUser is session_user.
-func (s *Session) sessionUser() string {
+func (s *Session) sessionUser() string { return s.derived().sessionUser }
+
+// sessionUserOfVars reads sessionUser from the session's settings.
+func (s *Session) sessionUserOfVars() string {
 	if u := s.vars[varSessionAuth]; u != "" {
 		return u
 	}
@@ -50,11 +53,14 @@ func (s *Session) sessionUser() string {
 
 // currentUser is current_user: the role SET ROLE took, else the session
 // user.
-func (s *Session) currentUser() string {
+func (s *Session) currentUser() string { return s.derived().currentUser }
+
+// currentUserOfVars reads currentUser from the session's settings.
+func (s *Session) currentUserOfVars() string {
 	if r := s.vars[varRole]; r != "" && r != roleNone {
 		return r
 	}
-	return s.sessionUser()
+	return s.sessionUserOfVars()
 }
 
 // userIsSuperuser reports whether user, one of the session's users, is a
@@ -108,9 +114,9 @@ func (s *Session) setRoleVar(n, value string) error {
 			}
 		}
 		// A new session user has no SET ROLE in force.
-		s.vars[varRole] = roleNone
+		s.putVar(varRole, roleNone)
 	}
-	s.vars[n] = value
+	s.putVar(n, value)
 	s.roleChanged()
 	return nil
 }
@@ -118,7 +124,7 @@ func (s *Session) setRoleVar(n, value string) error {
 // restoreRoleVar puts back a value role or session_authorization had (the
 // end of a block, ROLLBACK TO), unchecked as PostgreSQL restores it.
 func (s *Session) restoreRoleVar(n, value string) {
-	s.vars[n] = value
+	s.putVar(n, value)
 	s.roleChanged()
 }
 
@@ -136,7 +142,7 @@ func (s *Session) roleChanged() {
 	}
 	report := s.params.ParameterStatus
 	if s.vars["is_superuser"] != super {
-		s.vars["is_superuser"] = super
+		s.putVar("is_superuser", super)
 		if report != nil {
 			report("is_superuser", super)
 		}
@@ -152,8 +158,8 @@ func (s *Session) roleChanged() {
 // resetRoles is DISCARD ALL's SET SESSION AUTHORIZATION DEFAULT: the
 // authenticated user again, with no SET ROLE.
 func (s *Session) resetRoles() {
-	s.vars[varRole] = roleNone
-	s.vars[varSessionAuth] = s.params.User
+	s.putVar(varRole, roleNone)
+	s.putVar(varSessionAuth, s.params.User)
 	s.roleChanged()
 }
 

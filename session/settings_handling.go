@@ -143,9 +143,11 @@ var planMethodSettings = map[string]optimizer.PlanMethods{
 
 // disabledMethods are the plan methods the session's enable_* settings
 // turn off.
-// Every statement asks, so it reads the session's values directly (an
-// unset one is looked up as varValue would) and walks a slice, not the map.
-func (s *Session) disabledMethods() optimizer.PlanMethods {
+func (s *Session) disabledMethods() optimizer.PlanMethods { return s.derived().disabled }
+
+// disabledMethodsOfVars reads disabledMethods from the session's settings
+// (an unset one is looked up as varValue would).
+func (s *Session) disabledMethodsOfVars() optimizer.PlanMethods {
 	off := func(n string) bool {
 		v, ok := s.vars[n]
 		if !ok {

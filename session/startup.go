@@ -15,9 +15,9 @@ func (s *Session) applyStartup(ctx context.Context) error {
 	if err != nil {
 		return storeErr(err)
 	}
-	s.vars["is_superuser"] = "off"
+	s.putVar("is_superuser", "off")
 	if s.isSuperuser(snap) {
-		s.vars["is_superuser"] = "on"
+		s.putVar("is_superuser", "on")
 	}
 	report := s.params.ParameterStatus
 	s.params.ParameterStatus = nil // the connection reports the startup values itself

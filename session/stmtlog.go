@@ -59,8 +59,8 @@ func (s *Session) CommandReceived(cmd *wire.LoggedCommand) {
 		return // PostgreSQL logs statements at Execute
 	}
 	// The session keeps a set value as SHOW prints it; unset is none
-	// (read from s.vars, not varValue: this runs for every command).
-	setting := logStatementLevels[s.vars["log_statement"]]
+	// (derivedSettings: this runs for every command).
+	setting := s.derived().logStatement
 	if setting == logStmtNone {
 		return
 	}
@@ -87,9 +87,8 @@ func (s *Session) CommandReceived(cmd *wire.LoggedCommand) {
 // log_min_duration_statement and log_min_duration_sample, as PostgreSQL's
 // check_log_duration decides.
 func (s *Session) CommandDone(cmd *wire.LoggedCommand, elapsed time.Duration) {
-	minStatement := s.msSetting("log_min_duration_statement")
-	minSample := s.msSetting("log_min_duration_sample")
-	logDuration := s.vars["log_duration"] == "on"
+	d := s.derived()
+	minStatement, minSample, logDuration := d.minStatement, d.minSample, d.logDuration
 	if !logDuration && minStatement < 0 && minSample < 0 {
 		return
 	}
@@ -324,7 +323,7 @@ func (s *Session) realValue(n, v string) float64 {
 func (st *statement) autoExplainStart() map[optimizer.Node]*optimizer.NodeStats {
 	s := st.sess
 	st.explainLog, st.explainStats = false, nil
-	if s.msSetting("auto_explain.log_min_duration") < 0 {
+	if s.derived().autoExplainMin < 0 {
 		return nil
 	}
 	if rate := s.realSetting("auto_explain.sample_rate"); rate < 1 && rand.Float64() > rate {

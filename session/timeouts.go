@@ -132,16 +132,13 @@ func (s *Session) millis(name string) time.Duration {
 // Limits implements wire.Session: the timeouts the connection enforces.
 // The connection asks a few times a round trip; the settings' texts are
 // parsed again only when they change.
-func (s *Session) Limits() wire.Limits {
-	raw := [3]string{s.vars["statement_timeout"], s.vars["idle_in_transaction_session_timeout"], s.vars["idle_session_timeout"]}
-	if c := &s.limitsCache; c.ok && c.raw == raw {
-		return c.limits
-	}
-	l := wire.Limits{
+func (s *Session) Limits() wire.Limits { return s.derived().limits }
+
+// limitsOfVars reads the session's Limits from its settings.
+func (s *Session) limitsOfVars() wire.Limits {
+	return wire.Limits{
 		StatementTimeout:         s.millis("statement_timeout"),
 		IdleInTransactionTimeout: s.millis("idle_in_transaction_session_timeout"),
 		IdleSessionTimeout:       s.millis("idle_session_timeout"),
 	}
-	s.limitsCache.raw, s.limitsCache.limits, s.limitsCache.ok = raw, l, true
-	return l
 }

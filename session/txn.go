@@ -76,7 +76,7 @@ func (s *Session) endBlock() {
 	s.temp.created = nil
 	s.txStatus = 'I'
 	for _, v := range []string{"transaction_read_only", "transaction_isolation", "transaction_deferrable"} {
-		s.vars[v] = s.vars["default_"+v]
+		s.putVar(v, s.vars["default_"+v])
 	}
 }
 
@@ -177,7 +177,7 @@ func (st *statement) endAndChain(ctx context.Context, op *ir.TxnOp) (wire.Result
 	}
 	s.txStatus = 'T'
 	for v, val := range modes {
-		s.vars[v] = val
+		s.putVar(v, val)
 	}
 	return res, nil
 }
@@ -212,10 +212,10 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 		s.implicit = false
 		s.txStatus = 'T'
 		if op.ReadOnly {
-			s.vars["transaction_read_only"] = "on"
+			s.putVar("transaction_read_only", "on")
 		}
 		if level != "" {
-			s.vars["transaction_isolation"] = level
+			s.putVar("transaction_isolation", level)
 		}
 		return tagResult(tag), nil
 	case ir.TxnCommit:

@@ -240,7 +240,7 @@ func (s *Session) setScoped(name, value string, reset, local bool) error {
 		// starts in the default modes just set (SET
 		// default_transaction_read_only = off makes it read-write).
 		for _, v := range []string{"transaction_read_only", "transaction_isolation", "transaction_deferrable"} {
-			s.vars[v] = s.vars["default_"+v]
+			s.putVar(v, s.vars["default_"+v])
 		}
 	}
 	return nil
@@ -383,7 +383,7 @@ func (s *Session) setVar(name, value string, reset bool) error {
 	if err := s.checkVarCeiling(n, name, value); err != nil {
 		return err
 	}
-	s.vars[n] = value
+	s.putVar(n, value)
 	if rep, ok := reportedVars[n]; ok && s.params.ParameterStatus != nil {
 		s.params.ParameterStatus(rep, value)
 	}
@@ -465,9 +465,7 @@ func (s *Session) showAll() [][2]string {
 // readOnly reports whether the session refuses writes: SET
 // default_transaction_read_only = on, or SET TRANSACTION READ ONLY / BEGIN
 // READ ONLY in the current block.
-func (s *Session) readOnly() bool {
-	return s.vars["default_transaction_read_only"] == "on" || s.vars["transaction_read_only"] == "on"
-}
+func (s *Session) readOnly() bool { return s.derived().readOnly }
 
 // parseMemory reads a memory size as PostgreSQL's settings spell it: a
 // number of kB, or a number with a unit (B, kB, MB, GB, TB).
@@ -494,7 +492,10 @@ func parseMemory(v string) (int64, error) {
 
 // tempFileLimit is the session's temp_file_limit as
 // executor.RunOptions.TempFileLimit wants it.
-func (s *Session) tempFileLimit() int64 {
+func (s *Session) tempFileLimit() int64 { return s.derived().tempFileLimit }
+
+// tempFileLimitOfVars reads tempFileLimit from the session's settings.
+func (s *Session) tempFileLimitOfVars() int64 {
 	v := strings.TrimSpace(s.vars[varTempFileLimit])
 	if v == "-1" {
 		return 0
@@ -512,16 +513,14 @@ func (s *Session) tempFileLimit() int64 {
 }
 
 // workMem is the session's zproxy.work_mem in bytes.
-func (s *Session) workMem() int64 {
-	raw := s.vars[varWorkMem]
-	if s.workMemCache.ok && s.workMemCache.raw == raw {
-		return s.workMemCache.n // every statement asks; the setting rarely changes
-	}
-	n, err := parseMemory(raw)
+func (s *Session) workMem() int64 { return s.derived().workMem }
+
+// workMemOfVars reads zproxy.work_mem from the session's settings.
+func (s *Session) workMemOfVars() int64 {
+	n, err := parseMemory(s.vars[varWorkMem])
 	if err != nil {
-		n = 0
+		return 0
 	}
-	s.workMemCache.raw, s.workMemCache.n, s.workMemCache.ok = raw, n, true
 	return n
 }
 
@@ -530,7 +529,7 @@ func (s *Session) workMem() int64 {
 // and the statement runs outside a transaction block and writes nothing
 // (no data-modifying WITH).
 func (s *Session) eventualReads(plan *optimizer.Plan, txn *executor.Txn) bool {
-	return txn == nil && len(plan.Writes) == 0 && s.vars[varReadConsistency] == "eventual"
+	return txn == nil && len(plan.Writes) == 0 && s.derived().eventualReads
 }
 
 // maxReadCapacity is zproxy.max_read_capacity (0: no bound).

@@ -62,12 +62,12 @@ func dateStyle(value, cur, reset string) (string, error) {
 
 // Style implements wire.Session: the output settings values are printed
 // in (its Location is left to the caller, which has TimeZone).
-func (s *Session) Style() sqltypes.Style {
+func (s *Session) Style() sqltypes.Style { return s.derived().style }
+
+// styleOfVars makes the session's Style from its settings.
+func (s *Session) styleOfVars() sqltypes.Style {
 	key := styleKey{s.varValue("intervalstyle"), s.varValue("datestyle"), s.varValue("extra_float_digits"),
 		s.varValue("bytea_output"), s.varValue("xmloption")}
-	if s.styleCache.ok && s.styleCache.key == key {
-		return s.styleCache.style // every statement asks; the settings rarely change
-	}
 	var st sqltypes.Style
 	st.Interval, _ = sqltypes.IntervalStyleByName(key.interval)
 	st.Date, st.Order, _, _ = sqltypes.ParseDateStyle(key.date, sqltypes.Style{}, sqltypes.Style{})
@@ -76,16 +76,8 @@ func (s *Session) Style() sqltypes.Style {
 	}
 	st.ByteaEscape = key.bytea == "escape"
 	st.XMLDocument = key.xml == "document"
-	s.styleCache.key, s.styleCache.style, s.styleCache.ok = key, st, true
 	return st
 }
 
 // styleKey are the settings a Style is made of.
 type styleKey struct{ interval, date, floatDigits, bytea, xml string }
-
-// styleCache is the session's last Style and the settings it was made of.
-type styleCache struct {
-	key   styleKey
-	style sqltypes.Style
-	ok    bool
-}

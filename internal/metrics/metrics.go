@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -27,6 +28,9 @@ type Metrics struct {
 
 	// statements exports the top statements (statements.go).
 	statements *statementCollector
+	// storeOps and queryKinds hold the labelled series of the store
+	// requests and statements seen so far (children.go).
+	storeOps, queryKinds sync.Map
 }
 
 // New creates the metrics and registers them with reg.
@@ -137,8 +141,9 @@ func (m *Metrics) ObserveRequest(backend, op string, d time.Duration, err error)
 	if m == nil {
 		return
 	}
-	m.StoreRequests.WithLabelValues(backend, op).Inc()
-	m.StoreRequestDuration.WithLabelValues(backend, op).Observe(d.Seconds())
+	so := m.storeOp(backend, op)
+	so.requests.Inc()
+	so.duration.Observe(d.Seconds())
 	if err != nil {
 		m.StoreErrors.WithLabelValues(backend, op).Inc()
 	}
@@ -178,8 +183,9 @@ func (m *Metrics) Query(statement, accessPath string, d time.Duration, rowsRead,
 	if m == nil {
 		return
 	}
-	m.Queries.WithLabelValues(statement, accessPath).Inc()
-	m.QueryDuration.WithLabelValues(statement).Observe(d.Seconds())
+	qk := m.queryKind(statement, accessPath)
+	qk.queries.Inc()
+	qk.duration.Observe(d.Seconds())
 	m.RowsRead.Add(float64(rowsRead))
 	m.RowsReturned.Add(float64(rowsReturned))
 }
