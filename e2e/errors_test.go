@@ -297,6 +297,15 @@ func TestErrorPositions(t *testing.T) {
 		{"INSERT INTO error_positions VALUES (1, 'a', 3)", "42601", 45},
 		{"SELECT k FROM error_positions GROUP BY sum(k)", "42803", 40},
 		{"SELECT 1, * FROM error_positions GROUP BY v", "42803", 11},
+		// An untyped literal that does not read as the type its context
+		// resolves to: at the literal.
+		{"SELECT 1 UNION SELECT 'a'", "22P02", 23},
+		{"SELECT CASE WHEN true THEN 1 ELSE 'x' END", "22P02", 35},
+		{"SELECT COALESCE(1, 'x')", "22P02", 20},
+		{"SELECT ARRAY[1, 'x']", "22P02", 17},
+		{"SELECT generate_series(1, 'x')", "22P02", 27},
+		{"SELECT row_number() FROM error_positions", "42809", 8},
+		{"SELECT sum(count(*)) FROM error_positions", "42803", 12},
 		{"SELECT 99999::int2", "22003", 0},
 		{`SELECT '\x0g'::bytea`, "22023", 8},
 		{"SELECT 1/0", "22012", 0},

@@ -75,6 +75,10 @@ type Const struct {
 	// implicit coercion), which PostgreSQL keeps unfolded in a stored
 	// tree and ruleutils prints (Deparse); nil for a literal.
 	From Expr
+	// Pos is an untyped literal's 1-based position in the client's text
+	// (0 when not known), where PostgreSQL points an error of reading it
+	// as the type its context gives it (coerce_type's parser position).
+	Pos int
 }
 
 // Param is the statement parameter $N (1-based).

@@ -73,17 +73,27 @@ func (v *aggFinder) saw(n ast.Node) {
 	}
 }
 
-// bindExprNoAgg binds an expression in which aggregates are not allowed.
-func (b *Binder) bindExprNoAgg(sc *scope, node ast.ExprNode) (ir.Expr, error) {
+// firstAggregate is the first aggregate call of node's level, nil if
+// none (aggFinder).
+func (b *Binder) firstAggregate(node ast.Node) ast.Node {
 	found := false
 	f := &aggFinder{found: &found, b: b}
 	node.Accept(f)
-	if found {
-		err := b.notAllowedIn(pgerr.GroupingError, "aggregate functions")
-		if b.stmt != nil {
-			err = err.WithPosition(b.stmt.Position(f.first.OriginTextPosition()))
-		}
-		return nil, err
+	return f.first
+}
+
+// at points err at node in the client's text.
+func (b *Binder) at(err *pgerr.Error, node ast.Node) *pgerr.Error {
+	if b.stmt != nil && node != nil {
+		err = err.WithPosition(b.stmt.Position(node.OriginTextPosition()))
+	}
+	return err
+}
+
+// bindExprNoAgg binds an expression in which aggregates are not allowed.
+func (b *Binder) bindExprNoAgg(sc *scope, node ast.ExprNode) (ir.Expr, error) {
+	if agg := b.firstAggregate(node); agg != nil {
+		return nil, b.at(b.notAllowedIn(pgerr.GroupingError, "aggregate functions"), agg)
 	}
 	return b.bindExpr(sc, node)
 }
@@ -176,10 +186,8 @@ func (a *aggBinder) bindFromRow(node ast.ExprNode) (ir.Expr, error) {
 	savedLevel := a.b.level
 	a.b.level = nil
 	defer func() { a.b.level = savedLevel }()
-	found := false
-	node.Accept(&aggFinder{found: &found, b: a.b})
-	if found {
-		return nil, pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested")
+	if inner := a.b.firstAggregate(node); inner != nil {
+		return nil, a.b.at(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), inner)
 	}
 	return a.b.bindExpr(a.sc, node)
 }

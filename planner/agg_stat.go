@@ -65,10 +65,8 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 	call := ir.AggCall{Func: ir.AggFunc(name)}
 	var direct []ir.Expr
 	for _, d := range directNodes {
-		found := false
-		d.Accept(&aggFinder{found: &found, b: a.b})
-		if found {
-			return nil, pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested")
+		if inner := a.b.firstAggregate(d); inner != nil {
+			return nil, a.b.at(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), inner)
 		}
 		e, err := a.bind(d)
 		if err != nil {

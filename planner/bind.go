@@ -500,7 +500,11 @@ func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr,
 		// An untyped literal given for a reg* parameter is a name read in
 		// the catalog, as PostgreSQL's regclassin reads it
 		// (pg_relation_size('t')).
-		return b.bindRegCast(e, t)
+		x, err := b.bindRegCast(e, t)
+		if pe, ok := err.(*pgerr.Error); ok && pe.Position == 0 && c.Pos > 0 {
+			pe.WithPosition(c.Pos) // at the name that finds nothing
+		}
+		return x, err
 	}
 	if c, ok := e.(*ir.Const); ok && !ir.StyleDependentCast(c.Typ, t) {
 		switch {
@@ -517,6 +521,9 @@ func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr,
 			return &ir.Cast{E: e, To: t}, nil
 		}
 		if err != nil {
+			if pe, ok := err.(*pgerr.Error); ok && pe.Position == 0 && c.Pos > 0 {
+				pe.WithPosition(c.Pos) // at the literal that does not read
+			}
 			return nil, err
 		}
 		folded := &ir.Const{V: v, Typ: t}

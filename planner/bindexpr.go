@@ -99,6 +99,9 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 			}
 		case n.FnName.L == parser.OpFunc && len(n.Args) == 3 && operatorError(pe.Code):
 			pos = b.stmt.OperatorPosition(n.Args[2].OriginTextPosition())
+		case strings.HasPrefix(n.FnName.L, parser.WindowFuncPrefix) && pe.Code == pgerr.WrongObjectType:
+			// A window function called without OVER: at the call.
+			pos = b.stmt.Position(n.OriginTextPosition())
 		case n.FnName.L == parser.OverFunc && pe.Code == pgerr.WindowingError && len(n.Args) > 0:
 			// A window function where none may stand: at its call.
 			pos = b.stmt.Position(n.Args[0].OriginTextPosition())
@@ -199,11 +202,16 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 	case *ast.ParenthesesExpr:
 		return b.child(sc, n.Expr, agg)
 	case *driver.ValueExpr:
-		return literal(n)
+		e, err := literal(n)
+		if c, ok := e.(*ir.Const); ok && c.Typ.ID == sqltypes.Unknown && b.stmt != nil {
+			c.Pos = b.stmt.Position(n.OriginTextPosition())
+		}
+		return e, err
 	case *driver.ParamMarkerExpr:
 		idx := n.Order
 		if idx < 0 || idx >= len(b.stmt.ParamOrder) {
-			return nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", idx+1)
+			return nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", idx+1).
+				WithPosition(b.stmt.Position(n.OriginTextPosition()))
 		}
 		num := b.stmt.ParamOrder[idx]
 		if num > len(b.params) {
