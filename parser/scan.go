@@ -415,7 +415,9 @@ func scanEString(sql string, start int) (token, error) {
 				continue
 			}
 			if !utf8.Valid(b) {
-				return token{}, pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"").WithPosition(charPos(sql, start))
+				// Named by its bytes, without a position, as the scanner's
+				// pg_verifymbstr reports it.
+				return token{}, pgerr.InvalidByteSequence(string(b[invalidRune(b):]))
 			}
 			return token{kind: tkString, str: strEscape, start: start, end: j + 1, val: string(b)}, nil
 		case c == '\\':
@@ -476,7 +478,7 @@ func scanEString(sql string, start int) (token, error) {
 				b = append(b, e)
 			}
 			if len(b) > 0 && b[len(b)-1] == 0 {
-				return token{}, pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": 0x00").WithPosition(charPos(sql, start))
+				return token{}, pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": 0x00")
 			}
 		default:
 			b = append(b, c)
@@ -703,4 +705,17 @@ func continuationAt(sql string, i int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// invalidRune is the offset of the first byte of b that starts no valid
+// UTF-8 character (b is known not to be valid).
+func invalidRune(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return 0
 }

@@ -1,8 +1,6 @@
 package wire
 
 import (
-	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -14,7 +12,7 @@ import (
 func checkText(ss ...string) error {
 	for _, s := range ss {
 		if i := invalidUTF8(s); i >= 0 {
-			return errInvalidByteSequence(s[i:])
+			return pgerr.InvalidByteSequence(s[i:])
 		}
 	}
 	return nil
@@ -23,7 +21,7 @@ func checkText(ss ...string) error {
 // checkTextBytes is checkText for a parameter value.
 func checkTextBytes(b []byte) error {
 	if i := invalidUTF8(string(b)); i >= 0 {
-		return errInvalidByteSequence(string(b[i:]))
+		return pgerr.InvalidByteSequence(string(b[i:]))
 	}
 	return nil
 }
@@ -47,33 +45,4 @@ func invalidUTF8(s string) int {
 		i += size
 	}
 	return -1
-}
-
-// errInvalidByteSequence is PostgreSQL's report_invalid_encoding for the
-// bad character at the start of rest: 22021 naming the bytes the character's
-// first byte announces (as many as there are).
-func errInvalidByteSequence(rest string) error {
-	n := utf8SequenceLength(rest[0])
-	n = min(n, len(rest))
-	hex := make([]string, n)
-	for i := range n {
-		hex[i] = fmt.Sprintf("0x%02x", rest[i])
-	}
-	return pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": %s", strings.Join(hex, " "))
-}
-
-// utf8SequenceLength is pg_utf_mblen: the length a sequence starting with
-// byte b claims.
-func utf8SequenceLength(b byte) int {
-	switch {
-	case b&0x80 == 0:
-		return 1
-	case b&0xe0 == 0xc0:
-		return 2
-	case b&0xf0 == 0xe0:
-		return 3
-	case b&0xf8 == 0xf0:
-		return 4
-	}
-	return 1
 }

@@ -1,0 +1,34 @@
+package pgerr
+
+import (
+	"fmt"
+	"strings"
+)
+
+// InvalidByteSequence is PostgreSQL's report_invalid_encoding for the bad
+// UTF-8 character at the start of rest: 22021 naming the bytes its first
+// byte announces (as many as there are), 0xe2 0x28 0xa1.
+func InvalidByteSequence(rest string) *Error {
+	n := min(utf8SequenceLength(rest[0]), len(rest))
+	hex := make([]string, n)
+	for i := range n {
+		hex[i] = fmt.Sprintf("0x%02x", rest[i])
+	}
+	return New(CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": %s", strings.Join(hex, " "))
+}
+
+// utf8SequenceLength is pg_utf_mblen: the length a sequence starting with
+// byte b claims.
+func utf8SequenceLength(b byte) int {
+	switch {
+	case b&0x80 == 0:
+		return 1
+	case b&0xe0 == 0xc0:
+		return 2
+	case b&0xf0 == 0xe0:
+		return 3
+	case b&0xf8 == 0xf0:
+		return 4
+	}
+	return 1
+}
