@@ -305,6 +305,7 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT ARRAY[1, 'x']", "22P02", 17},
 		{"SELECT generate_series(1, 'x')", "22P02", 27},
 		{"SELECT row_number() FROM error_positions", "42809", 8},
+		{"SELECT 1 LIMIT 'x'", "22P02", 16},
 		{"SELECT sum(count(*)) FROM error_positions", "42803", 12},
 		{"SELECT 99999::int2", "22003", 0},
 		{`SELECT '\x0g'::bytea`, "22023", 8},

@@ -303,7 +303,10 @@ func (r *rewriter) countExpression(i int) bool {
 	}
 	n := r.toks[i+1]
 	switch {
-	case n.kind == tkNumber || n.kind == tkParam || n.kind == tkString, n.is("all"):
+	case n.kind == tkNumber && isUnsignedInt(n.val) || n.kind == tkParam || n.is("all"):
+		// What TiDB's grammar takes; a string or a decimal is an
+		// expression coerced to bigint (LIMIT '5', OFFSET 1.5, LIMIT 'x'
+		// failing as bigint input at the literal).
 		return !r.countEndsAt(i+2, i+1)
 	case n.is("-") && i+2 < len(r.toks) && r.toks[i+2].kind == tkNumber:
 		return !r.countEndsAt(i+3, i+1)

@@ -1378,6 +1378,10 @@ func (b *Binder) bindCount(sc *scope, node ast.ExprNode, clause string) (ir.Expr
 		return nil, pgerr.New(pgerr.InvalidColumnReference, "argument of %s must not contain variables", clause)
 	}
 	b.inferParam(e, sqltypes.TypeInt8)
+	if c, ok := e.(*ir.Const); ok && c.Typ.ID == sqltypes.Unknown {
+		// LIMIT '5': read as bigint now, a bad one failing at the literal.
+		return b.coerceTo(e, sqltypes.TypeInt8, false)
+	}
 	if e.Type().Kind() != sqltypes.KindInt && e.Type().ID != sqltypes.Unknown {
 		if c, ok := e.(*ir.Const); ok && c.V.K == sqltypes.KindFloat {
 			return &ir.Const{V: sqltypes.NewInt(int64(math.Round(c.V.F))), Typ: sqltypes.TypeInt8}, nil
