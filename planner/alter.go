@@ -147,6 +147,15 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			if err := b.bindAddIdentity(t, &ba); err != nil {
 				return nil, err
 			}
+		case parser.AlterColumnType:
+			// Without USING, the old values must convert by an assignment
+			// cast (ATPrepAlterColumnType), checked before anything else.
+			if i := t.ColumnIndex(a.Column); i >= 0 && a.Using == "" {
+				if from := t.Columns[i].Type; !castAllowedAssignment(from, a.Type) {
+					return nil, pgerr.New(pgerr.DatatypeMismatch, "column %q cannot be cast automatically to type %s", a.Column, a.Type.UnmodifiedName()).
+						WithHint("You might need to specify \"USING %s::%s\".", sqltypes.QuoteIdent(a.Column), a.Type)
+				}
+			}
 		case parser.AlterAttachPartition:
 			if ba.Attach, err = b.bindAttach(t, a, len(st.Actions)); err != nil {
 				return nil, err
