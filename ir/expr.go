@@ -75,10 +75,12 @@ type Const struct {
 	// implicit coercion), which PostgreSQL keeps unfolded in a stored
 	// tree and ruleutils prints (Deparse); nil for a literal.
 	From Expr
-	// Pos is an untyped literal's 1-based position in the client's text
-	// (0 when not known), where PostgreSQL points an error of reading it
-	// as the type its context gives it (coerce_type's parser position).
-	Pos int
+	// At is where the binder read an untyped literal: its offset in the
+	// statement's parsed text plus one (0 when not known). An error of
+	// reading it as the type its context gives it points there
+	// (coerce_type's parser position); the binder maps it to the client's
+	// text only then, as the mapping counts the characters before it.
+	At int
 }
 
 // Param is the statement parameter $N (1-based).

@@ -481,6 +481,14 @@ func (b *Binder) bindAssign(sc *scope, node ast.ExprNode, col catalog.Column) (i
 	return e, err
 }
 
+// atLiteral points err, when it has no position yet, at the untyped
+// literal c.
+func (b *Binder) atLiteral(err error, c *ir.Const) {
+	if pe, ok := err.(*pgerr.Error); ok && pe.Position == 0 && c.At > 0 && b.stmt != nil {
+		pe.WithPosition(b.stmt.Position(c.At - 1))
+	}
+}
+
 // coerceTo converts e to type t: constants are converted now (so a bad
 // literal fails at bind time with 22P02, as in PostgreSQL), other
 // expressions get a Cast when their type differs.
@@ -501,9 +509,7 @@ func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr,
 		// the catalog, as PostgreSQL's regclassin reads it
 		// (pg_relation_size('t')).
 		x, err := b.bindRegCast(e, t)
-		if pe, ok := err.(*pgerr.Error); ok && pe.Position == 0 && c.Pos > 0 {
-			pe.WithPosition(c.Pos) // at the name that finds nothing
-		}
+		b.atLiteral(err, c) // at the name that finds nothing
 		return x, err
 	}
 	if c, ok := e.(*ir.Const); ok && !ir.StyleDependentCast(c.Typ, t) {
@@ -521,9 +527,7 @@ func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr,
 			return &ir.Cast{E: e, To: t}, nil
 		}
 		if err != nil {
-			if pe, ok := err.(*pgerr.Error); ok && pe.Position == 0 && c.Pos > 0 {
-				pe.WithPosition(c.Pos) // at the literal that does not read
-			}
+			b.atLiteral(err, c) // at the literal that does not read
 			return nil, err
 		}
 		folded := &ir.Const{V: v, Typ: t}

@@ -204,7 +204,7 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 	case *driver.ValueExpr:
 		e, err := literal(n)
 		if c, ok := e.(*ir.Const); ok && c.Typ.ID == sqltypes.Unknown && b.stmt != nil {
-			c.Pos = b.stmt.Position(n.OriginTextPosition())
+			c.At = n.OriginTextPosition() + 1
 		}
 		return e, err
 	case *driver.ParamMarkerExpr:
