@@ -461,11 +461,7 @@ func (b *Binder) bindFilter(filter ast.ExprNode, bindArg func(ast.ExprNode) (ir.
 	if err != nil {
 		return nil, err
 	}
-	b.inferParam(f, sqltypes.TypeBool)
-	if err := wantBool(f, "FILTER"); err != nil {
-		return nil, err
-	}
-	return f, nil
+	return b.coerceToBool(f, filter, "FILTER")
 }
 
 // unwrapOrderKey reads the parser's spelling of an ORDER BY key inside a

@@ -47,6 +47,24 @@ func (b *Binder) bindNeg(e ir.Expr) (ir.Expr, error) {
 	return fold(&ir.Neg{E: args[0]})
 }
 
+// bindPlus binds unary plus, the identity of each number type: an
+// untyped operand is read as float8, the numbers' preferred type, as
+// PostgreSQL resolves + '1'; other types have no such operator.
+func (b *Binder) bindPlus(e ir.Expr) (ir.Expr, error) {
+	if e.Type().IsNumeric() {
+		return e, nil
+	}
+	res, err := builtins.ResolveOperator("+", []sqltypes.Type{e.Type()})
+	if err != nil {
+		return nil, err
+	}
+	args := []ir.Expr{e}
+	if err := b.coerceArgs(args, res.ArgTypes); err != nil {
+		return nil, err
+	}
+	return args[0], nil
+}
+
 // fnContext is what a built-in function sees of an evaluation.
 func fnContext(ctx *ir.EvalContext) *builtins.Context {
 	if ctx == nil {

@@ -426,18 +426,7 @@ func (b *Binder) bindBool(sc *scope, node ast.ExprNode, clause string) (ir.Expr,
 	if err != nil {
 		return nil, err
 	}
-	b.inferParam(e, sqltypes.TypeBool)
-	if c, ok := e.(*ir.Const); ok && c.Typ.ID == sqltypes.Unknown && c.V.K == sqltypes.KindText {
-		v, err := sqltypes.ParseText(sqltypes.TypeBool, c.V.S)
-		if err != nil {
-			return nil, err
-		}
-		return &ir.Const{V: v, Typ: sqltypes.TypeBool}, nil
-	}
-	if t := e.Type(); t.ID != sqltypes.Bool && t.ID != sqltypes.Unknown {
-		return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type %s", clause, t)
-	}
-	return e, nil
+	return b.coerceToBool(e, node, clause)
 }
 
 // finishUnknown gives an untyped literal its default type, text.

@@ -99,6 +99,8 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 			}
 		case n.FnName.L == parser.OpFunc && len(n.Args) == 3 && operatorError(pe.Code):
 			pos = b.stmt.OperatorPosition(n.Args[2].OriginTextPosition())
+		case n.FnName.L == parser.OpFunc && len(n.Args) == 2 && operatorError(pe.Code):
+			pos = b.stmt.OperatorPosition(n.Args[1].OriginTextPosition()) // a prefix operator
 		case strings.HasPrefix(n.FnName.L, parser.WindowFuncPrefix) && pe.Code == pgerr.WrongObjectType:
 			// A window function called without OVER: at the call.
 			pos = b.stmt.Position(n.OriginTextPosition())
@@ -122,6 +124,13 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 	case *ast.CompareSubqueryExpr:
 		if operatorError(pe.Code) {
 			pos = b.stmt.QuantifiedOperatorPosition(n.R.OriginTextPosition())
+		}
+	case *ast.UnaryOperationExpr:
+		switch {
+		case operatorError(pe.Code):
+			pos = b.stmt.Position(n.OriginTextPosition()) // the operator starts it
+		case readsInput(pe.Code) && isLiteral(n.V):
+			pos = b.stmt.Position(n.V.OriginTextPosition())
 		}
 	case *ast.BinaryOperationExpr:
 		switch {
@@ -261,21 +270,18 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		}
 		switch n.Op {
 		case opcode.Not, opcode.Not2:
-			b.inferParam(e, sqltypes.TypeBool)
-			if err := wantBool(e, "NOT"); err != nil {
-				return nil, err
-			}
-			if err := notSet(e, "NOT"); err != nil {
+			if e, err = b.coerceToBool(e, n.V, "NOT"); err != nil {
 				return nil, err
 			}
 			return &ir.Not{E: e}, nil
 		case opcode.Minus:
 			return b.withUserOperators("-", nil, e, func() (ir.Expr, error) { return b.bindNeg(e) })
 		case opcode.Plus:
+			plus := func() (ir.Expr, error) { return b.bindPlus(e) }
 			if b.hasUserOperators("+", true) {
-				return b.withUserOperators("+", nil, e, func() (ir.Expr, error) { return e, nil })
+				return b.withUserOperators("+", nil, e, plus)
 			}
-			return e, nil
+			return plus()
 		}
 		return nil, unsupported("operator %s is not supported", opName(n.Op))
 	case *ast.IsNullExpr:
@@ -292,9 +298,12 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if err != nil {
 			return nil, err
 		}
-		b.inferParam(e, sqltypes.TypeBool)
 		want := n.True != 0
-		if err := notSet(e, map[bool]string{true: "IS TRUE", false: "IS FALSE"}[want]); err != nil {
+		name := map[bool]string{true: "IS TRUE", false: "IS FALSE"}[want]
+		if n.Not {
+			name = map[bool]string{true: "IS NOT TRUE", false: "IS NOT FALSE"}[want]
+		}
+		if e, err = b.coerceToBool(e, n.Expr, name); err != nil {
 			return nil, err
 		}
 		// x IS TRUE: true only when x is true; never NULL.
@@ -645,11 +654,49 @@ func boolEq(e ir.Expr, want bool) ir.Expr {
 	return &ir.Not{E: e}
 }
 
-func wantBool(e ir.Expr, ctx string) error {
-	if t := e.Type(); t.ID != sqltypes.Bool && t.ID != sqltypes.Unknown {
-		return pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type %s", ctx, t)
+// coerceToBool makes e, bound from node, the boolean operand of ctx
+// (WHERE, AND, NOT, IS TRUE, CASE/WHEN, FILTER ...), as PostgreSQL's
+// coerce_to_boolean does: a parameter is inferred boolean, an untyped
+// literal is read as one ('t' AND x; its input error is at the literal),
+// and an operand of any other type is 42804 at the operand.
+func (b *Binder) coerceToBool(e ir.Expr, node ast.ExprNode, ctx string) (ir.Expr, error) {
+	b.inferParam(e, sqltypes.TypeBool)
+	if c, ok := e.(*ir.Const); ok && c.Typ.ID == sqltypes.Unknown {
+		if c.V.IsNull() {
+			return &ir.Const{V: sqltypes.Null, Typ: sqltypes.TypeBool}, nil
+		}
+		v, err := sqltypes.ParseText(sqltypes.TypeBool, c.V.S)
+		if err != nil {
+			b.atLiteral(err, c)
+			return nil, err
+		}
+		return &ir.Const{V: v, Typ: sqltypes.TypeBool}, nil
 	}
-	return nil
+	if t := e.Type(); t.ID != sqltypes.Bool && t.ID != sqltypes.Unknown {
+		err := pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type %s", ctx, t)
+		if b.stmt != nil && node != nil {
+			err = err.WithPosition(b.exprPosition(node))
+		}
+		return nil, err
+	}
+	if err := notSet(e, ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// exprPosition is where PostgreSQL's exprLocation puts node in the
+// client's text: its leftmost token (an operator expression's left
+// operand), parentheses aside.
+func (b *Binder) exprPosition(node ast.ExprNode) int {
+	for {
+		p, ok := node.(*ast.ParenthesesExpr)
+		if !ok {
+			break
+		}
+		node = p.Expr
+	}
+	return b.stmt.Position(node.OriginTextPosition())
 }
 
 // literal converts a TiDB literal into a Const. Integer literals are
@@ -836,14 +883,7 @@ func (b *Binder) bindLogic(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinder
 		if err != nil {
 			return nil, err
 		}
-		b.inferParam(e, sqltypes.TypeBool)
-		if c, ok := e.(*ir.Const); ok && c.Typ.ID == sqltypes.Unknown && c.V.K == sqltypes.KindText {
-			return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type text", op)
-		}
-		if err := wantBool(e, string(op)); err != nil {
-			return nil, err
-		}
-		if err := notSet(e, string(op)); err != nil {
+		if e, err = b.coerceToBool(e, t, string(op)); err != nil {
 			return nil, err
 		}
 		bound[len(terms)-1-i] = e // terms were collected right to left
@@ -1124,6 +1164,8 @@ func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (ir.Expr, 
 			if cond, err = b.compare(ir.OpEq, operand, cond); err != nil {
 				return nil, err
 			}
+		} else if cond, err = b.coerceToBool(cond, w.Expr, "CASE/WHEN"); err != nil {
+			return nil, err
 		}
 		// The results keep a domain's type: CASE is of the domain when
 		// they all are (commonArgType).

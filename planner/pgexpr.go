@@ -665,14 +665,12 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 	return nil, noOperator(op, l.Type(), r.Type())
 }
 
-// bindPrefixOp binds a prefix operator other than the signs (~) by the
-// registry's overloads for its operand's type; for an untyped operand
-// none is preferred (~ '5' is ambiguous in PostgreSQL too).
+// bindPrefixOp binds a prefix operator other than the signs (~ @ |/) by
+// the registry's overloads for its operand's type; an untyped operand
+// takes the category's preferred type when the candidates agree on one
+// (@ '-1' is float8's) and is ambiguous when they do not (~ '5' is an
+// integer's or a bit string's).
 func (b *Binder) bindPrefixOp(op string, e ir.Expr) (ir.Expr, error) {
-	if e.Type().ID == sqltypes.Unknown {
-		return nil, pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s unknown", op).
-			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
-	}
 	res, err := builtins.ResolveOperator(op, []sqltypes.Type{e.Type()})
 	if err != nil {
 		return nil, err

@@ -1010,8 +1010,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.inferParam(h, sqltypes.TypeBool)
-		if err := wantBool(h, "HAVING"); err != nil {
+		if h, err = b.coerceToBool(h, n.Having.Expr, "HAVING"); err != nil {
 			return nil, err
 		}
 		having = h

@@ -303,6 +303,9 @@ func choose(ovs []Overload, args []sqltypes.Type, none, ambiguous func() error) 
 		}
 		tied, best = kept, kept[0]
 	}
+	if len(tied) > 1 && unknownCategoryConflict(ovs, tied, args) {
+		return Resolved{}, ambiguous()
+	}
 	if len(tied) > 1 {
 		// PostgreSQL's tie-break for untyped literals: a string-category
 		// parameter first, then the preferred type of a category (double
@@ -323,6 +326,76 @@ func choose(ovs []Overload, args []sqltypes.Type, none, ambiguous func() error) 
 		}
 	}
 	return resolved(&ovs[best], args), nil
+}
+
+// unknownCategoryConflict reports a call of untyped literals only whose
+// candidates (the indexes tied of ovs) want, at some argument, types of
+// different categories none of which is the string category: there
+// func_select_candidate cannot tell which category the literal is of,
+// and the call is not unique (- '1' is numeric or interval negation;
+// date_trunc('day', '2024-01-01') a timestamp's or an interval's). A
+// call with a typed argument is left to the preference rule: PostgreSQL
+// first assumes its untyped arguments are of that type.
+func unknownCategoryConflict(ovs []Overload, tied []int, args []sqltypes.Type) bool {
+	for _, a := range args {
+		if a.ID != sqltypes.Unknown {
+			return false
+		}
+	}
+	for i := range args {
+		var first byte
+		conflict, str := false, false
+		for _, k := range tied {
+			p := paramAt(&ovs[k], i)
+			if p.Any {
+				continue
+			}
+			switch c := category(p.Type); {
+			case c == 'S':
+				str = true // a string parameter takes the literal
+			case c == 0:
+				// a category this rule does not know
+			case first == 0:
+				first = c
+			case c != first:
+				conflict = true
+			}
+		}
+		if conflict && !str {
+			return true
+		}
+	}
+	return false
+}
+
+// category is t's pg_type.typcategory for the categories the unknown
+// rule tells apart (0 for the others): S strings, N numbers, T
+// intervals, D dates and times, B booleans, V bit strings, I network
+// addresses, G geometric types, R ranges, A arrays.
+func category(t sqltypes.Type) byte {
+	switch t.Kind() {
+	case sqltypes.KindText, sqltypes.KindBPChar, sqltypes.KindCitext:
+		return 'S'
+	case sqltypes.KindInt, sqltypes.KindFloat, sqltypes.KindNumeric, sqltypes.KindMoney:
+		return 'N'
+	case sqltypes.KindInterval:
+		return 'T'
+	case sqltypes.KindDate, sqltypes.KindTime, sqltypes.KindTimeTZ, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
+		return 'D'
+	case sqltypes.KindBool:
+		return 'B'
+	case sqltypes.KindBit:
+		return 'V'
+	case sqltypes.KindInet:
+		return 'I'
+	case sqltypes.KindGeo:
+		return 'G'
+	case sqltypes.KindRange:
+		return 'R'
+	case sqltypes.KindArray:
+		return 'A'
+	}
+	return 0
 }
 
 // exactMatches counts the typed arguments of a call that have exactly

@@ -79,8 +79,12 @@ func ResolveOperator(op string, args []sqltypes.Type) (Resolved, error) {
 }
 
 func noOperator(op string, args []sqltypes.Type) error {
-	return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", sqltypes.OperatorCallName(op, args...)).
-		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+	hint := "No operator matches the given name and argument types. You might need to add explicit type casts."
+	if len(args) == 1 {
+		// A prefix operator's, as op_error words it.
+		hint = "No operator matches the given name and argument type. You might need to add an explicit type cast."
+	}
+	return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", sqltypes.OperatorCallName(op, args...)).WithHint("%s", hint)
 }
 
 // IntArith applies an arithmetic operator (+ - * / %) to two integers,
