@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"time"
 
@@ -120,9 +121,14 @@ type valueCount struct {
 	n int
 }
 
-// distinctCounts sorts vals and counts each distinct value.
+// distinctCounts sorts vals and counts each distinct value. The sort is
+// slices.SortFunc, not sort.Slice: the same pattern-defeating quicksort
+// (the same order, equal values included), without the reflective swap
+// of 56-byte values and the closure that indexes them, which made sorting
+// a 30,000-row sample per column most of an ANALYZE's CPU, and a bulk
+// load starts an automatic one as the table doubles.
 func distinctCounts(vals []sqltypes.Value) []valueCount {
-	sort.Slice(vals, func(a, b int) bool { return sqltypes.Compare(vals[a], vals[b]) < 0 })
+	slices.SortFunc(vals, sqltypes.Compare)
 	var out []valueCount
 	for _, v := range vals {
 		if len(out) > 0 && sqltypes.Compare(out[len(out)-1].v, v) == 0 {
