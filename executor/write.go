@@ -753,18 +753,17 @@ func (ec *execCtx) insertRows(ctx context.Context, n *optimizer.Insert, t *catal
 			// Sized up front: a 500-row statement with two indexes is 1,500
 			// ops, which growing by append copied over and over.
 			w := &writeSet{t: t, ops: make([]kv.Op, 0, len(rows)*(1+len(t.Indexes))), changes: make([]change, 0, len(rows))}
-			seen := make(map[string]bool, len(rows))
+			seen := newKeySet(len(rows))
 			dup := false
 			for _, row := range rows {
 				key := w.encoder().RowKey(row)
-				if seen[string(key.Sort)] {
+				if seen.add(key.Sort) {
 					dup = true
 					if rowID < 0 {
 						_, err := ec.storedBefore(ctx, ec.kv, w, len(w.ops), duplicateKey(t, t.RowAttrs(row, 0)), stats)
 						return WriteResult{}, err
 					}
 				}
-				seen[string(key.Sort)] = true
 				w.add(change{new: row, newKey: key})
 			}
 			switch {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/session"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -50,19 +51,8 @@ func BenchmarkWirePoint(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	srv := wire.NewServer(wire.Config{Auth: wire.AuthTrust}, eng)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	go srv.Serve(ln)
-	defer srv.Shutdown(context.Background())
+	conn := servePgx(b, eng)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, "postgres://zproxy@"+ln.Addr().String()+"/postgres?sslmode=disable")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	ts := time.Date(2024, 1, 1, 0, 7, 0, 0, time.UTC)
 	var celsius float64
 	var note string
@@ -76,4 +66,24 @@ func BenchmarkWirePoint(b *testing.B) {
 	}
 	// Both ends' CPU, the server's and pgx's.
 	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// servePgx serves eng's sessions on a loopback port and connects pgx to
+// it, as a client of the side-by-side harness connects; the connection
+// and the server close when b ends.
+func servePgx(b *testing.B, eng *session.Engine) *pgx.Conn {
+	srv := wire.NewServer(wire.Config{Auth: wire.AuthTrust}, eng)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	go srv.Serve(ln)
+	b.Cleanup(func() { srv.Shutdown(context.Background()) })
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, "postgres://zproxy@"+ln.Addr().String()+"/postgres?sslmode=disable")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { conn.Close(ctx) })
+	return conn
 }

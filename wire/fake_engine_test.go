@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,6 +37,9 @@ type fakeEngine struct {
 	started  chan string   // receives "SLEEP" when a SLEEP starts
 	release  chan struct{} // closing it ends every SLEEP successfully
 	maxSleep time.Duration // when > 0, SLEEP ends by itself after this long
+
+	// styles counts the sessions' Style calls.
+	styles atomic.Int64
 
 	mu       sync.Mutex
 	sessions int
@@ -115,7 +119,10 @@ func (s *fakeSession) Limits() Limits { return s.limits }
 
 func (s *fakeSession) TimeZone() *time.Location { return time.UTC }
 
-func (s *fakeSession) Style() sqltypes.Style { return sqltypes.Style{} }
+func (s *fakeSession) Style() sqltypes.Style {
+	s.eng.styles.Add(1)
+	return sqltypes.Style{}
+}
 
 func (s *fakeSession) Setting(string) (string, bool) { return "", false }
 

@@ -482,8 +482,14 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 		return err
 	}
 	values := make([]sqltypes.Value, len(m.Parameters))
+	var style sqltypes.Style
+	if len(m.Parameters) > 0 {
+		// Once a Bind, not once a parameter: a multi-row INSERT binds
+		// thousands, and the style is the session's (a guarded call).
+		style = c.outputStyle()
+	}
 	for i, raw := range m.Parameters {
-		v, err := decodeParam(ps.params[i], formatOf(m.ParameterFormatCodes, i), raw, i+1, c.outputStyle())
+		v, err := decodeParam(ps.params[i], formatOf(m.ParameterFormatCodes, i), raw, i+1, style)
 		if err != nil {
 			return err
 		}

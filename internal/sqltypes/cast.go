@@ -92,6 +92,43 @@ func hasModifiers(t Type) bool {
 }
 
 func castValue(v Value, t Type, explicit bool) (Value, error) {
+	if alreadyOf(v, t) {
+		return v, nil
+	}
+	return castAny(v, t, explicit)
+}
+
+// alreadyOf reports whether v is a value of t, one of the plain scalar
+// types without modifiers, so that a cast of v to t is v itself. castAny
+// comes to the same answer after a dozen checks that cannot apply to these
+// types (domains, typmods, system, enum, bit, money, range, network,
+// geometric and PostGIS types), and a bulk INSERT casts every value twice:
+// to its parameter's type at Bind, then to its column's type.
+func alreadyOf(v Value, t Type) bool {
+	if t.Domain != nil {
+		return false
+	}
+	switch t.ID {
+	case Int8:
+		return v.K == KindInt && v.S == "" // an int with S is a reg* value
+	case Float8:
+		return v.K == KindFloat
+	case Text:
+		return v.K == KindText
+	case Bool:
+		return v.K == KindBool
+	case Date:
+		return v.K == KindDate
+	case Timestamp:
+		return v.K == KindTimestamp && t.Scale == 0
+	case TimestampTZ:
+		return v.K == KindTimestampTZ && t.Scale == 0
+	}
+	return false
+}
+
+// castAny is castValue for any value and type.
+func castAny(v Value, t Type, explicit bool) (Value, error) {
 	if t.Domain != nil {
 		return castDomain(v, t, func(v Value, t Type) (Value, error) { return castValue(v, t, explicit) })
 	}
