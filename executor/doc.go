@@ -4,7 +4,9 @@
 // Reading. Run builds one pull-based iterator per node of the plan tree.
 // The leaves are the access paths: a point get (one batched Get), or one
 // stream per shard read — each reading its key ranges in order (those its
-// shard holds, when the plan's shard columns place each range), following index
+// shard holds, when the plan's shard columns place each range; with one
+// iterator moved from range to range where the store allows it,
+// kv.Rescanner), following index
 // entries to table rows in batches when the index does not cover the query,
 // skipping out-of-box Z-order entries by seeking to BIGMIN (on a store with
 // cheap seeks after stepping up to stepsBeforeSeek entries towards it, since

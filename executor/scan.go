@@ -551,6 +551,10 @@ type shardStream struct {
 	ahead  []kv.Iterator
 	window int
 	reach  int
+	// spent is the iterator of the range just read, kept to be moved
+	// onto the next range (kv.Rescanner) rather than closed: one
+	// iterator serves all the ranges a store lets it.
+	spent kv.Rescanner
 	// keyIt is it when the store can give a key without decoding its item
 	// (kv.KeyIterator): entries a Z-order box skips are then never decoded.
 	keyIt     kv.KeyIterator
@@ -724,6 +728,7 @@ func (st *shardStream) run(ctx context.Context) {
 // (cancelling their requests).
 func (st *shardStream) close() {
 	st.closeRange()
+	st.closeSpent()
 	for _, it := range st.ahead {
 		it.Close()
 		<-st.s.slots
@@ -799,12 +804,17 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 		if st.ri >= len(st.ranges) {
 			return false, nil
 		}
-		if len(st.ahead) > 0 {
+		switch r := st.ranges[st.ri]; {
+		case len(st.ahead) > 0:
 			st.it, st.ahead = st.ahead[0], st.ahead[1:]
 			<-st.s.slots
-		} else {
+		case st.spent != nil && st.spent.Rescan(r.Start, r.End):
+			st.it = st.spent
+		default:
+			st.closeSpent()
 			st.it = st.s.ec.kv.Scan(ctx, st.rangeRequest(st.ri))
 		}
+		st.spent = nil
 		st.keyIt, _ = st.it.(kv.KeyIterator)
 		st.misses, st.target = 0, nil
 		st.prefetch(ctx)
@@ -924,12 +934,27 @@ func (st *shardStream) closeRange() {
 	}
 }
 
-// endRange closes the current range's iterator and moves to the next.
+// closeSpent closes the kept iterator of a finished range, if any.
+func (st *shardStream) closeSpent() {
+	if st.spent != nil {
+		st.spent.Close()
+		st.spent = nil
+	}
+}
+
+// endRange is done with the current range's iterator and moves to the
+// next range. The iterator is kept for the next range when the store can
+// move it there (kv.Rescanner) and no prefetched iterator is waiting.
 func (st *shardStream) endRange() (bool, error) {
 	err := st.it.Err()
-	st.closeRange()
 	st.ri++
-	return err == nil && st.ri < len(st.ranges), err
+	more := err == nil && st.ri < len(st.ranges)
+	if r, ok := st.it.(kv.Rescanner); ok && more && len(st.ahead) == 0 {
+		st.spent, st.it = r, nil
+	} else {
+		st.closeRange()
+	}
+	return more, err
 }
 
 // flushLookups fetches the table rows of pending index entries in one

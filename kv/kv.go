@@ -227,6 +227,25 @@ type KeyIterator interface {
 	Key() Key
 }
 
+// Rescanner is an Iterator that can be moved onto another range of its
+// request's partition instead of being closed and replaced by a new Scan:
+// a caller reading ranges one after another (a Z-order scan's ranges)
+// keeps one iterator for all of them. kv/pebble's iterators keep their
+// Pebble iterator, which then need not be built again nor sought from the
+// top of every level: ranges in scan order move its sstable iterators
+// forward within the blocks they hold.
+type Rescanner interface {
+	Iterator
+	// Rescan makes the iterator yield what a new Scan of its request with
+	// Start and End replaced by start and end would (the same partition,
+	// direction, attributes and Stats), read from the view of the store it
+	// read so far or a later one. It reports false, changing nothing,
+	// when it cannot (an iterator that failed, was closed, or reads a
+	// transaction's snapshot, whose buffered writes a new Scan would
+	// merge in); the caller then closes it and opens a new Scan.
+	Rescan(start, end []byte) bool
+}
+
 // Prefetcher is an Iterator that can start its first request before its
 // first Next: a caller reading ranges one after another in key order opens
 // the next few ranges' iterators early and calls Prefetch on each, so their

@@ -305,6 +305,14 @@ func wrapIterator(it kv.Iterator, partition []byte) kv.Iterator {
 // Prefetch forwards to the view's store's iterator.
 func (it *iterator) Prefetch() bool { return kv.Prefetch(it.Iterator) }
 
+// Rescan forwards to the view's store's iterator (kv.Rescanner), which
+// refuses when it is not one: a view moves a request's partition, never
+// its range.
+func (it *iterator) Rescan(start, end []byte) bool {
+	r, ok := it.Iterator.(kv.Rescanner)
+	return ok && r.Rescan(start, end)
+}
+
 func (it *iterator) Item() kv.Item {
 	item := it.Iterator.Item()
 	item.Key.Partition = it.partition

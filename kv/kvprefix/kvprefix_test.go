@@ -104,3 +104,40 @@ func testDatabasesApart(t *testing.T, raw rawStore) {
 		t.Fatalf("after deleting database 1: %v", got)
 	}
 }
+
+// TestRescanThroughView: a database view's iterator moves to another range
+// as its store's does, and yields that range of the view's own partition.
+func TestRescanThroughView(t *testing.T) {
+	ctx := context.Background()
+	raw := openPebble(t)
+	a, b := kvprefix.New(raw, kvprefix.Prefix(1)), kvprefix.New(raw, kvprefix.Prefix(2))
+	for i, s := range []kv.Store{a, b, raw} {
+		var ops []kv.Op
+		for k := 0; k < 10; k++ {
+			ops = append(ops, kv.Op{Kind: kv.OpPut, Key: kv.Key{Partition: []byte("p"), Sort: []byte{byte('a' + k)}},
+				Attrs: []kv.Attr{{Name: "v", Kind: kv.AttrInt, I: int64(100*i + k)}}})
+		}
+		if err := s.Write(ctx, kv.Batch{Ops: ops}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	it := b.Scan(ctx, kv.ScanRequest{Partition: []byte("p"), Start: []byte("b"), End: []byte("d")})
+	defer it.Close()
+	read := func() (out []string) {
+		for it.Next() {
+			item := it.Item()
+			out = append(out, fmt.Sprintf("%s/%s=%d", item.Key.Partition, item.Key.Sort, item.Attrs[0].I))
+		}
+		return out
+	}
+	if got := fmt.Sprint(read()); got != "[p/b=101 p/c=102]" {
+		t.Fatalf("first range: %s", got)
+	}
+	r, ok := it.(kv.Rescanner)
+	if !ok || !r.Rescan([]byte("g"), nil) {
+		t.Fatalf("a view's iterator (%T) did not rescan", it)
+	}
+	if got := fmt.Sprint(read()); got != "[p/g=106 p/h=107 p/i=108 p/j=109]" {
+		t.Fatalf("second range: %s", got)
+	}
+}

@@ -6,7 +6,8 @@
 // value is the item's attributes in a compact binary form (value.go). Get
 // reads keys from one snapshot; Scan is a Pebble iterator whose LowerBound
 // and UpperBound are the request's range inside the partition's key span,
-// and whose Seek is SeekGE or SeekLT; Write turns a kv.Batch into Pebble
+// and whose Seek is SeekGE or SeekLT (Rescan moves it to another range
+// with SetBounds, kv.Rescanner); Write turns a kv.Batch into Pebble
 // batches committed with a WAL sync, after checking conditions while holding
 // per-key locks (store.go documents the concurrency model). A batch's
 // conditions are checked together (condread.go): an earlier op of the batch

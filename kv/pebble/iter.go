@@ -48,6 +48,11 @@ type iterator struct {
 
 	start  time.Time
 	closed bool
+	// rescannable says Rescan may move the iterator to another range: it
+	// reads the store itself, not a transaction's snapshot (whose
+	// buffered writes kvtxn merges into a new Scan of a range that has
+	// any, so it must see each range's Scan).
+	rescannable bool
 }
 
 func (it *iterator) Next() bool {
@@ -136,6 +141,47 @@ func (it *iterator) Seek(sort []byte) {
 		it.pit.SeekGE(target)
 	}
 	it.started, it.positioned, it.exhausted = true, true, false
+}
+
+var _ kv.Rescanner = (*iterator)(nil)
+
+// Rescan implements kv.Rescanner with Pebble's SetBounds: the iterator
+// keeps its view of the store, its level and sstable iterators and the
+// blocks they hold, so the next range's first positioning starts from
+// where the last range left them (sstable iterators step forward within
+// their block when the bounds move forward) instead of building a new
+// iterator and seeking every level from its index. The finished range is
+// recorded on the Observer as the request it was.
+func (it *iterator) Rescan(start, end []byte) bool {
+	if !it.rescannable || it.err != nil || it.closed {
+		return false
+	}
+	it.s.closeMu.RLock()
+	defer it.s.closeMu.RUnlock()
+	if it.pit == nil {
+		return false
+	}
+	it.s.observe("scan", it.start, nil)
+	it.start = time.Now()
+	it.req.Start, it.req.End = start, end
+	it.req.Stats.AddRequest()
+	it.cur, it.value, it.decoded = kv.Item{}, nil, false
+	it.started, it.positioned = false, false
+	if start != nil && end != nil && bytes.Compare(start, end) >= 0 {
+		it.exhausted = true // an empty range; Pebble wants lower <= upper
+		return true
+	}
+	it.exhausted = false
+	// The bounds are rebuilt in the iterator's own buffers: Pebble copies
+	// them in SetBounds, and Seek clamps to them.
+	it.lower = append(it.lower[:it.prefixLen], start...)
+	if end != nil {
+		it.upper = append(append(it.upper[:0], it.lower[:it.prefixLen]...), end...)
+	} else {
+		it.upper = kv.AppendPrefixEnd(it.upper[:0], it.lower[:it.prefixLen])
+	}
+	it.pit.SetBounds(it.lower, it.upper)
+	return true
 }
 
 func (it *iterator) Err() error { return it.err }

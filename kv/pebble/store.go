@@ -490,7 +490,7 @@ func (s *Store) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 func (s *Store) scan(ctx context.Context, req kv.ScanRequest, snap *pebble.Snapshot) kv.Iterator {
 	s.closeMu.RLock()
 	defer s.closeMu.RUnlock()
-	it := &iterator{s: s, req: req, start: time.Now(), proj: newProjection(req.Attrs, req.AttrIDs)}
+	it := &iterator{s: s, req: req, start: time.Now(), proj: newProjection(req.Attrs, req.AttrIDs), rescannable: snap == nil}
 	if s.closed {
 		it.err = kv.ErrClosed
 		return it
