@@ -582,10 +582,10 @@ func invertedScan(s *scanSpec, conj []ir.Expr, ctx *ir.EvalContext, opts Options
 	scan.Shards, scan.ShardNote = scanShards(t, &candidate{index: ix}, scan)
 	// Its tokens follow from the values: a generic plan derives them
 	// again on this index (rederiveInverted).
-	inv := &invertedDerivation{ii: *ii, conj: conj, served: make([]bool, len(conj)), outNeed: s.outNeed}
+	inv := &invertedDerivation{ii: *ii, conj: conj, served: make([]bool, len(conj)), rechecked: make([]bool, len(conj)), outNeed: s.outNeed}
 	inv.ii.ctx = nil
 	for i, c := range conj {
-		inv.served[i] = ii.query(c) != nil
+		inv.served[i], inv.rechecked[i] = ii.query(c) != nil, !exact[i]
 	}
 	scan.inverted = inv
 	return scan, nil
@@ -599,6 +599,8 @@ type invertedDerivation struct {
 	ii     invertedIndex
 	conj   []ir.Expr
 	served []bool
+	// rechecked marks the conjuncts the template's residual holds.
+	rechecked []bool
 	// outNeed is the scan's columns read above it (scanSpec.outNeed).
 	outNeed []bool
 }
@@ -619,6 +621,7 @@ func (d *invertedDerivation) rederive(tmpl *Scan, ctx *ir.EvalContext) (*Scan, b
 	}
 	var qs []*InvertedQuery
 	var recheck []ir.Expr
+	sameRecheck := true
 	for i, c := range d.conj {
 		q := ii.query(c)
 		if (q != nil) != d.served[i] {
@@ -627,15 +630,18 @@ func (d *invertedDerivation) rederive(tmpl *Scan, ctx *ir.EvalContext) (*Scan, b
 		if q != nil {
 			qs = append(qs, q)
 		}
-		if q == nil || !ii.exact(c) {
+		rechecked := q == nil || !ii.exact(c)
+		if rechecked {
 			recheck = append(recheck, c)
 		}
+		sameRecheck = sameRecheck && rechecked == d.rechecked[i]
 	}
 	out := *tmpl
 	out.Inverted = invAnd(qs)
 	out.Residual = andAll(recheck)
-	if d.outNeed != nil {
-		// These values may recheck what the template's did not.
+	if d.outNeed != nil && !sameRecheck {
+		// These values recheck what the template's did not, or the
+		// reverse: the rows are decoded for this recheck.
 		out.Needed = neededOf(d.outNeed, out.Residual)
 	}
 	out.use.ctx = ctx
