@@ -270,8 +270,12 @@ type scanSpec struct {
 	Alias  string
 	Filter ir.Expr
 	Needed []int
-	Hints  []ir.Hint
-	Order  []ir.SortKey
+	// outNeed marks the columns read above the scan (Needed without
+	// Filter's), or is nil when unknown: a scan that drops conjuncts its
+	// index decides exactly (an inverted scan's) reads the rest only.
+	outNeed []bool
+	Hints   []ir.Hint
+	Order   []ir.SortKey
 	// Limit, when positive, is the LIMIT (plus OFFSET) the plan above
 	// would push into a scan that yields its order (or when it wants none).
 	Limit int

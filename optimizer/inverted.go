@@ -191,20 +191,34 @@ func invertedPath(t *catalog.Table, conj []ir.Expr, ctx *ir.EvalContext, ignored
 }
 
 // exact reports whether the posting lists decide conjunct e exactly, so
-// the rows they name need no recheck of it: tsvector @@ a tsquery of
-// lexemes (prefix matches too) under AND and OR only, as PostgreSQL's gin
-// consistent function reports no recheck for one (weights, phrases and
-// negations need the document).
+// the rows they name need no recheck of it, as PostgreSQL's gin consistent
+// functions report no recheck for them: tsvector @@ a tsquery of lexemes
+// (prefix matches too) under AND and OR only (weights, phrases and
+// negations need the document), and an array's @> and && (an element's
+// token is its value's: the rows holding every, or any, of the constant's
+// elements are exactly the ones that contain, or overlap, it; <@ and =
+// need the row's other elements).
 func (ii *invertedIndex) exact(e ir.Expr) bool {
 	f, ok := e.(*ir.Func)
-	if !ok || f.Name != "@@" || len(f.Args) != 2 {
+	if !ok || len(f.Args) != 2 {
 		return false
 	}
+	op := f.Name
 	part, v, ok := ii.operands(f.Args[0], f.Args[1])
 	if !ok {
 		part, v, ok = ii.operands(f.Args[1], f.Args[0])
+		op = commutedOps[op] // the constant on the left: '{x}' <@ tags
 	}
-	if !ok || ii.ix.Columns[part].Opclass != catalog.OpclassTSVector || v.K != sqltypes.KindTSQuery || v.TSQuery() == nil {
+	if !ok {
+		return false
+	}
+	switch opclass := ii.ix.Columns[part].Opclass; {
+	case opclass == catalog.OpclassArray && (op == "@>" || op == "&&"):
+		return v.IsNull() || v.Array() != nil
+	case opclass != catalog.OpclassTSVector || op != "@@":
+		return false
+	}
+	if v.K != sqltypes.KindTSQuery || v.TSQuery() == nil {
 		return false
 	}
 	var plain func(n *sqltypes.TSQueryNode) bool
@@ -219,6 +233,10 @@ func (ii *invertedIndex) exact(e ir.Expr) bool {
 	}
 	return v.TSQuery().Root != nil && plain(v.TSQuery().Root)
 }
+
+// commutedOps maps an operator the index serves to the one it is with its
+// operands swapped: '{x}' <@ tags is tags @> '{x}'.
+var commutedOps = map[string]string{"<@": "@>", "@>": "<@", "&&": "&&", "@@": "@@"}
 
 // query returns the posting-list query that finds every row e can be true
 // for, or nil when the index cannot narrow e.
@@ -272,8 +290,7 @@ func (ii *invertedIndex) query(e ir.Expr) *InvertedQuery {
 			return ii.leaf(part, x.Name, v)
 		}
 		// The constant on the left: the commuted operator.
-		commuted := map[string]string{"<@": "@>", "@>": "<@", "&&": "&&", "@@": "@@"}
-		if op, ok := commuted[x.Name]; ok {
+		if op, ok := commutedOps[x.Name]; ok {
 			if part, v, ok := ii.operands(x.Args[1], x.Args[0]); ok {
 				return ii.leaf(part, op, v)
 			}
@@ -557,13 +574,18 @@ func invertedScan(s *scanSpec, conj []ir.Expr, ctx *ir.EvalContext, opts Options
 	if named {
 		scan.Reason = "rule 1: chosen by USE_INDEX; inverted index " + ix.Name + " serves " + strings.Join(served, " AND ")
 	}
+	if s.outNeed != nil {
+		// The rows are decoded for the output and the recheck only: an
+		// array's tags need not be parsed for a tags @> the lists decide.
+		scan.Needed = neededOf(s.outNeed, scan.Residual)
+	}
 	scan.Shards, scan.ShardNote = scanShards(t, &candidate{index: ix}, scan)
 	// Its tokens follow from the values: a generic plan derives them
 	// again on this index (rederiveInverted).
-	inv := &invertedDerivation{ii: *ii, conj: conj, served: make([]bool, len(conj))}
+	inv := &invertedDerivation{ii: *ii, conj: conj, served: make([]bool, len(conj)), rechecked: make([]bool, len(conj)), outNeed: s.outNeed}
 	inv.ii.ctx = nil
 	for i, c := range conj {
-		inv.served[i] = ii.query(c) != nil
+		inv.served[i], inv.rechecked[i] = ii.query(c) != nil, !exact[i]
 	}
 	scan.inverted = inv
 	return scan, nil
@@ -577,6 +599,10 @@ type invertedDerivation struct {
 	ii     invertedIndex
 	conj   []ir.Expr
 	served []bool
+	// rechecked marks the conjuncts the template's residual holds.
+	rechecked []bool
+	// outNeed is the scan's columns read above it (scanSpec.outNeed).
+	outNeed []bool
 }
 
 // rederiveInverted is the inverted scan tmpl with its posting-list query
@@ -595,6 +621,7 @@ func (d *invertedDerivation) rederive(tmpl *Scan, ctx *ir.EvalContext) (*Scan, b
 	}
 	var qs []*InvertedQuery
 	var recheck []ir.Expr
+	sameRecheck := true
 	for i, c := range d.conj {
 		q := ii.query(c)
 		if (q != nil) != d.served[i] {
@@ -603,13 +630,20 @@ func (d *invertedDerivation) rederive(tmpl *Scan, ctx *ir.EvalContext) (*Scan, b
 		if q != nil {
 			qs = append(qs, q)
 		}
-		if q == nil || !ii.exact(c) {
+		rechecked := q == nil || !ii.exact(c)
+		if rechecked {
 			recheck = append(recheck, c)
 		}
+		sameRecheck = sameRecheck && rechecked == d.rechecked[i]
 	}
 	out := *tmpl
 	out.Inverted = invAnd(qs)
 	out.Residual = andAll(recheck)
+	if d.outNeed != nil && !sameRecheck {
+		// These values recheck what the template's did not, or the
+		// reverse: the rows are decoded for this recheck.
+		out.Needed = neededOf(d.outNeed, out.Residual)
+	}
 	out.use.ctx = ctx
 	return &out, true
 }

@@ -529,7 +529,7 @@ func (b *builder) buildScan(s *ir.Scan, pred ir.Expr, req request) (Node, bool, 
 		}
 	}
 	spec := &scanSpec{Table: s.Table, Alias: s.Alias, Filter: andAll(append(plain, b.exprs(atOpen)...)), Hints: s.Hints, Order: req.order}
-	spec.Needed = neededOf(need, andAll(append(plain, atOpen...)))
+	spec.Needed, spec.outNeed = neededOf(need, andAll(append(plain, atOpen...))), need
 	if len(withSub) == 0 {
 		spec.Limit = req.limit
 		spec.Nearest = req.nearest

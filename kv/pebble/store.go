@@ -351,7 +351,8 @@ func (s *Store) getSorted(r pebble.Reader, req kv.GetRequest, items []kv.Item) (
 	defer it.Close()
 	found, readBytes := 0, 0
 	proj := newProjection(req.Attrs, req.AttrIDs)
-	for _, i := range order {
+	var arena valueArena
+	for n, i := range order {
 		if !it.SeekGE(enc[i]) {
 			break // every later key is past the last one stored
 		}
@@ -362,7 +363,8 @@ func (s *Store) getSorted(r pebble.Reader, req kv.GetRequest, items []kv.Item) (
 		if err != nil {
 			return nil, fmt.Errorf("kv/pebble: get: %w", err)
 		}
-		attrs, err := decodeValueOf(v, proj)
+		arena.rows = len(order) - n
+		attrs, err := decodeValueIn(v, proj, &arena)
 		if err != nil {
 			return nil, fmt.Errorf("kv/pebble: get (%x, %x): %w", req.Keys[i].Partition, req.Keys[i].Sort, err)
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"unsafe"
 
 	"github.com/zproxy/zproxy/kv"
@@ -295,16 +294,23 @@ func decodeValue(v []byte) ([]kv.Attr, error) { return decodeValueOf(v, nil) }
 // of them when p is nil): a Get that names its attributes copies nothing
 // of the others.
 func decodeValueOf(v []byte, p *projection) ([]kv.Attr, error) {
+	return decodeValueIn(v, p, nil)
+}
+
+// decodeValueIn is decodeValueOf taking the attributes and the copies of
+// names, strings and bytes from a (exactly sized allocations of their own
+// when a is nil).
+func decodeValueIn(v []byte, p *projection, a *valueArena) ([]kv.Attr, error) {
 	r, err := newValueReader(v)
 	if err != nil {
 		return nil, err
 	}
 	first := r
-	var n, textLen, bytesLen int
+	var n, copyLen int
 	var keptBuf [16]bool
 	kept := keptBuf[:0] // of each attribute, with a projection
 	for i := 0; ; i++ {
-		a, name, data, ok, err := r.next()
+		at, name, data, ok, err := r.next()
 		if err != nil {
 			return nil, err
 		}
@@ -312,59 +318,95 @@ func decodeValueOf(v []byte, p *projection) ([]kv.Attr, error) {
 			break
 		}
 		if p != nil {
-			keep := p.keeps(i, a.ID, name)
+			keep := p.keeps(i, at.ID, name)
 			if kept = append(kept, keep); !keep {
 				continue
 			}
 		}
 		n++
-		textLen += len(name)
-		if a.Kind == kv.AttrString {
-			textLen += len(data)
-		} else if a.Kind == kv.AttrBytes {
-			bytesLen += len(data)
+		copyLen += len(name)
+		if at.Kind == kv.AttrString || at.Kind == kv.AttrBytes {
+			copyLen += len(data)
 		}
 	}
 
-	attrs := make([]kv.Attr, n)
-	var text strings.Builder
-	text.Grow(textLen)
-	// appendText returns data as a substring of the builder's buffer.
-	// Grow reserved the whole length, so the buffer never moves and every
-	// earlier substring stays valid (and unchanged: a Builder never rewrites
-	// what it holds).
-	appendText := func(data []byte) string {
-		text.Write(data)
-		s := text.String()
-		return s[len(s)-len(data):]
+	var attrs []kv.Attr
+	var buf []byte // the copies, appended within its capacity: it never moves
+	if a != nil {
+		attrs, buf = a.attrSlice(n), a.bytes(copyLen)
+	} else {
+		attrs, buf = make([]kv.Attr, n), make([]byte, 0, copyLen)
 	}
-	var blob []byte
-	if bytesLen > 0 {
-		blob = make([]byte, 0, bytesLen)
+	// appendCopy returns data's copy in buf, which no later append rewrites.
+	appendCopy := func(data []byte) []byte {
+		start := len(buf)
+		buf = append(buf, data...)
+		return buf[start:len(buf):len(buf)]
 	}
 	r = first
 	for i, j := 0, 0; i < n; j++ {
-		a, name, data, _, _ := r.next() // validated by the first pass
+		at, name, data, _, _ := r.next() // validated by the first pass
 		if p != nil && !kept[j] {
 			continue
 		}
-		a.Name = appendText(name)
-		switch a.Kind {
+		at.Name = aliasString(appendCopy(name))
+		switch at.Kind {
 		case kv.AttrString:
-			a.S = appendText(data)
+			at.S = aliasString(appendCopy(data))
 		case kv.AttrBytes:
 			if len(data) == 0 {
-				a.B = emptyBytes
+				at.B = emptyBytes
 			} else {
-				start := len(blob)
-				blob = append(blob, data...)
-				a.B = blob[start:len(blob):len(blob)]
+				at.B = appendCopy(data)
 			}
 		}
-		attrs[i] = a
+		attrs[i] = at
 		i++
 	}
 	return attrs, nil
+}
+
+// valueArena hands the items of one batched get their attributes and the
+// copies of their names, strings and bytes from shared blocks, a pair of
+// allocations for many rows rather than a pair a row. What it hands out is
+// never written again, so every string stays valid; an item kept after
+// the others keeps its block alive, which the block's cap bounds.
+type valueArena struct {
+	attrs []kv.Attr // the current block's unused part
+	buf   []byte    // the current block's unused part
+	// rows is how many rows are still to decode: a new block is sized for
+	// them, from the row that needs it.
+	rows int
+}
+
+// Largest blocks a valueArena allocates for several rows; a row larger
+// than a block gets one of its own size.
+const (
+	arenaMaxAttrs = 1024
+	arenaMaxBytes = 64 << 10
+)
+
+// attrSlice returns n attributes of the arena's.
+func (a *valueArena) attrSlice(n int) []kv.Attr {
+	if n == 0 {
+		return []kv.Attr{} // not nil: the item was found (kv.Found)
+	}
+	if cap(a.attrs) < n {
+		a.attrs = make([]kv.Attr, 0, max(n, min(n*a.rows, arenaMaxAttrs)))
+	}
+	out := a.attrs[:n:n]
+	a.attrs = a.attrs[n:n]
+	return out
+}
+
+// bytes returns an empty slice with capacity n of the arena's.
+func (a *valueArena) bytes(n int) []byte {
+	if cap(a.buf) < n {
+		a.buf = make([]byte, 0, max(n, min(n*a.rows, arenaMaxBytes)))
+	}
+	out := a.buf[:0:n]
+	a.buf = a.buf[n:n]
+	return out
 }
 
 // decodeValueAliased decodes v into dst (reused, grown as needed) without
