@@ -18,7 +18,11 @@ func report(w io.Writer, cfg config, ds dataset, pgVersion string, pgSettings []
 	if aligned != "" {
 		aligned += ", built after the load"
 	}
-	fmt.Fprintf(w, "zproxy: shards = %d%s, %s; indexes (note, ts) INCLUDE (celsius) and USING zorder (lat, lon, ts) INCLUDE (celsius, note)%s.\n", cfg.shards, shardColumnsNote(cfg), cfg.mutability, aligned)
+	after := "ANALYZE"
+	if cfg.zproxyVacuum {
+		after = "VACUUM ANALYZE"
+	}
+	fmt.Fprintf(w, "zproxy: shards = %d%s, %s; indexes (note, ts) INCLUDE (celsius) and USING zorder (lat, lon, ts) INCLUDE (celsius, note)%s; %s after the load.\n", cfg.shards, shardColumnsNote(cfg), cfg.mutability, aligned, after)
 	box := "GiST on point(lon, lat) INCLUDE (lat, lon, ts, sensor_id, celsius), boxes written as point(lon, lat) <@ box(...)"
 	if cfg.pgBox == pgBoxBtree {
 		box = "btree on (lat, lon) INCLUDE (ts, sensor_id, celsius), boxes written with BETWEEN"

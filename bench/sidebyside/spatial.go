@@ -61,7 +61,11 @@ func loadSpatial(ctx context.Context, cfg config, ds dataset, zconn, pconn *pgx.
 		}
 		logf("  %s: %d points in %s, gist index in %s", sys.name, len(rows), loaded.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 	}
-	if err := execAll(ctx, zconn, "ANALYZE pois"); err != nil {
+	analyze := "ANALYZE pois"
+	if cfg.zproxyVacuum {
+		analyze = "VACUUM ANALYZE pois" // as PostgreSQL's, below
+	}
+	if err := execAll(ctx, zconn, analyze); err != nil {
 		return err
 	}
 	return execAll(ctx, pconn, "VACUUM ANALYZE pois")
@@ -121,7 +125,7 @@ func spatialClasses(cfg config) []queryClass {
 func reportSpatial(w io.Writer, cfg config, ds dataset, pgVersion string, loads []loadResult, results []classResult, loadAvg []string) {
 	fmt.Fprintf(w, "\n## Spatial: gist indexes, zproxy (embedded Pebble) vs PostgreSQL %s with PostGIS\n\n", pgVersion)
 	fmt.Fprintf(w, "pois: %d rows (id, geom geometry(Point, 4326) uniform over a one-degree square, kind of 10; seed %d).\n", cfg.points, cfg.seed)
-	fmt.Fprintf(w, "Both systems: gist (geom)%s (zproxy: a Z-order index over ST_X and ST_Y; shards = %d); PostgreSQL with default settings and VACUUM ANALYZE. Fact rows are the points a box or radius returns. %d rounds of %d timed queries per class after %d warm-up, %d CPUs.\n", spatialInclude(cfg), cfg.shards, cfg.rounds, cfg.iterations, cfg.warmup, runtime.NumCPU())
+	fmt.Fprintf(w, "Both systems: gist (geom)%s (zproxy: a Z-order index over ST_X and ST_Y; shards = %d); PostgreSQL with default settings; VACUUM ANALYZE on both (zproxy: -zproxy-vacuum). Fact rows are the points a box or radius returns. %d rounds of %d timed queries per class after %d warm-up, %d CPUs.\n", spatialInclude(cfg), cfg.shards, cfg.rounds, cfg.iterations, cfg.warmup, runtime.NumCPU())
 	fmt.Fprintf(w, "Machine load average (1/5/15 min) before loading: %s; after the queries: %s.\n\n", loadAvg[0], loadAvg[len(loadAvg)-1])
 	reportLoads(w, cfg, ds, loads)
 	reportFactClasses(w, cfg, results)
