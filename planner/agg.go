@@ -457,6 +457,9 @@ func (b *Binder) bindFilter(filter ast.ExprNode, bindArg func(ast.ExprNode) (ir.
 	if filter == nil {
 		return nil, nil
 	}
+	if inner := b.firstAggregate(filter); inner != nil {
+		return nil, b.at(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in FILTER"), inner)
+	}
 	f, err := bindArg(filter)
 	if err != nil {
 		return nil, err

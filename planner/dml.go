@@ -240,7 +240,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 					return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column.Name.O, t.Name).WithPosition(b.stmt.NamePosition(a.Column.Name.O)).WithPosition(b.stmt.NamePosition(a.Column.Name.O))
 				}
 				if _, dup := ins.OnConflict.Set[i]; dup {
-					return nil, pgerr.New(pgerr.DuplicateColumn, "multiple assignments to same column %q", a.Column.Name.O)
+					return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", a.Column.Name.O)
 				}
 				e, err := b.bindAssign(sc, a.Expr, t.Columns[i])
 				if err != nil {
@@ -530,7 +530,7 @@ func (b *Binder) bindUpdateOf(n *ast.UpdateStmt, t, heirOf *catalog.Table, targe
 			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column.Name.O, t.Name).WithPosition(b.stmt.NamePosition(a.Column.Name.O))
 		}
 		if _, dup := u.Set[i]; dup {
-			return nil, pgerr.New(pgerr.DuplicateColumn, "multiple assignments to same column %q", a.Column.Name.O)
+			return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", a.Column.Name.O)
 		}
 		target.Updated.Add(i)
 		if _, isDefault := a.Expr.(*ast.DefaultExpr); isDefault {

@@ -157,12 +157,13 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *lateralEnv) (*fromP
 	using := n.Using
 	natural := n.NaturalJoin || naturalFullRight(n.Right)
 	if natural {
+		// Each left column that some right column is named as, in the
+		// left's order, as transformFromClauseItem lists them.
 		using = nil
+		rnames := visibleNames(r)
 		for _, lc := range visibleNames(l) {
-			for _, rc := range visibleNames(r) {
-				if lc == rc {
-					using = append(using, &ast.ColumnName{Name: ast.NewCIStr(lc)})
-				}
+			if slices.Contains(rnames, lc) {
+				using = append(using, &ast.ColumnName{Name: ast.NewCIStr(lc)})
 			}
 		}
 	}
@@ -172,15 +173,26 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *lateralEnv) (*fromP
 		lScope := &scope{items: l.items, merged: l.merged}
 		rScope := &scope{items: ritems, merged: rmerged}
 		var merged []mergedCol
-		for _, u := range using {
+		for i, u := range using {
 			name := u.Name.O
+			for _, prev := range using[:i] {
+				if prev.Name.O == name {
+					return nil, pgerr.New(pgerr.DuplicateColumn, "column name %q appears more than once in USING clause", name)
+				}
+			}
 			le, lok, lerr := lScope.lookup("", name)
 			re, rok, rerr := rScope.lookup("", name)
-			if lerr != nil {
-				return nil, lerr
-			}
-			if rerr != nil {
-				return nil, rerr
+			for _, side := range []struct {
+				err  error
+				name string
+			}{{lerr, "left"}, {rerr, "right"}} {
+				if side.err == nil {
+					continue
+				}
+				if pe, ok := side.err.(*pgerr.Error); ok && pe.Code == pgerr.AmbiguousColumn {
+					return nil, pgerr.New(pgerr.AmbiguousColumn, "common column name %q appears more than once in %s table", name, side.name)
+				}
+				return nil, side.err
 			}
 			if !lok || !rok {
 				side := "left"
@@ -766,16 +778,18 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 	}
 	argScope := lateralArgScope(sc, left)
 	args := make([]ir.Expr, len(f.Args))
-	restore := b.srfDenied(srfInFromArgs)
+	restore, leave := b.srfDenied(srfInFromArgs), b.inClause("functions in FROM")
 	for i, a := range f.Args {
 		x, err := b.bindExpr(argScope, a)
 		if err != nil {
 			restore()
+			leave()
 			return nil, err
 		}
 		args[i] = x
 	}
 	restore()
+	leave()
 	colNames := make([]string, len(names))
 	for i, n := range names {
 		colNames[i] = n.O

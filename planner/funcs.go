@@ -62,6 +62,9 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 		if !cross {
 			var err error
 			if typ, err = b.commonArgType(args, "NULLIF"); err != nil {
+				if pe, ok := err.(*pgerr.Error); ok && pe.Code != pgerr.DatatypeMismatch {
+					return nil, err // an untyped literal that does not read as the other's type
+				}
 				// NULLIF is an = operator: no common type, no operator.
 				return nil, noOperator("=", lt, rt)
 			}
