@@ -44,6 +44,12 @@ func arrayResult(i int) func([]sqltypes.Type) sqltypes.Type {
 
 func oneDim(a *sqltypes.ArrayValue, fn string) error {
 	if len(a.Dims) > 1 {
+		switch fn {
+		case "array_remove": // PostgreSQL's own refusals, in its words
+			return pgerr.New(pgerr.FeatureNotSupported, "removing elements from multidimensional arrays is not supported")
+		case "array_position":
+			return pgerr.New(pgerr.FeatureNotSupported, "searching for elements in multidimensional arrays is not supported")
+		}
 		return pgerr.New(pgerr.FeatureNotSupported, "%s of a multidimensional array is not supported", fn)
 	}
 	return nil

@@ -1,7 +1,9 @@
 package builtins
 
 import (
+	"errors"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"sync"
 
@@ -54,6 +56,9 @@ func CompileRegex(pattern, flags string) (*regexp.Regexp, error) {
 func compileCached(key, goPattern string) (*regexp.Regexp, error) {
 	re, err := regexp.Compile(goPattern)
 	if err != nil {
+		if msg, ok := pgRegexError(err); ok {
+			return nil, invalidRegex("%s", msg)
+		}
 		msg := err.Error()
 		if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "error parsing regexp") {
 			msg = msg[i+2:]
@@ -67,6 +72,36 @@ func compileCached(key, goPattern string) (*regexp.Regexp, error) {
 	}
 	regexCacheMu.Unlock()
 	return re, nil
+}
+
+// pgRegexError words an RE2 syntax error as PostgreSQL's regex library
+// (regerror) words the same fault of the pattern; ok false for faults it
+// has no counterpart of.
+func pgRegexError(err error) (string, bool) {
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		return "", false
+	}
+	switch se.Code {
+	case syntax.ErrMissingParen, syntax.ErrUnexpectedParen:
+		return "parentheses () not balanced", true
+	case syntax.ErrMissingBracket:
+		return "brackets [] not balanced", true
+	case syntax.ErrInvalidEscape, syntax.ErrTrailingBackslash:
+		return "invalid escape \\ sequence", true
+	case syntax.ErrMissingRepeatArgument, syntax.ErrInvalidRepeatOp:
+		return "quantifier operand invalid", true
+	case syntax.ErrInvalidRepeatSize:
+		return "invalid repetition count(s)", true
+	case syntax.ErrInvalidCharRange:
+		if strings.HasPrefix(se.Expr, "[:") {
+			return "invalid character class", true // RE2 calls [:nope:] a range
+		}
+		return "invalid character range", true
+	case syntax.ErrInvalidCharClass:
+		return "invalid character class", true
+	}
+	return "", false
 }
 
 // TranslateRegex turns a PostgreSQL ARE with flags into RE2 syntax.

@@ -229,7 +229,8 @@ func castAny(v Value, t Type, explicit bool) (Value, error) {
 			return CheckRange(t, v)
 		case KindFloat:
 			if math.IsNaN(v.F) || math.IsInf(v.F, 0) || v.F >= 9.223372036854775807e18 || v.F < -9.223372036854775808e18 {
-				return Null, outOfRange(t)
+				return Null, intOutOfRange(t) // float8_int4's wording
+
 			}
 			return CheckRange(t, NewInt(int64(math.RoundToEven(v.F))))
 		case KindBool:
@@ -250,7 +251,8 @@ func castAny(v Value, t Type, explicit bool) (Value, error) {
 		case KindFloat:
 			if t.ID == Float4 {
 				if !math.IsInf(v.F, 0) && !math.IsNaN(v.F) && math.Abs(v.F) > math.MaxFloat32 {
-					return Null, outOfRange(t)
+					// float8_float4's overflow check (float_overflow_error).
+					return Null, pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: overflow")
 				}
 				return NewFloat(float64(float32(v.F))), nil
 			}

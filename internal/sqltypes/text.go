@@ -185,10 +185,6 @@ func inputOutOfRange(t Type, s string) error {
 	return pgerr.New(pgerr.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, t.String())
 }
 
-func outOfRange(t Type) error {
-	name := t.String()
-	return pgerr.New(pgerr.NumericValueOutOfRange, "value out of range for type %s", name)
-}
 
 // CheckRange verifies an integer fits t (smallint, integer, bigint).
 func CheckRange(t Type, v Value) (Value, error) {
@@ -200,15 +196,21 @@ func CheckRange(t Type, v Value) (Value, error) {
 		lo, hi = math.MinInt32, math.MaxInt32
 	}
 	if v.I < lo || v.I > hi {
-		switch t.ID {
-		case Int2:
-			return Null, pgerr.New(pgerr.NumericValueOutOfRange, "smallint out of range")
-		case Int4:
-			return Null, pgerr.New(pgerr.NumericValueOutOfRange, "integer out of range")
-		}
-		return Null, pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range")
+		return Null, intOutOfRange(t)
 	}
 	return v, nil
+}
+
+// intOutOfRange is PostgreSQL's error for a value an integer type t
+// cannot hold, as its casts and arithmetic word it.
+func intOutOfRange(t Type) error {
+	switch t.ID {
+	case Int2:
+		return pgerr.New(pgerr.NumericValueOutOfRange, "smallint out of range")
+	case Int4:
+		return pgerr.New(pgerr.NumericValueOutOfRange, "integer out of range")
+	}
+	return pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range")
 }
 
 // CheckWidth applies the length of varchar(n) and char(n), counting
