@@ -62,7 +62,7 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 		if !cross {
 			var err error
 			if typ, err = b.commonArgType(args, "NULLIF"); err != nil {
-				if pe, ok := err.(*pgerr.Error); ok && pe.Code != pgerr.DatatypeMismatch {
+				if pe, ok := err.(*pgerr.Error); ok && readsInput(pe.Code) {
 					return nil, err // an untyped literal that does not read as the other's type
 				}
 				// NULLIF is an = operator: no common type, no operator.
