@@ -237,13 +237,22 @@ func needsEmpty(at *ir.AlterTable) bool {
 	return false
 }
 
+// missingColumn is ALTER's error for an action on a column the relation
+// does not have: RENAME COLUMN's (renameatt) names no relation.
+func missingColumn(a parser.AlterAction, relation string) error {
+	if a.Kind == parser.AlterRenameColumn {
+		return pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", a.Column)
+	}
+	return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column, relation)
+}
+
 // applyAlter applies one action to nt (a clone of the table as the
 // change's snapshot s has it).
 func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a ir.AlterAction, version uint64, n int, ch *catalog.Change, eff *alterEffects) error {
 	col := func() (int, error) {
 		i := nt.ColumnIndex(a.Column)
 		if i < 0 || nt.Columns[i].Hidden && a.Kind != parser.AlterRenameColumn {
-			return -1, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column, nt.Name)
+			return -1, missingColumn(a.AlterAction, nt.Name)
 		}
 		return i, nil
 	}
@@ -1150,7 +1159,7 @@ func alterViewAction(s *catalog.Snapshot, v, nv *catalog.View, a parser.AlterAct
 	col := func() (int, error) {
 		i := slices.Index(nv.Columns, a.Column)
 		if i < 0 {
-			return 0, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column, v.Name)
+			return 0, missingColumn(a, v.Name)
 		}
 		if nv.Defaults == nil {
 			nv.Defaults = make([]string, len(nv.Columns))

@@ -179,8 +179,8 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *ir.D
 		for _, name := range names {
 			t, err := s.Table(name)
 			if err != nil {
-				if _, isView := s.StoredView(name); isView {
-					return ch, pgerr.New(pgerr.WrongObjectType, "%q is not a %s", name, kind).WithHint("Use DROP VIEW to remove a view.")
+				if err := wrongRelationKind(s, name, kind); err != nil {
+					return ch, err
 				}
 				if dt.IfExists {
 					continue
@@ -800,6 +800,9 @@ func (e *Executor) DropIndex(ctx context.Context, cat *catalog.Catalog, di *ir.D
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		t, ix := s.FindIndex(di.Name)
 		if ix == nil {
+			if err := wrongRelationKind(s, di.Name, "index"); err != nil {
+				return catalog.Change{}, err
+			}
 			if di.IfExists {
 				return catalog.Change{}, errSkip
 			}
@@ -1085,8 +1088,8 @@ func (e *Executor) DropView(ctx context.Context, cat *catalog.Catalog, dv *ir.Dr
 		missing, cascaded, matviews = nil, nil, nil
 		for _, name := range dv.Names {
 			if _, ok := s.StoredView(name); !ok {
-				if t, err := s.Table(name); err == nil {
-					return ch, dropKindMatches(t, "view")
+				if err := wrongRelationKind(s, name, "view"); err != nil {
+					return ch, err
 				}
 				if dv.IfExists {
 					missing = append(missing, name)
@@ -1131,6 +1134,37 @@ func (e *Executor) DropView(ctx context.Context, cat *catalog.Catalog, dv *ir.Dr
 // dropKindMatches refuses DROP TABLE of a materialized view, DROP
 // MATERIALIZED VIEW of a table and DROP VIEW of either (kind is the
 // statement's object kind), with PostgreSQL's error and hint.
+// wrongRelationKind is DROP's error for a name that is another kind of
+// relation than kind ("table", "view", "materialized view", "sequence",
+// "index"), as PostgreSQL's DropErrorMsgWrongType words it, IF EXISTS or
+// not; nil when no relation of another kind has the name.
+func wrongRelationKind(s *catalog.Snapshot, name, kind string) error {
+	actual := ""
+	if t, err := s.Table(name); err == nil {
+		actual = "table"
+		if t.IsMatview() {
+			actual = "materialized view"
+		}
+	} else if _, ok := s.StoredView(name); ok {
+		actual = "view"
+	} else if _, ok := s.Sequence(name); ok {
+		actual = "sequence"
+	} else if _, ix := s.FindIndex(name); ix != nil {
+		actual = "index"
+	}
+	if actual == "" || actual == kind {
+		return nil
+	}
+	article := func(k string) string {
+		if k == "index" {
+			return "an " + k
+		}
+		return "a " + k
+	}
+	return pgerr.New(pgerr.WrongObjectType, "%q is not %s", name, article(kind)).
+		WithHint("Use DROP %s to remove %s.", strings.ToUpper(actual), article(actual))
+}
+
 func dropKindMatches(t *catalog.Table, kind string) error {
 	actual, statement := "table", "DROP TABLE"
 	if t.IsMatview() {

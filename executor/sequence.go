@@ -416,6 +416,9 @@ func (e *Executor) DropSequence(ctx context.Context, cat *catalog.Catalog, ds *i
 		for _, name := range ds.Names {
 			seq, ok := s.Sequence(name)
 			if !ok {
+				if err := wrongRelationKind(s, name, "sequence"); err != nil {
+					return ch, err
+				}
 				if ds.IfExists {
 					continue
 				}

@@ -339,8 +339,7 @@ func checkLanguage(lang string) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "functions in language \"%s\" are not supported", lang).
 			WithHint("zproxy runs functions written in SQL and PL/pgSQL.")
 	}
-	return pgerr.New(pgerr.UndefinedObject, "language \"%s\" does not exist", lang).
-		WithHint("Use CREATE EXTENSION to load the language into the database.")
+	return pgerr.New(pgerr.UndefinedObject, "language \"%s\" does not exist", lang)
 }
 
 // paramType resolves a parameter's type.
