@@ -30,6 +30,8 @@ type Session struct {
 	// settingFn and exactSettingFn are Setting and exactSetting as the
 	// function values fnContext gives every statement.
 	settingFn, exactSettingFn func(string) (string, bool)
+	// xact numbers the session's transactions for txid_current (txn.go).
+	xact xactNumber
 
 	engine *Engine
 	params wire.SessionParams
@@ -397,9 +399,13 @@ func (s *Session) fnContextWith(ctx context.Context, start time.Time, h *stmtHan
 		s.settingFn, s.exactSettingFn = s.Setting, s.exactSetting
 	}
 	*h = stmtHandles{seq: sessionSequences{s: s, ctx: ctx}, lo: sessionLargeObjects{s: s, ctx: ctx}}
+	if s.txStatus == 'I' {
+		s.xact.n = 0 // a statement outside a block is a transaction of its own
+	}
 	return builtins.Context{Now: start, Location: s.location(), Style: s.Style(), Sequences: &h.seq, LargeObjects: &h.lo, Random: &s.random,
 		Done: ctx.Done(), Err: ctx.Err,
-		Session:  builtins.SessionInfo{User: s.currentUser(), SessionUser: s.sessionUser(), Database: s.params.Database, PID: int(s.params.PID), ClientAddr: s.params.ClientAddr, ServerAddr: s.params.ServerAddr},
+		Session: builtins.SessionInfo{User: s.currentUser(), SessionUser: s.sessionUser(), Database: s.params.Database, PID: int(s.params.PID), ClientAddr: s.params.ClientAddr, ServerAddr: s.params.ServerAddr,
+			Xact: &s.xact},
 		Settings: s.settingFn, ExactSettings: s.exactSettingFn}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/executor"
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
@@ -61,6 +62,21 @@ func (s *Session) blockTxn(ctx context.Context) (*executor.Txn, error) {
 	return s.txn, nil
 }
 
+// xactNumber is a session's builtins.XactNumber: the number its open
+// transaction drew (0 for none yet), cleared when a block ends and at
+// each statement outside one (fnContextWith).
+type xactNumber struct{ n uint64 }
+
+var _ builtins.XactNumber = (*xactNumber)(nil)
+
+// Current implements builtins.XactNumber.
+func (x *xactNumber) Current(assign func() uint64) uint64 {
+	if x.n == 0 {
+		x.n = assign()
+	}
+	return x.n
+}
+
 // endBlock forgets the block and its transaction; the settings of SET
 // TRANSACTION last until here.
 func (s *Session) endBlock() {
@@ -72,6 +88,7 @@ func (s *Session) endBlock() {
 	s.gucRollbackTo(0)
 	s.releaseXactLocks(0)
 	s.txn, s.savepoints, s.txDDL = nil, nil, false
+	s.xact.n = 0
 	s.loDescs = nil // descriptors last for the transaction
 	s.temp.created = nil
 	s.txStatus = 'I'

@@ -34,9 +34,20 @@ const globalTablespaceOID = 1664
 // started is when this process started (pg_postmaster_start_time).
 var started = time.Now()
 
-// txids counts txid_current's answers: zproxy has no transaction ids, so
-// each call gets the next number of this process.
-var txids atomic.Int64
+// txids numbers transactions for txid_current and pg_current_xact_id:
+// zproxy has no transaction ids, so a transaction's first ask takes the
+// next number of this process, which it keeps (builtins.XactNumber).
+var txids atomic.Uint64
+
+// currentXact is the calling transaction's number, a fresh one for each
+// call where no session keeps it.
+func currentXact(ctx *Context) uint64 {
+	next := func() uint64 { return 1000 + txids.Add(1) }
+	if ctx == nil || ctx.Session.Xact == nil {
+		return next()
+	}
+	return ctx.Session.Xact.Current(next)
+}
 
 func needEnv(ctx *Context) (*Env, error) {
 	if e := envOf(ctx); e != nil {
@@ -591,8 +602,11 @@ func init() {
 		}
 		return sqltypes.NewArray1(sqltypes.TypeName, names), nil
 	}))
-	Register("txid_current", fn("", nil, sqltypes.TypeInt8, Stable, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
-		return intV(1000 + txids.Add(1)), nil
+	Register("txid_current", fn("", nil, sqltypes.TypeInt8, Stable, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+		return intV(int64(currentXact(ctx))), nil
+	}))
+	Register("pg_current_xact_id", fn("", nil, sqltypes.Type{ID: sqltypes.XID8}, Stable, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.NewXID8(currentXact(ctx)), nil
 	}))
 
 	Register("quote_ident", fn("", []Param{textP}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {

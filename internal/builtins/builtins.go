@@ -112,6 +112,20 @@ type SessionInfo struct {
 	// (inet_client_addr, inet_server_port ...); zero over a Unix socket
 	// or without a connection.
 	ClientAddr, ServerAddr netip.AddrPort
+	// Xact is the current transaction's number (txid_current), given by
+	// Assign at the transaction's first ask and kept until it ends; nil
+	// outside a session.
+	Xact XactNumber
+}
+
+// XactNumber numbers a session's transactions for txid_current and
+// pg_current_xact_id: zproxy's transactions have no ids of their own,
+// so one is drawn from assign at a transaction's first ask and kept
+// until it ends, which is what those functions promise.
+type XactNumber interface {
+	// Current is the transaction's number, drawn from assign if it has
+	// none yet.
+	Current(assign func() uint64) uint64
 }
 
 // Volatility says when a function's result may change, as PostgreSQL
