@@ -311,6 +311,27 @@ func TestErrorPositions(t *testing.T) {
 		{`SELECT '\x0g'::bytea`, "22023", 8},
 		{"SELECT 1/0", "22012", 0},
 		{"SELECT 2147483647 + 1", "22003", 0},
+		// Column counts that do not match: at the right operand's first
+		// target (none for VALUES'), the list's first expression, the
+		// first expression without a column, the row operator.
+		{"SELECT 1 UNION SELECT 1, 2", "42601", 23},
+		{"SELECT 1 INTERSECT SELECT 1, 2", "42601", 27},
+		{"SELECT 1 UNION SELECT 1 INTERSECT SELECT 1, 2", "42601", 42},
+		{"SELECT 1 UNION VALUES (1, 2)", "42601", 0},
+		{"VALUES (1), (1, 2)", "42601", 14},
+		{"INSERT INTO error_positions (k) SELECT 1, 2", "42601", 43},
+		{"SELECT (1,2) = (1,2,3)", "42601", 14},
+		{"SELECT DISTINCT ON (v) k FROM error_positions ORDER BY k", "42P10", 21},
+		{"SELECT DISTINCT ON (v, k) k FROM error_positions ORDER BY v, length(v), k", "42P10", 24},
+		// A CHECK of CREATE TABLE is bound apart from the statement, but
+		// its errors point into it (ALTER TABLE's have none, as in
+		// PostgreSQL).
+		{"CREATE TABLE pos_check (a int CHECK (sum(a) > 0))", "42803", 38},
+		{"CREATE TABLE pos_check (a int, CHECK (nosuch > 0))", "42703", 39},
+		{"CREATE TABLE pos_check (a int, CONSTRAINT c CHECK ( a + 'x' > 0))", "22P02", 57},
+		{"CREATE TABLE pos_check (a int, CHECK ((SELECT 1) > 0))", "0A000", 39},
+		{"ALTER TABLE error_positions ADD CHECK (nosuch > 0)", "42703", 0},
+		{"ALTER TABLE error_positions ADD COLUMN z int CHECK (sum(z) > 0)", "42803", 0},
 	} {
 		_, err := conn.Exec(ctx, c.sql)
 		var pe *pgconn.PgError

@@ -291,10 +291,13 @@ type Identity struct {
 }
 
 // NamedCheck is a CHECK constraint: its name (empty when not given) and
-// its expression as written.
+// its expression as written, at byte Offset of the query string (0 when
+// it was not taken from the client's text), where Statement.Within points
+// the positions of the expression parsed apart.
 type NamedCheck struct {
-	Name string
-	SQL  string
+	Name   string
+	SQL    string
+	Offset int
 }
 
 // OnConflict describes INSERT ... ON CONFLICT [(Columns)] DO NOTHING | DO

@@ -1091,7 +1091,7 @@ func (r *rewriter) columnOptions(name string, ext *ColumnExtras, k, end int) err
 			if close < 0 {
 				return r.syntaxErrorAt(len(r.toks))
 			}
-			ext.Checks = append(ext.Checks, NamedCheck{SQL: r.sql[r.toks[k+2].start:r.toks[close-1].end]})
+			ext.Checks = append(ext.Checks, NamedCheck{SQL: r.sql[r.toks[k+2].start:r.toks[close-1].end], Offset: r.toks[k+2].start})
 			k = close + 1
 		case r.peek(k, "constraint") && k+1 < end:
 			// CONSTRAINT name CHECK (...): the name goes with the check.
@@ -1100,7 +1100,7 @@ func (r *rewriter) columnOptions(name string, ext *ColumnExtras, k, end int) err
 				if close < 0 {
 					return r.syntaxErrorAt(len(r.toks))
 				}
-				ext.Checks = append(ext.Checks, NamedCheck{Name: r.toks[k+1].val, SQL: r.sql[r.toks[k+4].start:r.toks[close-1].end]})
+				ext.Checks = append(ext.Checks, NamedCheck{Name: r.toks[k+1].val, SQL: r.sql[r.toks[k+4].start:r.toks[close-1].end], Offset: r.toks[k+4].start})
 				k = close + 1
 				continue
 			}
@@ -1184,7 +1184,7 @@ func (r *rewriter) tableCheck(e, end int) error {
 	if close < 0 {
 		return r.syntaxErrorAt(len(r.toks))
 	}
-	r.st.Checks = append(r.st.Checks, NamedCheck{Name: name, SQL: r.sql[r.toks[k+2].start:r.toks[close-1].end]})
+	r.st.Checks = append(r.st.Checks, NamedCheck{Name: name, SQL: r.sql[r.toks[k+2].start:r.toks[close-1].end], Offset: r.toks[k+2].start})
 	return nil
 }
 

@@ -337,6 +337,9 @@ func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClaus
 	type operand struct {
 		rel ir.Rel
 		op  ast.SetOprType
+		// first is the operand's first target expression, where
+		// PostgreSQL points a column count that does not match.
+		first ast.ExprNode
 	}
 	var ops []operand
 	leaf := e
@@ -352,7 +355,11 @@ func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClaus
 				op = *p
 			}
 		}
-		ops = append(ops, operand{rel: rel, op: op})
+		var first ast.ExprNode
+		if f := firstSelectField(s); f != nil {
+			first = f.Expr
+		}
+		ops = append(ops, operand{rel: rel, op: op, first: first})
 	}
 	// INTERSECT first.
 	var stage []operand
@@ -361,7 +368,7 @@ func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClaus
 			prev := &stage[len(stage)-1]
 			r, err := b.setOp(ir.Intersect, o.op == ast.IntersectAll, prev.rel, o.rel)
 			if err != nil {
-				return nil, err
+				return nil, b.atFirstTarget(err, o.first)
 			}
 			prev.rel = r
 			continue
@@ -381,11 +388,56 @@ func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClaus
 		}
 		r, err := b.setOp(kind, all, cur, o.rel)
 		if err != nil {
-			return nil, err
+			return nil, b.atFirstTarget(err, o.first)
 		}
 		cur = r
 	}
 	return b.orderLimitOutput(cur, order, limit, e)
+}
+
+// distinctOnMismatch is the DISTINCT ON expression PostgreSQL's
+// transformDistinctOnClause points at when the expressions do not match
+// the leading ORDER BY keys: the one of a key that follows a key not in
+// DISTINCT ON, else the first not among the leading keys; -1 if none.
+func distinctOnMismatch(keys []ir.SortKey, onCols []int) int {
+	indexOf := func(col int) int {
+		for j, c := range onCols {
+			if c == col {
+				return j
+			}
+		}
+		return -1
+	}
+	skipped := false
+	leading := map[int]bool{}
+	for _, k := range keys {
+		j := indexOf(k.Col)
+		switch {
+		case j < 0:
+			skipped = true
+		case skipped:
+			return j
+		default:
+			leading[k.Col] = true
+		}
+	}
+	if skipped {
+		for j, c := range onCols {
+			if !leading[c] {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// atFirstTarget points a set operation's column count error at the right
+// operand's first target expression, as PostgreSQL does.
+func (b *Binder) atFirstTarget(err error, first ast.ExprNode) error {
+	if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.SyntaxError && pe.Position == 0 && first != nil {
+		return b.at(pe, first)
+	}
+	return err
 }
 
 // setOp builds one set operation, giving both sides the common column types.
@@ -773,7 +825,12 @@ func (b *Binder) bindValues(lists []*ast.RowExpr, e env) (ir.Rel, error) {
 	rows := make([][]ir.Expr, len(lists))
 	for i, l := range lists {
 		if len(l.Values) != width {
-			return nil, pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length")
+			err := pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length")
+			if len(l.Values) > 0 {
+				// At the list's first expression, as PostgreSQL points.
+				err = b.at(err, l.Values[0])
+			}
+			return nil, err
 		}
 		rows[i] = make([]ir.Expr, width)
 		for j, v := range l.Values {
@@ -1053,7 +1110,11 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 				match = match || c == k.Col
 			}
 			if !match {
-				return nil, pgerr.New(pgerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+				err := pgerr.New(pgerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+				if j := distinctOnMismatch(keys, onCols); j >= 0 {
+					return nil, b.at(err, distinctOn[j])
+				}
+				return nil, err
 			}
 		}
 	}
