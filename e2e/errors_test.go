@@ -332,6 +332,16 @@ func TestErrorPositions(t *testing.T) {
 		{"CREATE TABLE pos_check (a int, CHECK ((SELECT 1) > 0))", "0A000", 39},
 		{"ALTER TABLE error_positions ADD CHECK (nosuch > 0)", "42703", 0},
 		{"ALTER TABLE error_positions ADD COLUMN z int CHECK (sum(z) > 0)", "42803", 0},
+		// A column's type: a name that finds none, a type modifier out
+		// of range (typenameTypeMod), at the type's name.
+		{"CREATE TABLE pos_type (a int, b nosuchtype)", "42704", 33},
+		{"CREATE TABLE pos_type (a int, b nosuch_schema.t)", "3F000", 33},
+		{"ALTER TABLE error_positions ADD COLUMN b nosuchtype", "42704", 42},
+		{"CREATE TABLE pos_type (a int, b varchar(0))", "22023", 33},
+		{"CREATE TABLE pos_type (a int, b character varying(10485761))", "22023", 33},
+		{"CREATE TABLE pos_type (a int, b bit(0))", "22023", 33},
+		{"CREATE TABLE pos_type (a int, b numeric(5, 2000))", "22023", 33},
+		{"SELECT 'a'::char(0)", "22023", 13},
 	} {
 		_, err := conn.Exec(ctx, c.sql)
 		var pe *pgconn.PgError

@@ -271,6 +271,9 @@ type ColumnExtras struct {
 	// for an array of it), which the binder looks up; the column's TiDB
 	// type is then text.
 	TypeName string
+	// TypePosition is where the column's type is written in the client's
+	// query string (pgerr.Error.Position), for an error about its name.
+	TypePosition int
 	// Default is the DEFAULT expression as written.
 	Default string
 	// Serial is the integer type of a SERIAL column ("integer" ...).

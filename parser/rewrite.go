@@ -980,7 +980,7 @@ func (r *rewriter) columnDef(e, end int) error {
 		}
 		if udt != "" {
 			// A user-defined type: the binder looks it up; TiDB reads text.
-			ext.TypeName, typ = udt, sqltypes.TypeText
+			ext.TypeName, ext.TypePosition, typ = udt, r.pos(k), sqltypes.TypeText
 		}
 		if !StorableType(typ.ID) || !StorableType(typ.Elem) {
 			return pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported as a column type", typ).WithPosition(r.pos(k))
