@@ -342,6 +342,9 @@ func TestErrorPositions(t *testing.T) {
 		{"CREATE TABLE pos_type (a int, b bit(0))", "22023", 33},
 		{"CREATE TABLE pos_type (a int, b numeric(5, 2000))", "22023", 33},
 		{"SELECT 'a'::char(0)", "22023", 13},
+		// A qualified relation that does not exist: at its qualifier.
+		{"SELECT * FROM nosuch_schema.t", "42P01", 15},
+		{"SELECT * FROM error_positions, public.nosuch", "42P01", 32},
 	} {
 		_, err := conn.Exec(ctx, c.sql)
 		var pe *pgconn.PgError
