@@ -345,6 +345,10 @@ func TestErrorPositions(t *testing.T) {
 		// A qualified relation that does not exist: at its qualifier.
 		{"SELECT * FROM nosuch_schema.t", "42P01", 15},
 		{"SELECT * FROM error_positions, public.nosuch", "42P01", 32},
+		// A locking clause's relation not in FROM: at its name.
+		{"SELECT * FROM error_positions FOR UPDATE OF nosuch", "42P01", 45},
+		{"SELECT * FROM error_positions FOR SHARE OF error_positions, nosuch", "42P01", 61},
+		{"SELECT * FROM (SELECT * FROM error_positions FOR UPDATE OF error_positions) s FOR UPDATE OF nosuch", "42P01", 93},
 	} {
 		_, err := conn.Exec(ctx, c.sql)
 		var pe *pgconn.PgError

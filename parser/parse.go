@@ -58,6 +58,9 @@ type Statement struct {
 	// order, as written: TiDB's AST has only FOR UPDATE and FOR SHARE,
 	// and pg_get_viewdef prints the clause as PostgreSQL keeps it.
 	LockStrengths []string
+	// LockOf are, by locking clause as LockStrengths, the positions
+	// (pgerr.Error.Position) of the relations its OF list names.
+	LockOf [][]int
 	// OneBoundWindows are the windows of WINDOW clauses whose frame was
 	// written with one bound, no BETWEEN, by name (pg_get_viewdef prints
 	// it so).

@@ -90,6 +90,27 @@ func (r *rewriter) pos(i int) int {
 	return charPos(r.sql, r.toks[i].start)
 }
 
+// lockOf records where the relations of a locking clause's OF list,
+// which may start at token i, are written (Statement.LockOf): TiDB's
+// table names keep no offset.
+func (r *rewriter) lockOf(i int) {
+	var at []int
+	if r.peek(i, "of") {
+		for k := i + 1; k < len(r.toks) && (r.toks[k].kind == tkIdent || r.toks[k].kind == tkQIdent); {
+			at = append(at, r.pos(k))
+			k++
+			for r.peek(k, ".") && k+1 < len(r.toks) {
+				k += 2
+			}
+			if !r.peek(k, ",") {
+				break
+			}
+			k++
+		}
+	}
+	r.st.LockOf = append(r.st.LockOf, at)
+}
+
 // syntaxErrorAt is Postgres' "syntax error at or near" for token i.
 func (r *rewriter) syntaxErrorAt(i int) *pgerr.Error {
 	if i >= len(r.toks) {
@@ -320,12 +341,15 @@ func (r *rewriter) rewrite(head int) (err error) {
 			if r.toks[i+1].is("no") {
 				r.drop(i+1, i+3)
 				r.st.LockStrengths = append(r.st.LockStrengths, "NO KEY UPDATE")
+				r.lockOf(i + 4)
 			} else {
 				r.drop(i+1, i+2)
 				r.st.LockStrengths = append(r.st.LockStrengths, "KEY SHARE")
+				r.lockOf(i + 3)
 			}
 		case t.kind == tkIdent && t.val == "for" && (r.peek(i+1, "update") || r.peek(i+1, "share")):
 			r.st.LockStrengths = append(r.st.LockStrengths, strings.ToUpper(r.toks[i+1].val))
+			r.lockOf(i + 2)
 		case t.kind == tkIdent && t.val == "default" && r.peek(i+1, "values") && r.peek(head, "insert"):
 			// INSERT ... DEFAULT VALUES is TiDB's VALUES ().
 			r.replace(i, "")

@@ -1283,9 +1283,13 @@ func (b *Binder) lockRows(r ir.Rel, info *ast.SelectLockInfo, grouped, distinct,
 	if err != nil {
 		return err
 	}
-	for _, t := range info.Tables {
+	for i, t := range info.Tables {
 		if !named[t.Name.L] {
-			return pgerr.New(pgerr.UndefinedTable, "relation %q in %s clause not found in FROM clause", t.Name.O, clause)
+			err := pgerr.New(pgerr.UndefinedTable, "relation %q in %s clause not found in FROM clause", t.Name.O, clause)
+			if b.stmt != nil && b.lockClauses < len(b.stmt.LockOf) && len(b.stmt.LockOf[b.lockClauses]) == len(info.Tables) {
+				err.WithPosition(b.stmt.LockOf[b.lockClauses][i]) // at the name, as PostgreSQL's RangeVar
+			}
+			return err
 		}
 	}
 	if b.notes != nil {
@@ -1295,12 +1299,12 @@ func (b *Binder) lockRows(r ir.Rel, info *ast.SelectLockInfo, grouped, distinct,
 		if b.stmt != nil && b.lockClauses < len(b.stmt.LockStrengths) {
 			note.Strength = b.stmt.LockStrengths[b.lockClauses]
 		}
-		b.lockClauses++
 		for _, t := range info.Tables {
 			note.Of = append(note.Of, t.Name.O)
 		}
 		b.notes.NoteLock(r, note)
 	}
+	b.lockClauses++
 	return nil
 }
 
