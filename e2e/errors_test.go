@@ -349,6 +349,14 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT * FROM error_positions FOR UPDATE OF nosuch", "42P01", 45},
 		{"SELECT * FROM error_positions FOR SHARE OF error_positions, nosuch", "42P01", 61},
 		{"SELECT * FROM (SELECT * FROM error_positions FOR UPDATE OF error_positions) s FOR UPDATE OF nosuch", "42P01", 93},
+		// An ordinal out of the select list: at the ordinal.
+		{"SELECT * FROM error_positions ORDER BY 9", "42P10", 40},
+		{"SELECT k FROM error_positions ORDER BY 0", "42P10", 40},
+		{"SELECT k FROM error_positions GROUP BY k, 7", "42P10", 43},
+		{"SELECT 1 UNION SELECT 2 ORDER BY 3", "42P10", 34},
+		{"VALUES (1) ORDER BY 2", "42P10", 21},
+		{"SELECT k, v FROM error_positions ORDER BY 1, 2 DESC, 3", "42P10", 54},
+		{"SELECT * FROM (SELECT k FROM error_positions ORDER BY 1) s ORDER BY 1, 3", "42P10", 72},
 	} {
 		_, err := conn.Exec(ctx, c.sql)
 		var pe *pgconn.PgError

@@ -216,6 +216,10 @@ type Statement struct {
 	// operands: subParseAround), which their nodes carry shifted by
 	// partBase times their number, one or more, to the query.
 	parts [][]seg
+	// ordinals are the positions of ORDER BY and GROUP BY ordinals
+	// (ORDER BY 2), whose node TiDB builds without an offset
+	// (placeOrdinals).
+	ordinals map[*ast.PositionExpr]int
 	// catalogQualified are the offsets in query of the calls whose
 	// pg_catalog qualifier catalogCalls dropped.
 	catalogQualified []int
@@ -679,6 +683,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	}
 	r.numberParams(&st)
 	r.numberSubParams(&st)
+	r.placeOrdinals(&st, head)
 	if st.Explain != nil {
 		format := "row"
 		if st.Explain.Format != "text" {

@@ -720,7 +720,7 @@ func (b *Binder) orderLimitOutput(r ir.Rel, order *ast.OrderByClause, limit *ast
 			idx := -1
 			if pos, ok := positionOf(expr); ok {
 				if pos < 1 || pos > len(cols) {
-					return nil, pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos)
+					return nil, b.atOrdinal(pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos), expr)
 				}
 				idx = pos - 1
 			} else if cn, ok := expr.(*ast.ColumnNameExpr); ok && cn.Name.Table.O == "" {
@@ -750,6 +750,15 @@ func (b *Binder) orderLimitOutput(r ir.Rel, order *ast.OrderByClause, limit *ast
 }
 
 // positionOf reads ORDER BY / GROUP BY n.
+// atOrdinal points err at the ordinal node (ORDER BY 9) where the client
+// wrote it (parser.Statement.OrdinalPosition).
+func (b *Binder) atOrdinal(err *pgerr.Error, node ast.ExprNode) *pgerr.Error {
+	if p, ok := node.(*ast.PositionExpr); ok && b.stmt != nil {
+		err.WithPosition(b.stmt.OrdinalPosition(p))
+	}
+	return err
+}
+
 func positionOf(node ast.ExprNode) (int, bool) {
 	if p, ok := node.(*ast.PositionExpr); ok && p.P == nil {
 		return p.N, true
@@ -1362,7 +1371,7 @@ func (lv *selectLevel) bind(b *Binder, node ast.ExprNode) (ir.Expr, error) {
 func (b *Binder) bindOrderItem(lv *selectLevel, exprs *[]ir.Expr, cols *[]ir.Column, visible int, fields *ast.FieldList, node ast.ExprNode) (int, error) {
 	if pos, ok := positionOf(node); ok {
 		if pos < 1 || pos > visible {
-			return 0, pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos)
+			return 0, b.atOrdinal(pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos), node)
 		}
 		return pos - 1, nil
 	}
@@ -1404,7 +1413,7 @@ func (b *Binder) bindOrderItem(lv *selectLevel, exprs *[]ir.Expr, cols *[]ir.Col
 func (b *Binder) bindGroupItem(sc *scope, node ast.ExprNode, fields *ast.FieldList) (ir.Expr, error) {
 	if pos, ok := positionOf(node); ok {
 		if pos < 1 || pos > len(fields.Fields) || fields.Fields[pos-1].WildCard != nil {
-			return nil, pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", pos)
+			return nil, b.atOrdinal(pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", pos), node)
 		}
 		node = fields.Fields[pos-1].Expr
 	} else if cn, ok := node.(*ast.ColumnNameExpr); ok && cn.Name.Table.O == "" {
