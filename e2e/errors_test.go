@@ -311,6 +311,52 @@ func TestErrorPositions(t *testing.T) {
 		{`SELECT '\x0g'::bytea`, "22023", 8},
 		{"SELECT 1/0", "22012", 0},
 		{"SELECT 2147483647 + 1", "22003", 0},
+		// Column counts that do not match: at the right operand's first
+		// target (none for VALUES'), the list's first expression, the
+		// first expression without a column, the row operator.
+		{"SELECT 1 UNION SELECT 1, 2", "42601", 23},
+		{"SELECT 1 INTERSECT SELECT 1, 2", "42601", 27},
+		{"SELECT 1 UNION SELECT 1 INTERSECT SELECT 1, 2", "42601", 42},
+		{"SELECT 1 UNION VALUES (1, 2)", "42601", 0},
+		{"VALUES (1), (1, 2)", "42601", 14},
+		{"INSERT INTO error_positions (k) SELECT 1, 2", "42601", 43},
+		{"SELECT (1,2) = (1,2,3)", "42601", 14},
+		{"SELECT DISTINCT ON (v) k FROM error_positions ORDER BY k", "42P10", 21},
+		{"SELECT DISTINCT ON (v, k) k FROM error_positions ORDER BY v, length(v), k", "42P10", 24},
+		// A CHECK of CREATE TABLE is bound apart from the statement, but
+		// its errors point into it (ALTER TABLE's have none, as in
+		// PostgreSQL).
+		{"CREATE TABLE pos_check (a int CHECK (sum(a) > 0))", "42803", 38},
+		{"CREATE TABLE pos_check (a int, CHECK (nosuch > 0))", "42703", 39},
+		{"CREATE TABLE pos_check (a int, CONSTRAINT c CHECK ( a + 'x' > 0))", "22P02", 57},
+		{"CREATE TABLE pos_check (a int, CHECK ((SELECT 1) > 0))", "0A000", 39},
+		{"ALTER TABLE error_positions ADD CHECK (nosuch > 0)", "42703", 0},
+		{"ALTER TABLE error_positions ADD COLUMN z int CHECK (sum(z) > 0)", "42803", 0},
+		// A column's type: a name that finds none, a type modifier out
+		// of range (typenameTypeMod), at the type's name.
+		{"CREATE TABLE pos_type (a int, b nosuchtype)", "42704", 33},
+		{"CREATE TABLE pos_type (a int, b nosuch_schema.t)", "3F000", 33},
+		{"ALTER TABLE error_positions ADD COLUMN b nosuchtype", "42704", 42},
+		{"CREATE TABLE pos_type (a int, b varchar(0))", "22023", 33},
+		{"CREATE TABLE pos_type (a int, b character varying(10485761))", "22023", 33},
+		{"CREATE TABLE pos_type (a int, b bit(0))", "22023", 33},
+		{"CREATE TABLE pos_type (a int, b numeric(5, 2000))", "22023", 33},
+		{"SELECT 'a'::char(0)", "22023", 13},
+		// A qualified relation that does not exist: at its qualifier.
+		{"SELECT * FROM nosuch_schema.t", "42P01", 15},
+		{"SELECT * FROM error_positions, public.nosuch", "42P01", 32},
+		// A locking clause's relation not in FROM: at its name.
+		{"SELECT * FROM error_positions FOR UPDATE OF nosuch", "42P01", 45},
+		{"SELECT * FROM error_positions FOR SHARE OF error_positions, nosuch", "42P01", 61},
+		{"SELECT * FROM (SELECT * FROM error_positions FOR UPDATE OF error_positions) s FOR UPDATE OF nosuch", "42P01", 93},
+		// An ordinal out of the select list: at the ordinal.
+		{"SELECT * FROM error_positions ORDER BY 9", "42P10", 40},
+		{"SELECT k FROM error_positions ORDER BY 0", "42P10", 40},
+		{"SELECT k FROM error_positions GROUP BY k, 7", "42P10", 43},
+		{"SELECT 1 UNION SELECT 2 ORDER BY 3", "42P10", 34},
+		{"VALUES (1) ORDER BY 2", "42P10", 21},
+		{"SELECT k, v FROM error_positions ORDER BY 1, 2 DESC, 3", "42P10", 54},
+		{"SELECT * FROM (SELECT k FROM error_positions ORDER BY 1) s ORDER BY 1, 3", "42P10", 72},
 	} {
 		_, err := conn.Exec(ctx, c.sql)
 		var pe *pgconn.PgError

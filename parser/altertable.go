@@ -250,15 +250,20 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 		}
 		const prefix = "CREATE TABLE zp_alter ("
 		stmts, perr := Parse(prefix + r.sql[r.toks[k].start:r.toks[end-1].end] + ")")
+		// moved is a position in that CREATE TABLE's text moved to this
+		// text's.
+		moved := func(pos int) int {
+			if pos > len(prefix) {
+				return r.pos(k) + pos - len(prefix) - 1
+			}
+			return r.pos(k)
+		}
 		if perr != nil {
 			// The column fails as it would in CREATE TABLE, with that
 			// statement's SQLSTATE; only its position moves to this text.
 			pe := pgerr.Classify(perr)
 			out := *pe
-			out.Position = r.pos(k)
-			if pe.Position > len(prefix) {
-				out.Position += pe.Position - len(prefix) - 1
-			}
+			out.Position = moved(pe.Position)
 			return a, k, &out
 		}
 		ct, ok := stmts[0].AST.(*ast.CreateTableStmt)
@@ -267,6 +272,9 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 		}
 		a.Kind, a.ColumnDef, a.Column = AlterAddColumn, ct.Cols[0], ct.Cols[0].Name.Name.O
 		a.Extras = stmts[0].Columns[a.Column]
+		if a.Extras != nil && a.Extras.TypePosition > 0 {
+			a.Extras.TypePosition = moved(a.Extras.TypePosition)
+		}
 		a.ColumnConstraints = stmts[0].Constraints
 		return a, end, nil
 	case r.peek(k, "drop"):

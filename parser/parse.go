@@ -58,6 +58,9 @@ type Statement struct {
 	// order, as written: TiDB's AST has only FOR UPDATE and FOR SHARE,
 	// and pg_get_viewdef prints the clause as PostgreSQL keeps it.
 	LockStrengths []string
+	// LockOf are, by locking clause as LockStrengths, the positions
+	// (pgerr.Error.Position) of the relations its OF list names.
+	LockOf [][]int
 	// OneBoundWindows are the windows of WINDOW clauses whose frame was
 	// written with one bound, no BETWEEN, by name (pg_get_viewdef prints
 	// it so).
@@ -213,6 +216,10 @@ type Statement struct {
 	// operands: subParseAround), which their nodes carry shifted by
 	// partBase times their number, one or more, to the query.
 	parts [][]seg
+	// ordinals are the positions of ORDER BY and GROUP BY ordinals
+	// (ORDER BY 2), whose node TiDB builds without an offset
+	// (placeOrdinals).
+	ordinals map[*ast.PositionExpr]int
 	// catalogQualified are the offsets in query of the calls whose
 	// pg_catalog qualifier catalogCalls dropped.
 	catalogQualified []int
@@ -271,6 +278,9 @@ type ColumnExtras struct {
 	// for an array of it), which the binder looks up; the column's TiDB
 	// type is then text.
 	TypeName string
+	// TypePosition is where the column's type is written in the client's
+	// query string (pgerr.Error.Position), for an error about its name.
+	TypePosition int
 	// Default is the DEFAULT expression as written.
 	Default string
 	// Serial is the integer type of a SERIAL column ("integer" ...).
@@ -291,10 +301,13 @@ type Identity struct {
 }
 
 // NamedCheck is a CHECK constraint: its name (empty when not given) and
-// its expression as written.
+// its expression as written, at byte Offset of the query string (0 when
+// it was not taken from the client's text), where Statement.Within points
+// the positions of the expression parsed apart.
 type NamedCheck struct {
-	Name string
-	SQL  string
+	Name   string
+	SQL    string
+	Offset int
 }
 
 // OnConflict describes INSERT ... ON CONFLICT [(Columns)] DO NOTHING | DO
@@ -670,6 +683,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	}
 	r.numberParams(&st)
 	r.numberSubParams(&st)
+	r.placeOrdinals(&st, head)
 	if st.Explain != nil {
 		format := "row"
 		if st.Explain.Format != "text" {

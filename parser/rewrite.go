@@ -90,6 +90,27 @@ func (r *rewriter) pos(i int) int {
 	return charPos(r.sql, r.toks[i].start)
 }
 
+// lockOf records where the relations of a locking clause's OF list,
+// which may start at token i, are written (Statement.LockOf): TiDB's
+// table names keep no offset.
+func (r *rewriter) lockOf(i int) {
+	var at []int
+	if r.peek(i, "of") {
+		for k := i + 1; k < len(r.toks) && (r.toks[k].kind == tkIdent || r.toks[k].kind == tkQIdent); {
+			at = append(at, r.pos(k))
+			k++
+			for r.peek(k, ".") && k+1 < len(r.toks) {
+				k += 2
+			}
+			if !r.peek(k, ",") {
+				break
+			}
+			k++
+		}
+	}
+	r.st.LockOf = append(r.st.LockOf, at)
+}
+
 // syntaxErrorAt is Postgres' "syntax error at or near" for token i.
 func (r *rewriter) syntaxErrorAt(i int) *pgerr.Error {
 	if i >= len(r.toks) {
@@ -320,12 +341,15 @@ func (r *rewriter) rewrite(head int) (err error) {
 			if r.toks[i+1].is("no") {
 				r.drop(i+1, i+3)
 				r.st.LockStrengths = append(r.st.LockStrengths, "NO KEY UPDATE")
+				r.lockOf(i + 4)
 			} else {
 				r.drop(i+1, i+2)
 				r.st.LockStrengths = append(r.st.LockStrengths, "KEY SHARE")
+				r.lockOf(i + 3)
 			}
 		case t.kind == tkIdent && t.val == "for" && (r.peek(i+1, "update") || r.peek(i+1, "share")):
 			r.st.LockStrengths = append(r.st.LockStrengths, strings.ToUpper(r.toks[i+1].val))
+			r.lockOf(i + 2)
 		case t.kind == tkIdent && t.val == "default" && r.peek(i+1, "values") && r.peek(head, "insert"):
 			// INSERT ... DEFAULT VALUES is TiDB's VALUES ().
 			r.replace(i, "")
@@ -980,7 +1004,7 @@ func (r *rewriter) columnDef(e, end int) error {
 		}
 		if udt != "" {
 			// A user-defined type: the binder looks it up; TiDB reads text.
-			ext.TypeName, typ = udt, sqltypes.TypeText
+			ext.TypeName, ext.TypePosition, typ = udt, r.pos(k), sqltypes.TypeText
 		}
 		if !StorableType(typ.ID) || !StorableType(typ.Elem) {
 			return pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported as a column type", typ).WithPosition(r.pos(k))
@@ -1091,7 +1115,7 @@ func (r *rewriter) columnOptions(name string, ext *ColumnExtras, k, end int) err
 			if close < 0 {
 				return r.syntaxErrorAt(len(r.toks))
 			}
-			ext.Checks = append(ext.Checks, NamedCheck{SQL: r.sql[r.toks[k+2].start:r.toks[close-1].end]})
+			ext.Checks = append(ext.Checks, NamedCheck{SQL: r.sql[r.toks[k+2].start:r.toks[close-1].end], Offset: r.toks[k+2].start})
 			k = close + 1
 		case r.peek(k, "constraint") && k+1 < end:
 			// CONSTRAINT name CHECK (...): the name goes with the check.
@@ -1100,7 +1124,7 @@ func (r *rewriter) columnOptions(name string, ext *ColumnExtras, k, end int) err
 				if close < 0 {
 					return r.syntaxErrorAt(len(r.toks))
 				}
-				ext.Checks = append(ext.Checks, NamedCheck{Name: r.toks[k+1].val, SQL: r.sql[r.toks[k+4].start:r.toks[close-1].end]})
+				ext.Checks = append(ext.Checks, NamedCheck{Name: r.toks[k+1].val, SQL: r.sql[r.toks[k+4].start:r.toks[close-1].end], Offset: r.toks[k+4].start})
 				k = close + 1
 				continue
 			}
@@ -1184,7 +1208,7 @@ func (r *rewriter) tableCheck(e, end int) error {
 	if close < 0 {
 		return r.syntaxErrorAt(len(r.toks))
 	}
-	r.st.Checks = append(r.st.Checks, NamedCheck{Name: name, SQL: r.sql[r.toks[k+2].start:r.toks[close-1].end]})
+	r.st.Checks = append(r.st.Checks, NamedCheck{Name: name, SQL: r.sql[r.toks[k+2].start:r.toks[close-1].end], Offset: r.toks[k+2].start})
 	return nil
 }
 

@@ -37,6 +37,7 @@ var grammarTypeNames = map[string]bool{"integer": true, "int": true, "smallint":
 	"decimal": true, "dec": true, "boolean": true, "float": true, "character": true, "double": true, "national": true, "nchar": true}
 
 func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
+	start := i // where PostgreSQL points a type modifier's errors (typenameTypeMod)
 	if r.peek(i, "pg_catalog") && r.peek(i+1, ".") {
 		i += 2 // every type zproxy knows lives in pg_catalog
 	}
@@ -132,10 +133,10 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 			kind = "char"
 		}
 		if n < 1 {
-			return t, i, pgerr.New(pgerr.InvalidParameterValue, "length for type %s must be at least 1", kind).WithPosition(r.pos(next))
+			return t, i, pgerr.New(pgerr.InvalidParameterValue, "length for type %s must be at least 1", kind).WithPosition(r.pos(start))
 		}
 		if n > 10485760 {
-			return t, i, pgerr.New(pgerr.InvalidParameterValue, "length for type %s cannot exceed 10485760", kind).WithPosition(r.pos(next))
+			return t, i, pgerr.New(pgerr.InvalidParameterValue, "length for type %s cannot exceed 10485760", kind).WithPosition(r.pos(start))
 		}
 		t.Width, next = n, k
 	case t.ID == sqltypes.Bit || t.ID == sqltypes.VarBit:
@@ -150,10 +151,10 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 			return t, i, err
 		}
 		if n < 1 {
-			return t, i, pgerr.New(pgerr.InvalidParameterValue, "length for type %s must be at least 1", bitTypeWord(t)).WithPosition(r.pos(next))
+			return t, i, pgerr.New(pgerr.InvalidParameterValue, "length for type %s must be at least 1", bitTypeWord(t)).WithPosition(r.pos(start))
 		}
 		if n > sqltypes.BitMaxLength {
-			return t, i, pgerr.New(pgerr.InvalidParameterValue, "length for type %s cannot exceed %d", bitTypeWord(t), sqltypes.BitMaxLength).WithPosition(r.pos(next))
+			return t, i, pgerr.New(pgerr.InvalidParameterValue, "length for type %s cannot exceed %d", bitTypeWord(t), sqltypes.BitMaxLength).WithPosition(r.pos(start))
 		}
 		t.Width, next = n, k
 	case t.ID == sqltypes.Numeric && peek(next, "("):
@@ -162,17 +163,17 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 			return t, i, err
 		}
 		if len(args) > 2 {
-			return t, i, pgerr.New(pgerr.InvalidParameterValue, "invalid NUMERIC type modifier").WithPosition(r.pos(i))
+			return t, i, pgerr.New(pgerr.InvalidParameterValue, "invalid NUMERIC type modifier").WithPosition(r.pos(start))
 		}
 		p, sc := args[0], 0
 		if len(args) == 2 {
 			sc = args[1]
 		}
 		if p < 1 || p > 1000 {
-			return t, i, pgerr.New(pgerr.InvalidParameterValue, "NUMERIC precision %d must be between 1 and 1000", p).WithPosition(r.pos(next))
+			return t, i, pgerr.New(pgerr.InvalidParameterValue, "NUMERIC precision %d must be between 1 and 1000", p).WithPosition(r.pos(start))
 		}
 		if sc < -1000 || sc > 1000 {
-			return t, i, pgerr.New(pgerr.InvalidParameterValue, "NUMERIC scale %d must be between -1000 and 1000", sc).WithPosition(r.pos(next))
+			return t, i, pgerr.New(pgerr.InvalidParameterValue, "NUMERIC scale %d must be between -1000 and 1000", sc).WithPosition(r.pos(start))
 		}
 		t, next = sqltypes.NumericType(p, sc), k
 	case (t.ID == sqltypes.Geometry || t.ID == sqltypes.Geography) && peek(next, "("):

@@ -40,7 +40,9 @@ func (b *Binder) columnConstraints(t *catalog.Table, at *ir.AlterTable) ([]*ir.A
 		if a.Extras != nil {
 			sub.stmt.Columns[a.Column] = a.Extras
 			for _, c := range a.Extras.Checks {
-				ch, e, err := sub.newCheck(nt, c.Name, c.SQL)
+				// (At no offset: PostgreSQL's ALTER TABLE gives the check's
+				// errors no position.)
+				ch, e, err := sub.newCheck(nt, parser.NamedCheck{Name: c.Name, SQL: c.SQL})
 				if err != nil {
 					return nil, err
 				}

@@ -209,7 +209,7 @@ func (b *Binder) bindAddColumn(t *catalog.Table, a *ir.AlterAction) error {
 		return err
 	}
 	if a.Extras != nil && a.Extras.TypeName != "" {
-		if typ, err = columnTypeName(b.snap, a.Extras.TypeName); err != nil {
+		if typ, err = columnExtrasType(b.snap, a.Extras); err != nil {
 			return err
 		}
 	}

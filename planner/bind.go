@@ -32,7 +32,7 @@ type Binder struct {
 	notes     *ir.QueryNotes
 	withNotes map[*ast.WithClause]*withNote
 	// lockClauses counts the locking clauses bound so far, each the next
-	// of stmt.LockStrengths.
+	// of stmt.LockStrengths and stmt.LockOf.
 	lockClauses int
 	// keepCollate: x COLLATE name binds as ir.Collate, not as x alone
 	// (pg_collation_for's argument; bindCollate).

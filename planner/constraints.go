@@ -131,7 +131,7 @@ func (cb *constraintBuilder) finish() error {
 				return pgerr.New(pgerr.DuplicateObject, "check constraint %q already exists", c.Name)
 			}
 		}
-		ch, _, err := cb.b.newCheck(t, c.Name, c.SQL)
+		ch, _, err := cb.b.newCheck(t, c)
 		if err != nil {
 			return err
 		}
@@ -418,8 +418,9 @@ func (b *Binder) referencingIndex(t *catalog.Table, fk *catalog.ForeignKey) *cat
 
 // newCheck makes a CHECK constraint of t from its text, binding it to
 // validate it (and to return it bound).
-func (b *Binder) newCheck(t *catalog.Table, name, sql string) (catalog.Check, ir.Expr, error) {
-	e, cols, err := b.bindCheck(t, sql)
+func (b *Binder) newCheck(t *catalog.Table, c parser.NamedCheck) (catalog.Check, ir.Expr, error) {
+	name, sql := c.Name, c.SQL
+	e, cols, err := b.bindCheckAt(t, sql, c.Offset)
 	if err != nil {
 		return catalog.Check{}, nil, err
 	}
@@ -440,12 +441,24 @@ func (b *Binder) newCheck(t *catalog.Table, name, sql string) (catalog.Check, ir
 // function, but not read other rows: subqueries, aggregates, window
 // functions and parameters are refused as PostgreSQL refuses them.
 func (b *Binder) bindCheck(t *catalog.Table, sql string) (ir.Expr, []int, error) {
-	sub, node, err := b.parseStoredExpr(sql, "")
+	return b.bindCheckAt(t, sql, 0)
+}
+
+// bindCheckAt is bindCheck of a check the client wrote at byte offset of
+// the statement's query string (parser.NamedCheck.Offset; 0 for a
+// stored one): its errors point there.
+func (b *Binder) bindCheckAt(t *catalog.Table, sql string, offset int) (ir.Expr, []int, error) {
+	sub, node, err := b.parseStoredExprAt(sql, "", offset)
 	if err != nil {
 		return nil, nil, err
 	}
 	sc := &scope{items: []*fromItem{tableItem(t, t.Name, 0)}}
 	e, err := sub.bindBool(sc, node, "CHECK")
+	if pe, ok := err.(*pgerr.Error); ok && offset == 0 {
+		// A position in the check's own text means nothing to the
+		// client.
+		pe.WithPosition(0)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -465,16 +478,33 @@ func (b *Binder) bindCheck(t *catalog.Table, sql string) (ir.Expr, []int, error)
 // parameters and what checkRefuser refuses there (where, as it names it),
 // and returns it with the binder to bind it with.
 func (b *Binder) parseStoredExpr(sql, where string) (*Binder, ast.ExprNode, error) {
+	return b.parseStoredExprAt(sql, where, 0)
+}
+
+// parseStoredExprAt is parseStoredExpr of an expression the client wrote
+// at byte offset (> 0) of the statement's query string, whose errors
+// point into the client's text (0: a stored one, whose errors point into
+// its own).
+func (b *Binder) parseStoredExprAt(sql, where string, offset int) (*Binder, ast.ExprNode, error) {
 	stmt, node, err := parser.ParseExpression("(" + sql + ")")
 	if err != nil {
 		return nil, nil, err
+	}
+	within := offset > 0 && b.stmt != nil
+	if within {
+		stmt.Within(b.stmt, offset-len("("))
 	}
 	if stmt.NumParams > 0 {
 		return nil, nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $1")
 	}
 	var refused error
-	node.Accept(&checkRefuser{err: &refused, where: where})
+	refuser := &checkRefuser{err: &refused, where: where}
+	node.Accept(refuser)
 	if refused != nil {
+		if pe, ok := refused.(*pgerr.Error); ok && refuser.at != nil && within {
+			// At the call PostgreSQL's parser refuses there.
+			refused = pe.WithPosition(stmt.Position(refuser.at.OriginTextPosition()))
+		}
 		return nil, nil, refused
 	}
 	snap := b.snap.IgnoringUsage()
@@ -491,6 +521,8 @@ func (b *Binder) parseStoredExpr(sql, where string) (*Binder, ast.ExprNode, erro
 type checkRefuser struct {
 	err   *error
 	where string
+	// at is the call or subquery refused, where the error points.
+	at ast.Node
 }
 
 func (v *checkRefuser) Enter(n ast.Node) (ast.Node, bool) {
@@ -503,14 +535,14 @@ func (v *checkRefuser) Enter(n ast.Node) (ast.Node, bool) {
 	}
 	switch x := n.(type) {
 	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr:
-		*v.err = pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in %s", where)
+		*v.err, v.at = pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in %s", where), n
 	case *ast.AggregateFuncExpr:
-		*v.err = pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %ss", where)
+		*v.err, v.at = pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %ss", where), x
 	case *ast.WindowFuncExpr:
-		*v.err = pgerr.New(pgerr.WindowingError, "window functions are not allowed in %ss", where)
+		*v.err, v.at = pgerr.New(pgerr.WindowingError, "window functions are not allowed in %ss", where), x
 	case *ast.FuncCallExpr:
 		if x.FnName.L == "generate_series" || x.FnName.L == "unnest" {
-			*v.err = pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %ss", where)
+			*v.err, v.at = pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %ss", where), x
 		}
 	}
 	return n, *v.err != nil
@@ -655,7 +687,9 @@ func (b *Binder) bindAddConstraint(t *catalog.Table, c *ast.Constraint, syn pars
 		if len(b.stmt.Checks) != 1 {
 			return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \"check\"")
 		}
-		ch, e, err := b.newCheck(t, c.Name, b.stmt.Checks[0].SQL)
+		// (At no offset: PostgreSQL's ALTER TABLE binds the check apart
+		// from the statement's text, and its errors have no position.)
+		ch, e, err := b.newCheck(t, parser.NamedCheck{Name: c.Name, SQL: b.stmt.Checks[0].SQL})
 		if err != nil {
 			return nil, err
 		}

@@ -85,7 +85,7 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 				return nil, err
 			}
 			if ext := b.stmt.Columns[name]; ext != nil && ext.TypeName != "" {
-				if typ, err = columnTypeName(b.snap, ext.TypeName); err != nil {
+				if typ, err = columnExtrasType(b.snap, ext); err != nil {
 					return nil, err
 				}
 			}

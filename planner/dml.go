@@ -139,7 +139,12 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 		}
 		cols := src.Columns()
 		if len(cols) > len(targets) {
-			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")
+			err := pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")
+			if sel, ok := n.Select.(*ast.SelectStmt); ok && sel.Kind == ast.SelectStmtKindSelect && sel.Fields != nil && len(sel.Fields.Fields) == len(cols) {
+				// At the first expression without a column.
+				err = b.at(err, sel.Fields.Fields[len(targets)].Expr)
+			}
+			return nil, err
 		}
 		for _, c := range targets[:len(cols)] {
 			target.Inserted.Add(c)

@@ -657,17 +657,18 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 			return ir.NewVirtual(v), nil
 		}
 		if schema != "" {
-			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", schema+"."+name)
+			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", schema+"."+name).WithPosition(b.stmt.NamePosition(schema))
 		}
 	}
 	if v, ok := pgcatalog.Lookup(b.snap, schema, name); ok {
 		return ir.NewVirtual(v), nil
 	}
-	full := name
+	full, at := name, name
 	if schema != "" {
-		full = schema + "." + name
+		// A qualified name is at its qualifier, as PostgreSQL's RangeVar.
+		full, at = schema+"."+name, schema
 	}
-	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", full).WithPosition(b.stmt.NamePosition(name))
+	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", full).WithPosition(b.stmt.NamePosition(at))
 }
 
 // sequenceRelation is a sequence read as a relation, as PostgreSQL shows

@@ -337,6 +337,9 @@ func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClaus
 	type operand struct {
 		rel ir.Rel
 		op  ast.SetOprType
+		// first is the operand's first target expression, where
+		// PostgreSQL points a column count that does not match.
+		first ast.ExprNode
 	}
 	var ops []operand
 	leaf := e
@@ -352,7 +355,11 @@ func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClaus
 				op = *p
 			}
 		}
-		ops = append(ops, operand{rel: rel, op: op})
+		var first ast.ExprNode
+		if f := firstSelectField(s); f != nil {
+			first = f.Expr
+		}
+		ops = append(ops, operand{rel: rel, op: op, first: first})
 	}
 	// INTERSECT first.
 	var stage []operand
@@ -361,7 +368,7 @@ func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClaus
 			prev := &stage[len(stage)-1]
 			r, err := b.setOp(ir.Intersect, o.op == ast.IntersectAll, prev.rel, o.rel)
 			if err != nil {
-				return nil, err
+				return nil, b.atFirstTarget(err, o.first)
 			}
 			prev.rel = r
 			continue
@@ -381,11 +388,56 @@ func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClaus
 		}
 		r, err := b.setOp(kind, all, cur, o.rel)
 		if err != nil {
-			return nil, err
+			return nil, b.atFirstTarget(err, o.first)
 		}
 		cur = r
 	}
 	return b.orderLimitOutput(cur, order, limit, e)
+}
+
+// distinctOnMismatch is the DISTINCT ON expression PostgreSQL's
+// transformDistinctOnClause points at when the expressions do not match
+// the leading ORDER BY keys: the one of a key that follows a key not in
+// DISTINCT ON, else the first not among the leading keys; -1 if none.
+func distinctOnMismatch(keys []ir.SortKey, onCols []int) int {
+	indexOf := func(col int) int {
+		for j, c := range onCols {
+			if c == col {
+				return j
+			}
+		}
+		return -1
+	}
+	skipped := false
+	leading := map[int]bool{}
+	for _, k := range keys {
+		j := indexOf(k.Col)
+		switch {
+		case j < 0:
+			skipped = true
+		case skipped:
+			return j
+		default:
+			leading[k.Col] = true
+		}
+	}
+	if skipped {
+		for j, c := range onCols {
+			if !leading[c] {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// atFirstTarget points a set operation's column count error at the right
+// operand's first target expression, as PostgreSQL does.
+func (b *Binder) atFirstTarget(err error, first ast.ExprNode) error {
+	if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.SyntaxError && pe.Position == 0 && first != nil {
+		return b.at(pe, first)
+	}
+	return err
 }
 
 // setOp builds one set operation, giving both sides the common column types.
@@ -668,7 +720,7 @@ func (b *Binder) orderLimitOutput(r ir.Rel, order *ast.OrderByClause, limit *ast
 			idx := -1
 			if pos, ok := positionOf(expr); ok {
 				if pos < 1 || pos > len(cols) {
-					return nil, pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos)
+					return nil, b.atOrdinal(pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos), expr)
 				}
 				idx = pos - 1
 			} else if cn, ok := expr.(*ast.ColumnNameExpr); ok && cn.Name.Table.O == "" {
@@ -698,6 +750,15 @@ func (b *Binder) orderLimitOutput(r ir.Rel, order *ast.OrderByClause, limit *ast
 }
 
 // positionOf reads ORDER BY / GROUP BY n.
+// atOrdinal points err at the ordinal node (ORDER BY 9) where the client
+// wrote it (parser.Statement.OrdinalPosition).
+func (b *Binder) atOrdinal(err *pgerr.Error, node ast.ExprNode) *pgerr.Error {
+	if p, ok := node.(*ast.PositionExpr); ok && b.stmt != nil {
+		err.WithPosition(b.stmt.OrdinalPosition(p))
+	}
+	return err
+}
+
 func positionOf(node ast.ExprNode) (int, bool) {
 	if p, ok := node.(*ast.PositionExpr); ok && p.P == nil {
 		return p.N, true
@@ -773,7 +834,12 @@ func (b *Binder) bindValues(lists []*ast.RowExpr, e env) (ir.Rel, error) {
 	rows := make([][]ir.Expr, len(lists))
 	for i, l := range lists {
 		if len(l.Values) != width {
-			return nil, pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length")
+			err := pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length")
+			if len(l.Values) > 0 {
+				// At the list's first expression, as PostgreSQL points.
+				err = b.at(err, l.Values[0])
+			}
+			return nil, err
 		}
 		rows[i] = make([]ir.Expr, width)
 		for j, v := range l.Values {
@@ -1052,7 +1118,11 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 				match = match || c == k.Col
 			}
 			if !match {
-				return nil, pgerr.New(pgerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+				err := pgerr.New(pgerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+				if j := distinctOnMismatch(keys, onCols); j >= 0 {
+					return nil, b.at(err, distinctOn[j])
+				}
+				return nil, err
 			}
 		}
 	}
@@ -1221,9 +1291,13 @@ func (b *Binder) lockRows(r ir.Rel, info *ast.SelectLockInfo, grouped, distinct,
 	if err != nil {
 		return err
 	}
-	for _, t := range info.Tables {
+	for i, t := range info.Tables {
 		if !named[t.Name.L] {
-			return pgerr.New(pgerr.UndefinedTable, "relation %q in %s clause not found in FROM clause", t.Name.O, clause)
+			err := pgerr.New(pgerr.UndefinedTable, "relation %q in %s clause not found in FROM clause", t.Name.O, clause)
+			if b.stmt != nil && b.lockClauses < len(b.stmt.LockOf) && len(b.stmt.LockOf[b.lockClauses]) == len(info.Tables) {
+				err.WithPosition(b.stmt.LockOf[b.lockClauses][i]) // at the name, as PostgreSQL's RangeVar
+			}
+			return err
 		}
 	}
 	if b.notes != nil {
@@ -1233,12 +1307,12 @@ func (b *Binder) lockRows(r ir.Rel, info *ast.SelectLockInfo, grouped, distinct,
 		if b.stmt != nil && b.lockClauses < len(b.stmt.LockStrengths) {
 			note.Strength = b.stmt.LockStrengths[b.lockClauses]
 		}
-		b.lockClauses++
 		for _, t := range info.Tables {
 			note.Of = append(note.Of, t.Name.O)
 		}
 		b.notes.NoteLock(r, note)
 	}
+	b.lockClauses++
 	return nil
 }
 
@@ -1296,7 +1370,7 @@ func (lv *selectLevel) bind(b *Binder, node ast.ExprNode) (ir.Expr, error) {
 func (b *Binder) bindOrderItem(lv *selectLevel, exprs *[]ir.Expr, cols *[]ir.Column, visible int, fields *ast.FieldList, node ast.ExprNode) (int, error) {
 	if pos, ok := positionOf(node); ok {
 		if pos < 1 || pos > visible {
-			return 0, pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos)
+			return 0, b.atOrdinal(pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos), node)
 		}
 		return pos - 1, nil
 	}
@@ -1338,7 +1412,7 @@ func (b *Binder) bindOrderItem(lv *selectLevel, exprs *[]ir.Expr, cols *[]ir.Col
 func (b *Binder) bindGroupItem(sc *scope, node ast.ExprNode, fields *ast.FieldList) (ir.Expr, error) {
 	if pos, ok := positionOf(node); ok {
 		if pos < 1 || pos > len(fields.Fields) || fields.Fields[pos-1].WildCard != nil {
-			return nil, pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", pos)
+			return nil, b.atOrdinal(pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", pos), node)
 		}
 		node = fields.Fields[pos-1].Expr
 	} else if cn, ok := node.(*ast.ColumnNameExpr); ok && cn.Name.Table.O == "" {

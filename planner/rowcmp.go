@@ -76,7 +76,12 @@ func (b *Binder) bindRowBinary(sc *scope, n *ast.BinaryOperationExpr, op ir.BinO
 	if err != nil {
 		return nil, err
 	}
-	return b.rowCompare(op, ls, rs)
+	e, err := b.rowCompare(op, ls, rs)
+	if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.SyntaxError && pe.Position == 0 && b.stmt != nil {
+		// Rows of unequal length: at the operator (make_row_comparison_op).
+		pe.WithPosition(b.stmt.OperatorPosition(n.R.OriginTextPosition()))
+	}
+	return e, err
 }
 
 // flipped is op with its operands swapped (a < b is b > a).

@@ -51,6 +51,17 @@ func columnTypeName(snap *catalog.Snapshot, name string) (sqltypes.Type, error) 
 	return userType(snap, base, array)
 }
 
+// columnExtrasType resolves the user-defined type of a column definition
+// of CREATE TABLE or ALTER TABLE ADD COLUMN; a name that finds no type
+// or schema is an error at the type, as PostgreSQL's typenameType points.
+func columnExtrasType(snap *catalog.Snapshot, ext *parser.ColumnExtras) (sqltypes.Type, error) {
+	t, err := columnTypeName(snap, ext.TypeName)
+	if pe, ok := err.(*pgerr.Error); ok && pe.Position == 0 && (pe.Code == pgerr.UndefinedObject || pe.Code == pgerr.InvalidSchemaName) {
+		pe.WithPosition(ext.TypePosition)
+	}
+	return t, err
+}
+
 // castOf recognises a cast (parser.CastOf), resolving a user-defined
 // target type in the catalog.
 func (b *Binder) castOf(e ast.ExprNode) (operand ast.ExprNode, t sqltypes.Type, ok bool, err error) {
