@@ -185,7 +185,6 @@ func inputOutOfRange(t Type, s string) error {
 	return pgerr.New(pgerr.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, t.String())
 }
 
-
 // CheckRange verifies an integer fits t (smallint, integer, bigint).
 func CheckRange(t Type, v Value) (Value, error) {
 	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
