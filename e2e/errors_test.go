@@ -357,6 +357,19 @@ func TestErrorPositions(t *testing.T) {
 		{"VALUES (1) ORDER BY 2", "42P10", 21},
 		{"SELECT k, v FROM error_positions ORDER BY 1, 2 DESC, 3", "42P10", 54},
 		{"SELECT * FROM (SELECT k FROM error_positions ORDER BY 1) s ORDER BY 1, 3", "42P10", 72},
+		// Boolean operands (coerce_to_boolean): an untyped literal's input
+		// error at the literal, a wrong type at the operand's leftmost
+		// token; prefix operators at the operator.
+		{"SELECT NOT 'x'", "22P02", 12},
+		{"SELECT 1 IS TRUE", "42804", 8},
+		{"SELECT CASE WHEN 1 + 1 THEN 1 END", "42804", 18},
+		{"SELECT 1 WHERE 'a' || 'b'", "42804", 16},
+		{"SELECT k FROM error_positions WHERE k", "42804", 37},
+		{"SELECT +'a'", "22P02", 9},
+		{"SELECT -'1'", "42725", 8},
+		{"SELECT ~'1'", "42725", 8},
+		{"SELECT +true", "42883", 8},
+		{"SELECT NULLIF(1, 'a')", "22P02", 18},
 	} {
 		_, err := conn.Exec(ctx, c.sql)
 		var pe *pgconn.PgError
