@@ -401,6 +401,13 @@ func (b *Binder) aggCall(sc *scope, fname, shown string, argNodes []ast.ExprNode
 				// that is not.
 				x = v.E
 			}
+			if distinct {
+				// DISTINCT compares the arguments: a type without
+				// equality cannot be (transformAggregateCall).
+				if err := groupable(x.Type()); err != nil {
+					return call, b.at(err.(*pgerr.Error), n)
+				}
+			}
 			// An aggregate takes a domain's values as its base type's.
 			written = append(written, x.Type())
 			call.Args = append(call.Args, baseOf(b.finishUnknown(x)))

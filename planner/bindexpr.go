@@ -396,6 +396,13 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 				// them (an AND for NOT IN), as PostgreSQL's = ANY.
 				return b.geoInList(sc, e, n.List, n.Not, agg)
 			}
+			if withoutComparison(e.Type()) || withoutComparison(x.Type()) {
+				op := "="
+				if n.Not {
+					op = "<>"
+				}
+				return nil, noOperator(op, e.Type(), x.Type())
+			}
 			l, r, err := b.unify(e, x)
 			if err != nil {
 				return nil, err
@@ -652,6 +659,13 @@ func boolEq(e ir.Expr, want bool) ir.Expr {
 		return e
 	}
 	return &ir.Not{E: e}
+}
+
+// withoutComparison reports a type PostgreSQL has no comparison
+// operators for at all: json, xml and jsonpath (json is compared after a
+// cast to jsonb or text).
+func withoutComparison(t sqltypes.Type) bool {
+	return t.ID == sqltypes.JSON || t.ID == sqltypes.XML || t.ID == sqltypes.JSONPath
 }
 
 // coerceToBool makes e, bound from node, the boolean operand of ctx
@@ -1000,6 +1014,13 @@ func (b *Binder) compare(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
 		if e, ok := b.recordOperatorMismatch(op, l, r); ok {
 			return e, nil
 		}
+	}
+	if withoutComparison(l.Type()) || withoutComparison(r.Type()) {
+		name := string(op)
+		if op == ir.OpNotDistinct {
+			name = "=" // IS DISTINCT FROM is the = operator's
+		}
+		return nil, noOperator(name, l.Type(), r.Type())
 	}
 	if geoOperand(l) || geoOperand(r) {
 		// The geometric types' comparisons compare lengths, areas or
@@ -1353,11 +1374,35 @@ func asRowExpr(e ast.ExprNode) ast.ExprNode {
 	return e
 }
 
+// unparenthesized is e without the parentheses around it.
+func unparenthesized(e ast.ExprNode) ast.ExprNode {
+	for {
+		p, ok := e.(*ast.ParenthesesExpr)
+		if !ok {
+			return e
+		}
+		e = p.Expr
+	}
+}
+
+// isRowConstructor reports whether e is a row constructor, (a, b) or
+// ROW(...).
+func isRowConstructor(e ast.ExprNode) bool {
+	_, row := asRowExpr(e).(*ast.RowExpr)
+	return row || isEmptyRow(e)
+}
+
 // asRowExprs is asRowExpr of both operands of a comparison, and ROW() too
 // beside another row constructor: two row constructors compare field by
 // field, so that rows of no fields meet PostgreSQL's refusal to compare
 // them (rowCompare); a ROW() beside any other value stays a record value.
 func asRowExprs(l, r ast.ExprNode) (ast.ExprNode, ast.ExprNode) {
+	if ul, ur := unparenthesized(l), unparenthesized(r); isRowConstructor(ul) && isRowConstructor(ur) {
+		// Row constructors in parentheses compare as row constructors
+		// (the parser's respelling of IS [NOT] DISTINCT FROM
+		// parenthesizes its operands).
+		l, r = ul, ur
+	}
 	l, r = asRowExpr(l), asRowExpr(r)
 	_, lrow := l.(*ast.RowExpr)
 	_, rrow := r.(*ast.RowExpr)

@@ -1672,9 +1672,10 @@ func isNoColumns(f *ast.SelectField) bool {
 }
 
 // orderable refuses ORDER BY a type PostgreSQL has no ordering operator
-// for (no btree operator class): xml, xid, jsonpath and the geometric types.
+// for (no btree operator class): json, xml, xid, jsonpath and the
+// geometric types.
 func orderable(t sqltypes.Type) error {
-	if t.ID == sqltypes.XML || t.ID == sqltypes.XID || t.ID == sqltypes.JSONPath || sqltypes.IsGeo(t.ID) {
+	if withoutComparison(t) || t.ID == sqltypes.XID || sqltypes.IsGeo(t.ID) {
 		return pgerr.New(pgerr.UndefinedFunction, "could not identify an ordering operator for type %s", t).
 			WithHint("Use an explicit ordering operator or modify the query.")
 	}
@@ -1682,11 +1683,11 @@ func orderable(t sqltypes.Type) error {
 }
 
 // groupable refuses GROUP BY and DISTINCT over a type PostgreSQL has no
-// equality operator for: xml, jsonpath and the geometric types (whose =
-// operators, where they have one, compare areas or lengths and belong to
-// no operator class).
+// equality operator for: json, xml, jsonpath and the geometric types
+// (whose = operators, where they have one, compare areas or lengths and
+// belong to no operator class).
 func groupable(t sqltypes.Type) error {
-	if t.ID == sqltypes.XML || t.ID == sqltypes.JSONPath || sqltypes.IsGeo(t.ID) {
+	if withoutComparison(t) || sqltypes.IsGeo(t.ID) {
 		return pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type %s", t)
 	}
 	return nil
