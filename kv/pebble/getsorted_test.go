@@ -2,6 +2,7 @@ package pebble
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"reflect"
 	"strings"
@@ -133,6 +134,9 @@ func TestBatchedGetMatchesSingleGets(t *testing.T) {
 // TestBatchedGetAllocs: a get of 100 rows takes their attributes and
 // copies from a few shared blocks, not a pair of allocations a row.
 func TestBatchedGetAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes allocation counts")
+	}
 	s := openMem(t)
 	var ops []kv.Op
 	for i := 0; i < 1000; i++ {
@@ -145,11 +149,16 @@ func TestBatchedGetAllocs(t *testing.T) {
 	for i := range keys {
 		keys[i] = benchKey(i * 10)
 	}
-	allocs := testing.AllocsPerRun(20, func() {
-		if _, err := s.Get(bg, kv.GetRequest{Keys: keys}); err != nil {
-			t.Fatal(err)
-		}
-	})
+	// The fewest of a few measurements: the store's background work (a
+	// flush) allocates too, and only adds to a measurement.
+	allocs := math.Inf(1)
+	for range 5 {
+		allocs = min(allocs, testing.AllocsPerRun(20, func() {
+			if _, err := s.Get(bg, kv.GetRequest{Keys: keys}); err != nil {
+				t.Fatal(err)
+			}
+		}))
+	}
 	if allocs > float64(len(keys)) {
 		t.Errorf("a get of %d rows made %.0f allocations, want at most one a row", len(keys), allocs)
 	}
