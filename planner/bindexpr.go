@@ -703,14 +703,7 @@ func (b *Binder) coerceToBool(e ir.Expr, node ast.ExprNode, ctx string) (ir.Expr
 // client's text: its leftmost token (an operator expression's left
 // operand), parentheses aside.
 func (b *Binder) exprPosition(node ast.ExprNode) int {
-	for {
-		p, ok := node.(*ast.ParenthesesExpr)
-		if !ok {
-			break
-		}
-		node = p.Expr
-	}
-	return b.stmt.Position(node.OriginTextPosition())
+	return b.stmt.Position(unparenthesized(node).OriginTextPosition())
 }
 
 // literal converts a TiDB literal into a Const. Integer literals are
