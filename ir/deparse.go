@@ -537,9 +537,14 @@ func (d *deparser) expr(e Expr) {
 	case *IsNull:
 		d.open()
 		d.paren(x.E, x)
-		if x.Neg {
+		switch {
+		case x.Unknown && x.Neg:
+			d.w(" IS NOT UNKNOWN")
+		case x.Unknown:
+			d.w(" IS UNKNOWN")
+		case x.Neg:
 			d.w(" IS NOT NULL")
-		} else {
+		default:
 			d.w(" IS NULL")
 		}
 		d.close()

@@ -156,6 +156,9 @@ type Neg struct{ E Expr }
 type IsNull struct {
 	E   Expr
 	Neg bool
+	// Unknown: the test was spelled E IS [NOT] UNKNOWN (PostgreSQL's
+	// boolean test, E is boolean), and deparses so.
+	Unknown bool
 }
 
 // InList tests E [NOT] IN (List...).

@@ -23,6 +23,7 @@ import (
 //	string_agg(x, ',' ORDER BY y DESC) → zp_agg_order(string_agg(x, ','), zp_desc(y))
 //	f(x) WITHIN GROUP (ORDER BY y)    → zp_within_group(f(x), y)
 //	a IS [NOT] DISTINCT FROM b        → (NOT) ((a) <=> (b))
+//	a IS [NOT] UNKNOWN                → zp_unknown_test((a)) IS [NOT] NULL
 //
 // WITH name AS [NOT] MATERIALIZED (...) loses the keywords; the choice
 // travels in the query's name, encoded like a FROM alias (SplitAlias).
@@ -35,9 +36,13 @@ import (
 // ROW constructors. RETURNING and UPDATE's FROM list are parsed apart and
 // land in Statement.Returning and Statement.From.
 const (
-	NullsFirstFunc  = "zp_nulls_first"
-	NullsLastFunc   = "zp_nulls_last"
-	DistinctOnFunc  = "zp_distinct_on"
+	NullsFirstFunc = "zp_nulls_first"
+	NullsLastFunc  = "zp_nulls_last"
+	DistinctOnFunc = "zp_distinct_on"
+	// UnknownTestFunc marks the operand of IS [NOT] UNKNOWN, which TiDB's
+	// grammar reads as IS [NOT] NULL: PostgreSQL's boolean test requires a
+	// boolean operand, IS NULL takes any.
+	UnknownTestFunc = "zp_unknown_test"
 	AggFilterFunc   = "zp_agg_filter"
 	AggOrderFunc    = "zp_agg_order"
 	WithinGroupFunc = "zp_within_group"
@@ -271,6 +276,8 @@ func (r *rewriter) relational(head int) error {
 		case t.val == "is" && (r.peek(i+1, "distinct") && r.peek(i+2, "from") ||
 			r.peek(i+1, "not") && r.peek(i+2, "distinct") && r.peek(i+3, "from")):
 			err = r.distinctFrom(head, i)
+		case t.val == "is" && (r.peek(i+1, "unknown") || r.peek(i+1, "not") && r.peek(i+2, "unknown")):
+			err = r.unknownTest(head, i)
 		}
 		if err != nil {
 			return err
@@ -1148,22 +1155,16 @@ var isStoppers = map[string]bool{
 	"into": true, "by": true, "set": true, "do": true, "case": true,
 }
 
-// distinctFrom respells a IS [NOT] DISTINCT FROM b at the IS token i as
-// (NOT) ((a) <=> (b)), finding the operands by PostgreSQL's precedence.
-func (r *rewriter) distinctFrom(head, i int) error {
-	neg := r.peek(i+1, "distinct") // IS DISTINCT FROM: not null-safe equal
-	opEnd := i + 3
-	if !neg {
-		opEnd = i + 4
-	}
-	// Left operand: back to the previous stopper at this depth.
+// isOperandStart is the first token of the left operand of the IS at token
+// i: back to the previous token of lower precedence at this depth.
+func (r *rewriter) isOperandStart(head, i int) (int, error) {
 	start := i
 	for k := i - 1; k >= head; k-- {
 		t := r.toks[k]
 		if t.is(")") || t.is("]") {
 			k = r.matchingBack(k)
 			if k < 0 {
-				return r.syntaxErrorAt(i)
+				return 0, r.syntaxErrorAt(i)
 			}
 			start = k
 			if k-1 >= head && (r.toks[k-1].kind == tkIdent || r.toks[k-1].kind == tkQIdent) && !isStoppers[r.toks[k-1].val] {
@@ -1173,10 +1174,10 @@ func (r *rewriter) distinctFrom(head, i int) error {
 			continue
 		}
 		if t.kind == tkIdent && t.val == "end" {
-			// CASE ... END IS DISTINCT FROM: the operand is the whole CASE.
+			// CASE ... END IS ...: the operand is the whole CASE.
 			c, ok := r.primaryStart(k, head)
 			if !ok {
-				return r.syntaxErrorAt(i)
+				return 0, r.syntaxErrorAt(i)
 			}
 			start, k = c, c
 			continue
@@ -1185,6 +1186,42 @@ func (r *rewriter) distinctFrom(head, i int) error {
 			break
 		}
 		start = k
+	}
+	if start >= i {
+		return 0, r.syntaxErrorAt(i)
+	}
+	return start, nil
+}
+
+// unknownTest respells a IS [NOT] UNKNOWN at the IS token i as
+// zp_unknown_test((a)) IS [NOT] NULL, so that the planner can hold the
+// operand to a boolean as PostgreSQL does and still read the test.
+func (r *rewriter) unknownTest(head, i int) error {
+	start, err := r.isOperandStart(head, i)
+	if err != nil {
+		return err
+	}
+	word := i + 1
+	if r.peek(i+1, "not") {
+		word = i + 2
+	}
+	r.ed[start].outer = UnknownTestFunc + "((" + r.ed[start].outer
+	r.ed[i-1].outerPost += "))"
+	r.replace(word, "NULL")
+	return nil
+}
+
+// distinctFrom respells a IS [NOT] DISTINCT FROM b at the IS token i as
+// (NOT) ((a) <=> (b)), finding the operands by PostgreSQL's precedence.
+func (r *rewriter) distinctFrom(head, i int) error {
+	neg := r.peek(i+1, "distinct") // IS DISTINCT FROM: not null-safe equal
+	opEnd := i + 3
+	if !neg {
+		opEnd = i + 4
+	}
+	start, err := r.isOperandStart(head, i)
+	if err != nil {
+		return err
 	}
 	// Right operand: forward to the next stopper at this depth.
 	end := opEnd

@@ -285,6 +285,18 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		}
 		return nil, unsupported("operator %s is not supported", opName(n.Op))
 	case *ast.IsNullExpr:
+		if f, ok := n.Expr.(*ast.FuncCallExpr); ok && f.FnName.L == parser.UnknownTestFunc && len(f.Args) == 1 {
+			// IS [NOT] UNKNOWN: a boolean test, whose operand must be boolean.
+			e, err := b.child(sc, f.Args[0], agg)
+			if err != nil {
+				return nil, err
+			}
+			name := map[bool]string{false: "IS UNKNOWN", true: "IS NOT UNKNOWN"}[n.Not]
+			if e, err = b.coerceToBool(e, f.Args[0], name); err != nil {
+				return nil, err
+			}
+			return &ir.IsNull{E: e, Neg: n.Not, Unknown: true}, nil
+		}
 		e, err := b.child(sc, n.Expr, agg)
 		if err != nil {
 			return nil, err
