@@ -8,9 +8,8 @@ import (
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
-// Array functions, over one-dimensional arrays where PostgreSQL's answer
-// for more dimensions differs (array_position, array_append): those
-// refuse a multidimensional array with 0A000 rather than guess.
+// Array functions. Where PostgreSQL refuses a multidimensional array
+// (array_position, array_remove, array_append) they refuse it in its words.
 
 func arrayArg(v sqltypes.Value) (*sqltypes.ArrayValue, error) {
 	if v.K != sqltypes.KindArray {
@@ -40,6 +39,72 @@ func arrayResult(i int) func([]sqltypes.Type) sqltypes.Type {
 		}
 		return a[i]
 	}
+}
+
+// errNotOneDim is array_append's and array_prepend's refusal of an array
+// of more than one dimension.
+var errNotOneDim = pgerr.New(pgerr.DataException, "argument must be empty or one-dimensional array")
+
+// catArrays concatenates x and y (of element type elem) by
+// PostgreSQL's array_cat rules: an empty array yields the other; arrays
+// of equal dimensions join along the first, whose lower bound x keeps;
+// an array of one dimension fewer than the other is one more element of
+// the other's first dimension. The joined parts must agree in their
+// other dimensions and lower bounds.
+func catArrays(x, y *sqltypes.ArrayValue, elem sqltypes.Type) (sqltypes.Value, error) {
+	nx, ny := len(x.Dims), len(y.Dims)
+	switch {
+	case nx == 0 && ny == 0:
+		return sqltypes.NewArray(&sqltypes.ArrayValue{Elem: elem}), nil
+	case nx == 0:
+		out := *y
+		out.Elem = elem
+		return sqltypes.NewArray(&out), nil
+	case ny == 0:
+		out := *x
+		out.Elem = elem
+		return sqltypes.NewArray(&out), nil
+	}
+	incompatible := func(detail string, args ...any) error {
+		return pgerr.New(pgerr.ArraySubscriptError, "cannot concatenate incompatible arrays").WithDetail(detail, args...)
+	}
+	// outer is the array whose dimensions and lower bounds the result
+	// takes (x when the dimensions are equal); inner the other, whose
+	// dimensions (all, or all but the first) must be outer's element
+	// dimensions.
+	outer, inner, skip := x, y, 1
+	switch nx - ny {
+	case 0:
+	case -1:
+		outer, inner, skip = y, x, 0
+	case 1:
+		skip = 0
+	default:
+		return sqltypes.Null, incompatible("Arrays of %d and %d dimensions are not compatible for concatenation.", nx, ny)
+	}
+	for i := skip; i < len(inner.Dims); i++ {
+		j := i + 1 - skip
+		if inner.Dims[i] != outer.Dims[j] || inner.LowerBound(i) != outer.LowerBound(j) {
+			if nx == ny {
+				return sqltypes.Null, incompatible("Arrays with differing element dimensions are not compatible for concatenation.")
+			}
+			return sqltypes.Null, incompatible("Arrays with differing dimensions are not compatible for concatenation.")
+		}
+	}
+	if err := sqltypes.ArrayElemsLimit(int64(len(x.Elems)) + int64(len(y.Elems))); err != nil {
+		return sqltypes.Null, err
+	}
+	out := &sqltypes.ArrayValue{Elem: elem, Elems: append(append([]sqltypes.Value(nil), x.Elems...), y.Elems...)}
+	out.Dims = append([]int32(nil), outer.Dims...)
+	if nx == ny {
+		out.Dims[0] += y.Dims[0]
+	} else {
+		out.Dims[0]++
+	}
+	if outer.Lower != nil {
+		out.Lower = append([]int32(nil), outer.Lower...)
+	}
+	return sqltypes.NewArray(out), nil
 }
 
 func oneDim(a *sqltypes.ArrayValue, fn string) error {
@@ -183,37 +248,20 @@ func init() {
 		Overload{Params: []Param{compatArr, compat}, Result: Returns(sqltypes.TypeInt4), CalledOnNull: true, Eval: position(false)},
 		Overload{Params: []Param{compatArr, compat, intP}, Result: Returns(sqltypes.TypeInt4), CalledOnNull: true, Eval: position(false)})
 	Register("array_positions", Overload{Params: []Param{compatArr, compat}, Result: Returns(sqltypes.ArrayOf(sqltypes.TypeInt4)), CalledOnNull: true, Eval: position(true)})
-	concat := func(x, y *sqltypes.ArrayValue, elem sqltypes.Type) (sqltypes.Value, error) {
-		if err := oneDim(x, "array_cat"); err != nil {
-			return sqltypes.Null, err
-		}
-		if err := oneDim(y, "array_cat"); err != nil {
-			return sqltypes.Null, err
-		}
-		if err := sqltypes.ArrayElemsLimit(int64(len(x.Elems)) + int64(len(y.Elems))); err != nil {
-			return sqltypes.Null, err
-		}
-		elems := append(append([]sqltypes.Value(nil), x.Elems...), y.Elems...)
-		out := &sqltypes.ArrayValue{Elem: elem, Elems: elems}
-		if len(elems) > 0 {
-			out.Dims = []int32{int32(len(elems))}
-			if len(x.Dims) > 0 && x.LowerBound(0) != 1 {
-				out.Lower = []int32{x.LowerBound(0)}
-			}
-		}
-		return sqltypes.NewArray(out), nil
-	}
 	Register("array_append", Overload{Params: []Param{compatArr, compat}, Result: arrayResult(0), ResultPseudo: AnyCompatibleArray, CalledOnNull: true,
 		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 			if a[0].IsNull() {
 				return sqltypes.NewArray1(sqltypes.TypeOfValue(a[1]), []sqltypes.Value{a[1]}), nil
 			}
 			x := a[0].Array()
+			if len(x.Dims) > 1 {
+				return sqltypes.Null, errNotOneDim
+			}
 			e, err := sqltypes.Cast(a[1], x.Elem)
 			if err != nil {
 				return sqltypes.Null, err
 			}
-			return concat(x, &sqltypes.ArrayValue{Elems: []sqltypes.Value{e}, Dims: []int32{1}}, x.Elem)
+			return catArrays(x, &sqltypes.ArrayValue{Elems: []sqltypes.Value{e}, Dims: []int32{1}, Lower: x.Lower}, x.Elem)
 		}})
 	Register("array_prepend", Overload{Params: []Param{compat, compatArr}, Result: arrayResult(1), ResultPseudo: AnyCompatibleArray, CalledOnNull: true,
 		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
@@ -221,11 +269,15 @@ func init() {
 				return sqltypes.NewArray1(sqltypes.TypeOfValue(a[0]), []sqltypes.Value{a[0]}), nil
 			}
 			y := a[1].Array()
+			if len(y.Dims) > 1 {
+				return sqltypes.Null, errNotOneDim
+			}
 			e, err := sqltypes.Cast(a[0], y.Elem)
 			if err != nil {
 				return sqltypes.Null, err
 			}
-			return concat(&sqltypes.ArrayValue{Elems: []sqltypes.Value{e}, Dims: []int32{1}}, y, y.Elem)
+			// The result keeps the array's lower bound, as PostgreSQL's does.
+			return catArrays(&sqltypes.ArrayValue{Elems: []sqltypes.Value{e}, Dims: []int32{1}, Lower: y.Lower}, y, y.Elem)
 		}})
 	Register("array_cat", Overload{Params: []Param{compatArr, compatArr}, Result: arrayResult(0), ResultPseudo: AnyCompatibleArray, CalledOnNull: true,
 		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
@@ -243,7 +295,7 @@ func init() {
 			if err != nil {
 				return sqltypes.Null, err
 			}
-			return concat(x, y.Array(), x.Elem)
+			return catArrays(x, y.Array(), x.Elem)
 		}})
 	Register("array_remove", Overload{Params: []Param{compatArr, compat}, Result: arrayResult(0), ResultPseudo: AnyCompatibleArray, CalledOnNull: true,
 		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
