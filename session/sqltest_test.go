@@ -130,10 +130,10 @@ func TestSQLScripts(t *testing.T) {
 // wall time is not a heavy script begun last; order only, every script
 // runs.
 var heavyScripts = []string{
-	"zorder_align", "postgis_xz", "postgis_gist", "gist_ranges", "transactional_ddl",
-	"partition_foreign_keys", "view_deparse_subqueries", "spill", "add_column_constraints",
-	"qualified_names", "unique", "user_range_types", "schema_elements", "reindex",
-	"view_deparse_forms", "create_aggregate",
+	"postgis_xz", "gist_points", "transactional_ddl", "zorder_align", "postgis_gist", "gist_ranges",
+	"gist_xz_nearest", "gist_shapes", "index_expressions", "partition_alter_table", "partition_foreign_keys",
+	"schema_objects", "block_bulk_load", "view_deparse_subqueries", "gin_indexes", "schemas", "bit_money",
+	"foreign_keys", "spill", "add_column_constraints", "qualified_names",
 }
 
 // heaviestFirst orders script paths with heavyScripts first, in that
