@@ -370,6 +370,20 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT ~'1'", "42725", 8},
 		{"SELECT +true", "42883", 8},
 		{"SELECT NULLIF(1, 'a')", "22P02", 18},
+		{"SELECT 1 IS UNKNOWN", "42804", 8},
+		{"SELECT k FROM error_positions WHERE v IS NOT UNKNOWN", "42804", 37},
+		// A query in FROM with no alias, at its parenthesis; a column
+		// listed twice, at its second mention.
+		{"SELECT * FROM error_positions, ( SELECT 1) WHERE true", "42601", 32},
+		{"SELECT * FROM error_positions JOIN (VALUES (1)) ON true", "42601", 36},
+		{"INSERT INTO error_positions AS x (v, k, \"v\") VALUES ('a', 2, 'b')", "42701", 41},
+		// Multiple-column assignments: a source that is no row at its
+		// value, a count mismatch at the source; a value of a type that
+		// does not convert at the value.
+		{"UPDATE error_positions SET (k) = (5)", "0A000", 35},
+		{"UPDATE error_positions SET (k, v) = (5, 'q', 7)", "42601", 37},
+		{"UPDATE error_positions SET (k, v) = (v, k)", "42804", 38},
+		{"INSERT INTO error_positions (k, v) SELECT 'x'::text, 'y'", "42804", 43},
 	} {
 		_, err := conn.Exec(ctx, c.sql)
 		var pe *pgconn.PgError

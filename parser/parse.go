@@ -61,6 +61,10 @@ type Statement struct {
 	// LockOf are, by locking clause as LockStrengths, the positions
 	// (pgerr.Error.Position) of the relations its OF list names.
 	LockOf [][]int
+	// UnaliasedSubqueries are the positions of the FROM items that are
+	// a parenthesized query with no alias, in text order: PostgreSQL 15
+	// refuses each, at its opening parenthesis.
+	UnaliasedSubqueries []int
 	// OneBoundWindows are the windows of WINDOW clauses whose frame was
 	// written with one bound, no BETWEEN, by name (pg_get_viewdef prints
 	// it so).
@@ -518,6 +522,66 @@ func (s *Statement) NamePosition(name string) int {
 		}
 	}
 	return first
+}
+
+// InsertColumnPosition is where the k-th (0-based) column of an INSERT's
+// column list is named in the client's text, or 0: PostgreSQL points at
+// a column named twice.
+func (s *Statement) InsertColumnPosition(k int) int {
+	toks, err := scan(s.Text)
+	if err != nil {
+		return 0
+	}
+	i := 0
+	for i+1 < len(toks) && !(toks[i].is("insert") && toks[i+1].is("into")) {
+		if toks[i].is("(") {
+			// Not inside a WITH query: the statement's own INSERT.
+			if m := matchingTok(toks, i); m > i {
+				i = m
+			}
+		}
+		i++
+	}
+	// INSERT INTO name [AS alias] (
+	for i += 2; i < len(toks) && !toks[i].is("("); i++ {
+		if toks[i].is("values") || toks[i].is("select") || toks[i].is("default") {
+			return 0
+		}
+	}
+	depth, item := 0, 0
+	for i++; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.is("(") || t.is("["):
+			depth++
+		case t.is(")") && depth == 0:
+			return 0
+		case t.is(")") || t.is("]"):
+			depth--
+		case t.is(",") && depth == 0:
+			item++
+		case depth == 0 && item == k && (t.kind == tkIdent || t.kind == tkQIdent):
+			return charPos(s.query, s.Offset+t.start)
+		}
+	}
+	return 0
+}
+
+// matchingTok is the index of the bracket closing toks[i], or -1.
+func matchingTok(toks []token, i int) int {
+	depth := 0
+	for k := i; k < len(toks); k++ {
+		switch {
+		case toks[k].is("(") || toks[k].is("["):
+			depth++
+		case toks[k].is(")") || toks[k].is("]"):
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
 }
 
 var tidbPool = sync.Pool{New: func() any {

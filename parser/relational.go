@@ -276,6 +276,8 @@ func (r *rewriter) relational(head int) error {
 		case t.val == "is" && (r.peek(i+1, "distinct") && r.peek(i+2, "from") ||
 			r.peek(i+1, "not") && r.peek(i+2, "distinct") && r.peek(i+3, "from")):
 			err = r.distinctFrom(head, i)
+		case t.val == "set" && r.updateSet(head, i):
+			err = r.multiAssign(i)
 		case t.val == "is" && (r.peek(i+1, "unknown") || r.peek(i+1, "not") && r.peek(i+2, "unknown")):
 			err = r.unknownTest(head, i)
 		}
@@ -669,8 +671,14 @@ func (r *rewriter) fromItems(head int) error {
 						stack = append(stack, inner)
 						continue
 					}
-				} else if err := r.itemAlias(close+1, flags, false); err != nil {
-					return err
+				} else {
+					if !r.hasAlias(close + 1) {
+						st := r.lifted()
+						st.UnaliasedSubqueries = append(st.UnaliasedSubqueries, r.pos(i))
+					}
+					if err := r.itemAlias(close+1, flags, false); err != nil {
+						return err
+					}
 				}
 				lv.expect, lateral, naturalFull, cross = false, false, false, false
 				stack = append(stack, inner)

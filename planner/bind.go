@@ -461,7 +461,7 @@ func (b *Binder) bindAssign(sc *scope, node ast.ExprNode, col catalog.Column) (i
 		return nil, err
 	}
 	b.inferParam(e, col.Type)
-	e, err = b.coerceTo(e, col.Type, true)
+	e, err = b.coerceToColumn(e, col.Name, col.Type, node)
 	if pe, ok := err.(*pgerr.Error); ok && pe.Position == 0 && isLiteral(node) && readsInput(pe.Code) {
 		// A literal that does not read as the column's type: PostgreSQL
 		// points at the literal.
@@ -482,6 +482,34 @@ func (b *Binder) atLiteral(err error, c *ir.Const) {
 // literal fails at bind time with 22P02, as in PostgreSQL), other
 // expressions get a Cast when their type differs.
 func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr, error) {
+	return b.coerce(e, t, assignment, "")
+}
+
+// coerceToColumn is coerceTo in an assignment to the table column named
+// col (INSERT, UPDATE, ON CONFLICT DO UPDATE): a type that does not
+// convert is PostgreSQL's 42804 naming the column, at the expression
+// (node, when there is one).
+func (b *Binder) coerceToColumn(e ir.Expr, col string, t sqltypes.Type, node ast.ExprNode) (ir.Expr, error) {
+	x, err := b.coerce(e, t, true, col)
+	if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.DatatypeMismatch && pe.Position == 0 && node != nil && b.stmt != nil {
+		pe.WithPosition(b.exprPosition(node))
+	}
+	return x, err
+}
+
+// assignMismatch is 42804 for a value of type from assigned to type to,
+// in a column named col when col is not "".
+func assignMismatch(col string, to, from sqltypes.Type) *pgerr.Error {
+	var err *pgerr.Error
+	if col != "" {
+		err = pgerr.New(pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, to, from)
+	} else {
+		err = pgerr.New(pgerr.DatatypeMismatch, "column is of type %s but expression is of type %s", to, from)
+	}
+	return err.WithHint("You will need to rewrite or cast the expression.")
+}
+
+func (b *Binder) coerce(e ir.Expr, t sqltypes.Type, assignment bool, col string) (ir.Expr, error) {
 	et := e.Type()
 	if et == t {
 		return e, nil
@@ -504,8 +532,7 @@ func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr,
 	if c, ok := e.(*ir.Const); ok && !ir.StyleDependentCast(c.Typ, t) {
 		switch {
 		case assignment && !castAllowedAssignment(et, t):
-			return nil, pgerr.New(pgerr.DatatypeMismatch, "column is of type %s but expression is of type %s", t, et).
-				WithHint("You will need to rewrite or cast the expression.")
+			return nil, assignMismatch(col, t, et)
 		case !assignment && !castAllowedImplicitly(et, t):
 			return nil, mismatch(et, t)
 		}
@@ -530,8 +557,7 @@ func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr,
 	}
 	if assignment {
 		if !castAllowedAssignment(et, t) {
-			return nil, pgerr.New(pgerr.DatatypeMismatch, "column is of type %s but expression is of type %s", t, et).
-				WithHint("You will need to rewrite or cast the expression.")
+			return nil, assignMismatch(col, t, et)
 		}
 		return &ir.Cast{E: e, To: t}, nil
 	}

@@ -110,13 +110,13 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 		}
 	} else {
 		seen := map[int]bool{}
-		for _, c := range n.Columns {
+		for k, c := range n.Columns {
 			i := t.ColumnIndex(c.Name.O)
 			if i < 0 {
 				return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", c.Name.O, t.Name).WithPosition(b.stmt.NamePosition(c.Name.O))
 			}
 			if seen[i] {
-				return nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", c.Name.O)
+				return nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", c.Name.O).WithPosition(b.stmt.InsertColumnPosition(k))
 			}
 			seen[i] = true
 			targets = append(targets, i)
@@ -140,9 +140,9 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 		cols := src.Columns()
 		if len(cols) > len(targets) {
 			err := pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")
-			if sel, ok := n.Select.(*ast.SelectStmt); ok && sel.Kind == ast.SelectStmtKindSelect && sel.Fields != nil && len(sel.Fields.Fields) == len(cols) {
+			if item := selectItem(n.Select, len(targets), len(cols)); item != nil {
 				// At the first expression without a column.
-				err = b.at(err, sel.Fields.Fields[len(targets)].Expr)
+				err = b.at(err, item)
 			}
 			return nil, err
 		}
@@ -171,7 +171,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 				return nil, err
 			}
 			var e ir.Expr = &ir.ColRef{Index: j, Name: c.Name, Typ: c.Type}
-			if e, err = b.coerceTo(e, t.Columns[col].Type, true); err != nil {
+			if e, err = b.coerceToColumn(e, t.Columns[col].Name, t.Columns[col].Type, selectItem(n.Select, j, len(cols))); err != nil {
 				return nil, err
 			}
 			row[col] = e
@@ -681,4 +681,19 @@ func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (ir.Statement, error) {
 		cv.Temp, cv.ImplicitTemp = true, true
 	}
 	return cv, nil
+}
+
+// selectItem is the j-th expression of the select list of an INSERT's
+// query when that is a plain SELECT whose n items are its n columns (no *
+// expanding to more), or nil: where PostgreSQL points an error about the
+// j-th value.
+func selectItem(q ast.ResultSetNode, j, n int) ast.ExprNode {
+	sel, ok := q.(*ast.SelectStmt)
+	if !ok || sel.Kind != ast.SelectStmtKindSelect || sel.Fields == nil || len(sel.Fields.Fields) != n || j >= n {
+		return nil
+	}
+	if sel.Fields.Fields[j].WildCard != nil {
+		return nil
+	}
+	return sel.Fields.Fields[j].Expr
 }

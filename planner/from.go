@@ -485,8 +485,7 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *lateralEn
 			return part, err
 		}
 		if alias == "" {
-			return nil, pgerr.New(pgerr.SyntaxError, "subquery in FROM must have an alias").
-				WithHint("For example, FROM (SELECT ...) [AS] foo.")
+			return nil, unaliasedSubquery(src, b.stmt)
 		}
 		e := env{outer: sc.outer, depth: sc.depthToOuter, ctes: sc.ctes}
 		if lateral && left != nil {
@@ -872,3 +871,21 @@ func (v *columnNames) Enter(n ast.Node) (ast.Node, bool) {
 }
 
 func (v *columnNames) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// unaliasedSubquery is PostgreSQL 15's refusal of a FROM item that is a
+// query with no alias (VALUES's own words for a VALUES list), at the first
+// such item in the text: the items bind in text order, so the first one
+// refused is the first one written.
+func unaliasedSubquery(src ast.ResultSetNode, stmt *parser.Statement) error {
+	what := "subquery"
+	example := "SELECT"
+	if sel, ok := src.(*ast.SelectStmt); ok && sel.Kind == ast.SelectStmtKindValues {
+		what, example = "VALUES", "VALUES"
+	}
+	err := pgerr.New(pgerr.SyntaxError, "%s in FROM must have an alias", what).
+		WithHint("For example, FROM (%s ...) [AS] foo.", example)
+	if stmt != nil && len(stmt.UnaliasedSubqueries) > 0 {
+		err = err.WithPosition(stmt.UnaliasedSubqueries[0])
+	}
+	return err
+}

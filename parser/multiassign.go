@@ -1,0 +1,183 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// UPDATE's multiple-column assignments, which TiDB's grammar lacks:
+//
+//	SET (a, b) = (x, y)       → SET a = x, b = y
+//	SET (a, b) = ROW(x, y)    → SET a = x, b = y
+//
+// in UPDATE and in INSERT ... ON CONFLICT DO UPDATE. Each value stays in
+// place (its tokens and their respellings are untouched); the column
+// names move in front of it. A source that is neither a parenthesized
+// list of two or more values nor ROW(...) is refused as PostgreSQL
+// refuses it; a sub-SELECT source (one evaluation per row assigning
+// several columns) and targets that are array elements or fields are not
+// supported.
+
+// updateSet reports whether the SET at token i starts an UPDATE's
+// assignment list: UPDATE [ONLY] name [*] [[AS] alias] SET, or DO UPDATE
+// SET.
+func (r *rewriter) updateSet(head, i int) bool {
+	for k := i - 1; k >= head && k >= i-8; k-- {
+		t := r.toks[k]
+		switch {
+		case t.is("update"):
+			return true
+		case t.kind == tkQIdent, t.kind == tkIdent && !isStoppers[t.val], t.is("."), t.is("*"):
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// multiAssign respells the multiple-column items of the assignment list
+// that follows the SET at token i.
+func (r *rewriter) multiAssign(i int) error {
+	k := i + 1
+	for k < len(r.toks) {
+		if r.toks[k].is("(") {
+			next, err := r.multiAssignItem(k)
+			if err != nil {
+				return err
+			}
+			k = next
+		} else {
+			k = r.assignmentEnd(k)
+		}
+		if k >= len(r.toks) || !r.toks[k].is(",") {
+			return nil
+		}
+		k++
+	}
+	return nil
+}
+
+// assignmentEnd is the token after the single-column assignment that
+// starts at k: the next comma, clause word or closing bracket at its depth.
+func (r *rewriter) assignmentEnd(k int) int {
+	for ; k < len(r.toks); k++ {
+		t := r.toks[k]
+		switch {
+		case t.is("(") || t.is("["):
+			if m := r.matching(k); m > k {
+				k = m
+				continue
+			}
+			return len(r.toks)
+		case t.is(",") || t.is(")") || t.is("]") || t.is(";"):
+			return k
+		case t.kind == tkIdent && (t.val == "where" || t.val == "from" || t.val == "returning"):
+			return k
+		}
+	}
+	return k
+}
+
+// multiAssignItem respells (cols) = source at token open and returns the
+// token after it.
+func (r *rewriter) multiAssignItem(open int) (int, error) {
+	close := r.matching(open)
+	if close < 0 {
+		return 0, r.syntaxErrorAt(len(r.toks))
+	}
+	cols := r.commaItems(open+1, close)
+	for _, c := range cols {
+		if c[1]-c[0] != 1 || r.toks[c[0]].kind != tkIdent && r.toks[c[0]].kind != tkQIdent {
+			return 0, pgerr.New(pgerr.FeatureNotSupported, "a multiple-column UPDATE item may only name whole columns").
+				WithPosition(charPos(r.sql, r.toks[c[0]].start))
+		}
+	}
+	if !r.peek(close+1, "=") {
+		return 0, r.syntaxErrorAt(close + 1)
+	}
+	src := close + 2
+	values, isRow := src, false
+	switch {
+	case r.peek(src, "row") && r.peek(src+1, "("):
+		values, isRow = src+1, true
+	case r.peek(src, "("):
+	default:
+		return 0, r.notRowSource(src)
+	}
+	end := r.matching(values)
+	if end < 0 {
+		return 0, r.syntaxErrorAt(len(r.toks))
+	}
+	if !isRow && (r.peek(values+1, "select") || r.peek(values+1, "with") || r.peek(values+1, "values")) {
+		return 0, pgerr.New(pgerr.FeatureNotSupported, "a multiple-column UPDATE item whose source is a sub-SELECT is not supported").
+			WithHint("Assign each column its own scalar sub-SELECT.").WithPosition(charPos(r.sql, r.toks[src].start))
+	}
+	vals := r.commaItems(values+1, end)
+	if !isRow && len(vals) == 1 {
+		// (a) = (x) is x in parentheses, not a row.
+		return 0, r.notRowSource(vals[0][0])
+	}
+	if len(vals) != len(cols) || len(cols) == 0 {
+		return 0, pgerr.New(pgerr.SyntaxError, "number of columns does not match number of values").
+			WithPosition(charPos(r.sql, r.toks[src].start))
+	}
+	r.drop(open, values+1)
+	r.replace(end, "")
+	for j, v := range vals {
+		target := r.tidbText(cols[j][0], cols[j][1]) + " = "
+		if j == 0 {
+			r.ed[values].post += target // the dropped opening bracket
+		} else {
+			r.ed[v[0]-1].post += target // the comma before the value
+		}
+	}
+	return end + 1, nil
+}
+
+// notRowSource is PostgreSQL's refusal of a multiple-column assignment's
+// source that is neither a sub-SELECT nor a row, at token k.
+func (r *rewriter) notRowSource(k int) error {
+	return pgerr.New(pgerr.FeatureNotSupported, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression").
+		WithPosition(charPos(r.sql, r.toks[k].start))
+}
+
+// commaItems splits tokens [from, to) at their top-level commas into
+// [first, end) token ranges; an empty range is none.
+func (r *rewriter) commaItems(from, to int) [][2]int {
+	if from >= to {
+		return nil
+	}
+	var out [][2]int
+	start := from
+	for k := from; k < to; k++ {
+		switch {
+		case r.toks[k].is("(") || r.toks[k].is("["):
+			if m := r.matching(k); m > k && m < to {
+				k = m
+			}
+		case r.toks[k].is(","):
+			out = append(out, [2]int{start, k})
+			start = k + 1
+		}
+	}
+	return append(out, [2]int{start, to})
+}
+
+// tidbText is tokens [from, to) as TiDB's grammar reads them: quoted
+// identifiers in backquotes, the rest as written.
+func (r *rewriter) tidbText(from, to int) string {
+	var b strings.Builder
+	for k := from; k < to; k++ {
+		t := r.toks[k]
+		switch t.kind {
+		case tkIdent:
+			b.WriteString(t.val)
+		case tkQIdent:
+			b.WriteString("`" + strings.ReplaceAll(t.val, "`", "``") + "`")
+		default:
+			b.WriteString(r.sql[t.start:t.end])
+		}
+	}
+	return b.String()
+}
