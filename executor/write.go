@@ -1181,6 +1181,9 @@ func (ec *execCtx) targetChange(rt *catalog.Table, tg target, w int, old current
 func (ec *execCtx) update(ctx context.Context, u *optimizer.Update, stats *kv.Stats) (WriteResult, error) {
 	t := u.Table
 	if t.InsteadOf != nil {
+		if len(u.Shared) > 0 {
+			return WriteResult{}, pgerr.New(pgerr.FeatureNotSupported, "a multiple-column assignment from a sub-SELECT is not supported on a view with INSTEAD OF triggers")
+		}
 		return ec.insteadModify(ctx, t, "UPDATE", u.Source, u.Set, u.Returning)
 	}
 	if t.Mutability == catalog.ImmutableRows {
@@ -1193,6 +1196,17 @@ func (ec *execCtx) update(ctx context.Context, u *optimizer.Update, stats *kv.St
 		in := old.row
 		if extra != nil {
 			in = append(copyRow(old.row), extra...)
+		}
+		if len(u.Shared) > 0 {
+			// Each computed once for the row, read by Set after it.
+			in = append(make([]sqltypes.Value, 0, len(in)+len(u.Shared)), in...)
+			for _, x := range u.Shared {
+				v, err := x.Eval(ec.eval, in)
+				if err != nil {
+					return change{}, err
+				}
+				in = append(in, v)
+			}
 		}
 		row := copyRow(old.row)
 		for col, x := range u.Set {

@@ -96,9 +96,14 @@ type OnConflict struct {
 // FROM tables; Set expressions read that row.
 type Update struct {
 	Permissions
-	Table     *catalog.Table
-	Source    Rel
-	Set       map[int]Expr
+	Table  *catalog.Table
+	Source Rel
+	Set    map[int]Expr
+	// Shared are computed once per row before Set, each appended to the
+	// row Set reads (after Source's columns): the row of a
+	// multiple-column assignment's sub-SELECT, SET (a, b) = (SELECT ...),
+	// whose fields Set's columns take.
+	Shared    []Expr
 	Returning *Returning
 	// Recheck is the part of WHERE that reads only the target row: a row
 	// changed by a concurrent statement since the scan must still pass it.

@@ -80,7 +80,11 @@ func (b *builder) update(s *ir.Update) (*Update, error) {
 	for c, e := range s.Set {
 		set[c] = b.expr(e)
 	}
-	u := &Update{Table: s.Table, Source: src, Set: set, Recheck: s.Recheck, Returning: b.returning(s.Returning), Constraints: s.Constraints}
+	var shared []ir.Expr
+	for _, e := range s.Shared {
+		shared = append(shared, b.expr(e))
+	}
+	u := &Update{Table: s.Table, Source: src, Set: set, Shared: shared, Recheck: s.Recheck, Returning: b.returning(s.Returning), Constraints: s.Constraints}
 	for _, h := range s.Heirs {
 		hu, err := b.update(h)
 		if err != nil {

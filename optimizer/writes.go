@@ -35,6 +35,8 @@ type Update struct {
 	Table     *catalog.Table
 	Source    Node
 	Set       map[int]ir.Expr
+	// Shared: as ir.Update's, computed per row before Set.
+	Shared    []ir.Expr
 	Recheck   ir.Expr
 	Returning *ir.Returning
 	// Constraints are the CHECKs and foreign keys the write enforces.
@@ -107,7 +109,7 @@ func (n *Update) WriteConstraints() *ir.Constraints { return n.Constraints }
 func (n *Delete) WriteConstraints() *ir.Constraints { return n.Constraints }
 
 // Expressions implementations. A write lists the SET expressions its
-// subplans are found in, in column order; its RETURNING list and
+// subplans are found in, in column order, then an UPDATE's Shared ones; its RETURNING list and
 // rechecks are evaluated by the executor's write, not through this list.
 func (n *Insert) Expressions() []ir.Expr { return nil }
 func (n *Delete) Expressions() []ir.Expr { return nil }
@@ -117,11 +119,11 @@ func (n *Update) Expressions() []ir.Expr {
 		cols = append(cols, c)
 	}
 	sort.Ints(cols)
-	out := make([]ir.Expr, len(cols))
+	out := make([]ir.Expr, len(cols), len(cols)+len(n.Shared))
 	for i, c := range cols {
 		out[i] = n.Set[c]
 	}
-	return out
+	return append(out, n.Shared...)
 }
 
 func (n *Insert) Columns() []ir.Column { return returningCols(n.Returning) }

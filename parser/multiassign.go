@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -10,14 +11,21 @@ import (
 //
 //	SET (a, b) = (x, y)       → SET a = x, b = y
 //	SET (a, b) = ROW(x, y)    → SET a = x, b = y
+//	SET (a, b) = (SELECT ...) → SET a = zp_multiassign((SELECT ...), 0, 2),
+//	                                b = zp_multiassign(NULL, 1, 2)
 //
 // in UPDATE and in INSERT ... ON CONFLICT DO UPDATE. Each value stays in
 // place (its tokens and their respellings are untouched); the column
 // names move in front of it. A source that is neither a parenthesized
 // list of two or more values nor ROW(...) is refused as PostgreSQL
-// refuses it; a sub-SELECT source (one evaluation per row assigning
-// several columns) and targets that are array elements or fields are not
-// supported.
+// refuses it. The planner evaluates a sub-SELECT source once per row
+// and assigns each column its field of the row (PostgreSQL's MULTIEXPR
+// SubPlan). Targets that are array elements or fields are not supported.
+
+// MultiAssignFunc marks the columns of a multiple-column assignment from
+// a sub-SELECT: zp_multiassign(subquery, 0, n) for the first of its n
+// columns, zp_multiassign(NULL, k, n) for the k-th after it.
+const MultiAssignFunc = "zp_multiassign"
 
 // updateSet reports whether the SET at token i starts an UPDATE's
 // assignment list: UPDATE [ONLY] name [*] [[AS] alias] SET, or DO UPDATE
@@ -110,8 +118,18 @@ func (r *rewriter) multiAssignItem(open int) (int, error) {
 		return 0, r.syntaxErrorAt(len(r.toks))
 	}
 	if !isRow && (r.peek(values+1, "select") || r.peek(values+1, "with") || r.peek(values+1, "values")) {
-		return 0, pgerr.New(pgerr.FeatureNotSupported, "a multiple-column UPDATE item whose source is a sub-SELECT is not supported").
-			WithHint("Assign each column its own scalar sub-SELECT.").WithPosition(charPos(r.sql, r.toks[src].start))
+		// (a, b) = (SELECT ...): the sub-SELECT stays in place as the
+		// first column's value, zp_multiassign((SELECT ...), 0, n); the
+		// others take their fields of its row.
+		n := len(cols)
+		r.drop(open, values)
+		r.ed[values-1].post += r.tidbText(cols[0][0], cols[0][1]) + " = " + MultiAssignFunc + "("
+		tail := fmt.Sprintf(", 0, %d)", n)
+		for j := 1; j < n; j++ {
+			tail += fmt.Sprintf(", %s = %s(NULL, %d, %d)", r.tidbText(cols[j][0], cols[j][1]), MultiAssignFunc, j, n)
+		}
+		r.ed[end].outerPost += tail
+		return end + 1, nil
 	}
 	vals := r.commaItems(values+1, end)
 	if !isRow && len(vals) == 1 {

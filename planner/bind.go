@@ -101,6 +101,10 @@ type Binder struct {
 	// types of the columns its outputs go to (see insertTarget).
 	insertSelect ast.Node
 	insertTypes  []sqltypes.Type
+	// multiAssignQuery is the sub-SELECT of the multiple-column UPDATE
+	// assignment being bound (bindMultiAssign), where its columns' errors
+	// point.
+	multiAssignQuery ast.ResultSetNode
 	// routine is the routine whose body is being bound (routines.go);
 	// routines are the user-defined routines the statement calls, and
 	// inlining the functions whose bodies are being inlined.

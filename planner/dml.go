@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -246,6 +247,9 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 				}
 				if _, dup := ins.OnConflict.Set[i]; dup {
 					return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", a.Column.Name.O)
+				}
+				if f, ok := a.Expr.(*ast.FuncCallExpr); ok && f.FnName.L == parser.MultiAssignFunc {
+					return nil, unsupported("a multiple-column assignment from a sub-SELECT is not supported in ON CONFLICT DO UPDATE")
 				}
 				e, err := b.bindAssign(sc, a.Expr, t.Columns[i])
 				if err != nil {
@@ -552,6 +556,14 @@ func (b *Binder) bindUpdateOf(n *ast.UpdateStmt, t, heirOf *catalog.Table, targe
 		if t.Columns[i].Identity == "always" {
 			return nil, identityAlways(t.Columns[i], true)
 		}
+		if f, ok := a.Expr.(*ast.FuncCallExpr); ok && f.FnName.L == parser.MultiAssignFunc {
+			e, err := b.bindMultiAssign(sc, u, len(src.Columns()), f, t.Columns[i])
+			if err != nil {
+				return nil, err
+			}
+			u.Set[i] = e
+			continue
+		}
 		e, err := b.bindAssign(sc, a.Expr, t.Columns[i])
 		if err != nil {
 			return nil, err
@@ -696,4 +708,66 @@ func selectItem(q ast.ResultSetNode, j, n int) ast.ExprNode {
 		return nil
 	}
 	return sel.Fields.Fields[j].Expr
+}
+
+// bindMultiAssign binds column col's part of a multiple-column assignment
+// from a sub-SELECT, SET (a, b) = (SELECT ...) (parser.MultiAssignFunc):
+// the first column binds the sub-SELECT as one of u's Shared values, the
+// row it returns (NULL when none; 21000 for more than one), at position
+// width + its index in the row Set reads; each column, the first
+// included, takes its field of that row.
+func (b *Binder) bindMultiAssign(sc *scope, u *ir.Update, width int, f *ast.FuncCallExpr, col catalog.Column) (ir.Expr, error) {
+	if len(f.Args) != 3 {
+		return nil, pgerr.New(pgerr.InternalError, "malformed multiple-column assignment")
+	}
+	k, n := intLiteral(f.Args[1]), intLiteral(f.Args[2])
+	if k == 0 {
+		sub, ok := f.Args[0].(*ast.SubqueryExpr)
+		if !ok {
+			return nil, pgerr.New(pgerr.InternalError, "malformed multiple-column assignment")
+		}
+		rel, corr, err := b.bindSubquery(sc, sub.Query)
+		if err != nil {
+			return nil, err
+		}
+		cols := rel.Columns()
+		if len(cols) != n {
+			return nil, b.at(pgerr.New(pgerr.SyntaxError, "number of columns does not match number of values"), sub)
+		}
+		items := make([]ir.Expr, len(cols))
+		names := make([]string, len(cols))
+		types := make([]sqltypes.Type, len(cols))
+		for i, c := range cols {
+			items[i] = &ir.ColRef{Index: i, Name: c.Name, Typ: c.Type}
+			names[i], types[i] = c.Name, c.Type
+		}
+		b.multiAssignQuery = sub.Query
+		rec := sqltypes.AnonymousRecord(names, types)
+		row := &ir.Project{Input: rel, Exprs: []ir.Expr{ir.NewRecordExpr(items, rec)}, Cols: []ir.Column{{Name: "row", Type: rec, Col: -1}}}
+		u.Shared = append(u.Shared, &ir.Subquery{Kind: ir.ScalarSubquery, Plan: row, Correlated: corr, Typ: rec, ID: b.newSubqueryID()})
+	}
+	if len(u.Shared) == 0 {
+		return nil, pgerr.New(pgerr.InternalError, "malformed multiple-column assignment")
+	}
+	shared := u.Shared[len(u.Shared)-1]
+	fields := shared.Type().Composite.FieldTypes()
+	if k < 0 || k >= len(fields) {
+		return nil, pgerr.New(pgerr.InternalError, "malformed multiple-column assignment")
+	}
+	ref := &ir.ColRef{Index: width + len(u.Shared) - 1, Name: fmt.Sprintf("(SubPlan %d)", shared.(*ir.Subquery).ID), Typ: shared.Type()}
+	field := &ir.Func{Name: fmt.Sprintf(".col%d", k+1), Args: []ir.Expr{ref}, Typ: fields[k], Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return a[0].Array().Elems[k], nil
+	})}
+	// A mismatch points at the sub-SELECT's item, as PostgreSQL's does.
+	return b.coerceToColumn(field, col.Name, col.Type, selectItem(b.multiAssignQuery, k, len(fields)))
+}
+
+// intLiteral is the value of an integer literal the parser wrote, or -1.
+func intLiteral(e ast.ExprNode) int {
+	if v, ok := e.(ast.ValueExpr); ok {
+		if i, ok := v.GetValue().(int64); ok {
+			return int(i)
+		}
+	}
+	return -1
 }
