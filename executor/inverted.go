@@ -112,6 +112,7 @@ func (s *scanRows) postings(ctx context.Context, ix *catalog.Index, tok []byte, 
 	end := kv.PrefixEnd(tok)
 	for _, sh := range s.node.Shards {
 		it := s.ec.kv.Scan(ctx, kv.ScanRequest{Partition: catalog.IndexPartition(ix.ID, sh), Start: tok, End: end, Stats: &s.stats})
+		key := entryKey(it)
 		n := 0
 		for it.Next() {
 			if n++; n%cancelCheckEvery == 0 {
@@ -120,7 +121,7 @@ func (s *scanRows) postings(ctx context.Context, ix *catalog.Index, tok []byte, 
 					return nil, err
 				}
 			}
-			out[string(pkOf(it.Item().Key.Sort, tok))] = struct{}{}
+			out[string(pkOf(key(), tok))] = struct{}{}
 		}
 		err := it.Err()
 		it.Close()
@@ -131,15 +132,29 @@ func (s *scanRows) postings(ctx context.Context, ix *catalog.Index, tok []byte, 
 	return out, nil
 }
 
+// zigzagSteps is how many entries a list behind in a zig-zag steps
+// through (Next) before it seeks instead. A seek starts again from the top
+// of Pebble's iterator stack (every level, the sstable's index, a search
+// of the block), where a step reads the next entry of the block in hand:
+// a dense list behind a sparse one (a jsonb path's value on a fifth of the
+// rows beside one on a fiftieth) is a few entries behind, and the sparse
+// one behind the dense one is nearly always one entry behind. Of 0, 4, 8
+// and 16 steps, 8 took the least CPU in BenchmarkDocs/jsonb_nested (see
+// bench/README.md, issue 28 round three).
+const zigzagSteps = 8
+
 // zigzag adds to out the primary keys in every posting list of toks
 // within one partition of the index. A token's entries are ordered by
 // primary key, so the lists are read in step: each stands at its smallest
-// key not below the largest any other stands at, seeking past the keys
-// another list lacks; a key all lists stand at is in every one.
+// key not below the largest any other stands at, stepping (or, when that
+// is more than zigzagSteps entries away, seeking) past the keys another
+// list lacks; a key all lists stand at is in every one.
 func (s *scanRows) zigzag(ctx context.Context, partition []byte, toks [][]byte, out pkSet) error {
 	its := make([]kv.Iterator, len(toks))
+	keys := make([]func() []byte, len(toks))
 	for i, tok := range toks {
 		its[i] = s.ec.kv.Scan(ctx, kv.ScanRequest{Partition: partition, Start: tok, End: kv.PrefixEnd(tok), Stats: &s.stats})
+		keys[i] = entryKey(its[i])
 	}
 	defer func() {
 		for _, it := range its {
@@ -152,7 +167,7 @@ func (s *scanRows) zigzag(ctx context.Context, partition []byte, toks [][]byte, 
 		if !its[i].Next() {
 			return false, ClassifyError(its[i].Err())
 		}
-		cur[i] = append(cur[i][:0], catalog.InvertedPrimaryKey(its[i].Item().Key.Sort, toks[i])...)
+		cur[i] = append(cur[i][:0], catalog.InvertedPrimaryKey(keys[i](), toks[i])...)
 		return true, nil
 	}
 	for i := range its {
@@ -179,6 +194,19 @@ func (s *scanRows) zigzag(ctx context.Context, partition []byte, toks [][]byte, 
 				continue
 			}
 			behind = true
+			reached := false
+			for range zigzagSteps {
+				if ok, err := next(i); !ok {
+					return err
+				}
+				if bytes.Compare(cur[i], hi) >= 0 {
+					reached = true
+					break
+				}
+			}
+			if reached {
+				continue
+			}
 			seek = append(append(seek[:0], toks[i]...), hi...)
 			its[i].Seek(seek)
 			if ok, err := next(i); !ok {
@@ -193,6 +221,16 @@ func (s *scanRows) zigzag(ctx context.Context, partition []byte, toks [][]byte, 
 			return err
 		}
 	}
+}
+
+// entryKey returns a function giving the sort key of it's current item,
+// through kv.KeyIterator when it is one: a posting is all key, and
+// Item would decode its value (nothing the scan uses) for every entry.
+func entryKey(it kv.Iterator) func() []byte {
+	if k, ok := it.(kv.KeyIterator); ok {
+		return func() []byte { return k.Key().Sort }
+	}
+	return func() []byte { return it.Item().Key.Sort }
 }
 
 // intersect returns the keys in every set (starting from the smallest).

@@ -9,8 +9,9 @@ import (
 // The store requests of inverted (gin) index scans: one range read per
 // token and shard, then one batched get of the rows the postings name; the
 // table itself is never scanned. Pebble seeks cheaply, so the posting
-// lists of an AND are read in step (a zig-zag): a list seeks past the keys
-// another lacks, and the entries read are about twice the shorter list's.
+// lists of an AND are read in step (a zig-zag): a list steps past the keys
+// another lacks, seeking when its next match is more than zigzagSteps
+// entries away.
 
 func itemsEnv(t *testing.T) *env {
 	e := newEnv(t,
@@ -36,9 +37,10 @@ func itemsEnv(t *testing.T) *env {
 	return e
 }
 
-// postings counts the items of the range reads of an index's partitions
-// and the rows got from the table's, failing on any other request.
-func postings(t *testing.T, lines []string, index string) (scans, entries, gets int) {
+// postings counts the items and seeks of the range reads of an index's
+// partitions and the rows got from the table's, failing on any other
+// request.
+func postings(t *testing.T, lines []string, index string) (scans, entries, seeks, gets int) {
 	t.Helper()
 	for _, l := range lines {
 		switch {
@@ -49,13 +51,20 @@ func postings(t *testing.T, lines []string, index string) (scans, entries, gets 
 				t.Fatalf("cannot read the item count of %q", l)
 			}
 			entries += n
+			if _, after, ok := strings.Cut(l[strings.LastIndex(l, ": ")+2:], ", "); ok {
+				var k int
+				if _, err := fmt.Sscanf(after, "%d seek", &k); err != nil {
+					t.Fatalf("cannot read the seek count of %q", l)
+				}
+				seeks += k
+			}
 		case strings.HasPrefix(l, "get items/"):
 			gets += strings.Count(l, "get items/")
 		default:
 			t.Errorf("unexpected request %q (the table must not be scanned)", l)
 		}
 	}
-	return scans, entries, gets
+	return scans, entries, seeks, gets
 }
 
 func TestInvertedScanReadsOnlyPostings(t *testing.T) {
@@ -63,18 +72,22 @@ func TestInvertedScanReadsOnlyPostings(t *testing.T) {
 		query, index   string
 		rows           int
 		scans, entries int // one scan per token and shard; entries = the tokens' postings
+		seeks          int // the zig-zag's seeks past entries more than zigzagSteps away
 	}{
-		// key "color" (200) and value "red" (20): the AND keeps 20 rows,
-		// reading the 20 red entries and the 20 color entries the zig-zag
-		// lands on, plus the one after each (its Next), per shard.
-		{`SELECT id FROM items WHERE doc @> '{"color": "red"}'`, "items_doc", 20, 4, 61},
+		// key "color" (200) and value "red" (20, all in shard 1): the AND
+		// keeps 20 rows, reading the 20 red entries and stepping through
+		// the color entries between them (a red row is about every fifth
+		// of shard 1's), seeking nowhere; shard 0's red list is empty.
+		{`SELECT id FROM items WHERE doc @> '{"color": "red"}'`, "items_doc", 20, 4, 118, 0},
 		// key "size" (50 rows).
-		{`SELECT id FROM items WHERE doc ? 'size'`, "items_doc", 50, 2, 50},
+		{`SELECT id FROM items WHERE doc ? 'size'`, "items_doc", 50, 2, 50, 0},
 		// t3 (8 rows) and t7 (8 rows), ORed.
-		{`SELECT id FROM items WHERE tags && '{t3,t7}'`, "items_tags", 16, 4, 16},
-		// t3 AND all: the 8 entries of t3 and the 8 of all it seeks to (and
-		// one more in each shard), not all 208 postings.
-		{`SELECT id FROM items WHERE tags @> '{t3,all}'`, "items_tags", 8, 4, 18},
+		{`SELECT id FROM items WHERE tags && '{t3,t7}'`, "items_tags", 16, 4, 16, 0},
+		// t3 AND all: t3's 8 entries, and all's list steps zigzagSteps
+		// entries towards each (t3 is on every 25th row) and then seeks to
+		// it (7 seeks; the first t3 entry is within reach), not reading
+		// all 208 postings.
+		{`SELECT id FROM items WHERE tags @> '{t3,all}'`, "items_tags", 8, 4, 74, 7},
 	}
 	for _, c := range cases {
 		t.Run(c.query, func(t *testing.T) {
@@ -83,10 +96,10 @@ func TestInvertedScanReadsOnlyPostings(t *testing.T) {
 			if len(got) != c.rows {
 				t.Fatalf("%d rows, want %d", len(got), c.rows)
 			}
-			scans, entries, gets := postings(t, e.log.Lines(), c.index)
-			if scans != c.scans || entries != c.entries || gets != c.rows {
-				t.Errorf("%d scans reading %d entries and %d row gets, want %d, %d and %d:\n%s",
-					scans, entries, gets, c.scans, c.entries, c.rows, strings.Join(e.log.Lines(), "\n"))
+			scans, entries, seeks, gets := postings(t, e.log.Lines(), c.index)
+			if scans != c.scans || entries != c.entries || seeks != c.seeks || gets != c.rows {
+				t.Errorf("%d scans reading %d entries with %d seeks and %d row gets, want %d, %d, %d and %d:\n%s",
+					scans, entries, seeks, gets, c.scans, c.entries, c.seeks, c.rows, strings.Join(e.log.Lines(), "\n"))
 			}
 		})
 	}
