@@ -214,23 +214,52 @@ func (s *Schema) floatSpan(d int, loC, hiC uint64) (lo, hi float64) {
 // two per address bit). Spread over that area, the entries a caller read
 // in r give their density, the scale of a nearest-neighbour search. It is
 // +Inf when r reaches NULL, NaN or infinite codes.
+//
+// The walk starts from the whole address space, so every node it meets is
+// a whole aligned subcube: its least address is its k-bit prefix followed
+// by zeros, its greatest the prefix followed by ones. The walk keeps both
+// as it splits, one bit set or cleared a step, rather than interleaving
+// every node's codes again (that, and an allocation per address, was most
+// of a kNN query's CPU: the executor asks for the area of every probe and
+// of every gap between a batch's ranges).
 func (s *Schema) RangeArea(r Range, x, y int) float64 {
-	lo, hi, _ := s.clip(s.Universe())
-	var walk func(n *node) float64
-	walk = func(n *node) float64 {
-		a, b := s.appendAddr(nil, &n.lo), s.appendAddr(nil, &n.hi)
-		if (r.Hi != nil && bytes.Compare(a, r.Hi) >= 0) || bytes.Compare(b, r.Lo) < 0 {
-			return 0
-		}
-		if bytes.Compare(a, r.Lo) >= 0 && (r.Hi == nil || bytes.Compare(b, r.Hi) < 0) || n.k == s.bits {
-			xlo, xhi := s.floatSpan(x, n.lo[x], n.hi[x])
-			ylo, yhi := s.floatSpan(y, n.lo[y], n.hi[y])
-			return (xhi - xlo) * (yhi - ylo)
-		}
-		c0, c1, _, _ := s.split(n)
-		return walk(&c0) + walk(&c1)
+	w := areaWalk{s: s, r: r, x: x, y: y}
+	root := node{}
+	copy(root.hi[:], s.maxCodes)
+	var hiAddr [maxWords * 8]byte
+	for p := range s.bits {
+		hiAddr[p>>3] |= 0x80 >> uint(p&7)
 	}
-	return walk(&node{lo: lo, hi: hi})
+	return w.walk(&root, [maxWords * 8]byte{}, hiAddr)
+}
+
+// areaWalk is RangeArea's walk over the subcubes of range r.
+type areaWalk struct {
+	s    *Schema
+	r    Range
+	x, y int
+}
+
+// walk is the area of the addresses of r in subcube n, whose least and
+// greatest addresses are a and b.
+func (w *areaWalk) walk(n *node, a, b [maxWords * 8]byte) float64 {
+	s, r := w.s, w.r
+	l := s.addrLen
+	if (r.Hi != nil && bytes.Compare(a[:l], r.Hi) >= 0) || bytes.Compare(b[:l], r.Lo) < 0 {
+		return 0
+	}
+	if bytes.Compare(a[:l], r.Lo) >= 0 && (r.Hi == nil || bytes.Compare(b[:l], r.Hi) < 0) || n.k == s.bits {
+		xlo, xhi := s.floatSpan(w.x, n.lo[w.x], n.hi[w.x])
+		ylo, yhi := s.floatSpan(w.y, n.lo[w.y], n.hi[w.y])
+		return (xhi - xlo) * (yhi - ylo)
+	}
+	// Address bit k is 0 in the lower child, 1 in the upper.
+	i, m := n.k>>3, byte(0x80)>>uint(n.k&7)
+	c0, c1, _, _ := s.split(n)
+	b0, a1 := b, a
+	b0[i] &^= m
+	a1[i] |= m
+	return w.walk(&c0, a, b0) + w.walk(&c1, a1, b)
 }
 
 // orderFloat is the float of order bits u, with the NaNs at either end of
