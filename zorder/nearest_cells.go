@@ -2,7 +2,6 @@ package zorder
 
 import (
 	"bytes"
-	"container/heap"
 	"math"
 	"slices"
 )
@@ -41,6 +40,7 @@ type NearestCells struct {
 	read   []Range // ranges the caller read outside the batches (a probe)
 	cells  int     // cells handed out
 	fine   float64 // the finest side a batch splits to
+	work   []cell  // Batch's stack, kept for the next batch
 }
 
 // cell is a node of the search: an aligned subcube clipped to the base
@@ -51,17 +51,44 @@ type cell struct {
 	dist float64
 }
 
+// cellQueue is a binary min-heap of cells by distance.
 type cellQueue []cell
 
-func (q cellQueue) Len() int           { return len(q) }
-func (q cellQueue) Less(i, j int) bool { return q[i].dist < q[j].dist }
-func (q cellQueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
-func (q *cellQueue) Push(x any)        { *q = append(*q, x.(cell)) }
-func (q *cellQueue) Pop() any {
-	old := *q
-	c := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return c
+func (q *cellQueue) push(c cell) {
+	*q = append(*q, c)
+	h := *q
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !(h[i].dist < h[p].dist) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (q *cellQueue) pop() cell {
+	h := *q
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < len(h) && h[l].dist < h[m].dist {
+			m = l
+		}
+		if l+1 < len(h) && h[l+1].dist < h[m].dist {
+			m = l + 1
+		}
+		if m == i {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	*q = h
+	return top
 }
 
 // maxCellsPerRadius bounds how fine a batch splits its cells: no finer
@@ -141,21 +168,38 @@ func (n *NearestCells) Batch(r, side float64) []Range {
 	// split every one of them (a disc from the density of a few points
 	// tied there is that small).
 	side = max(side, r/maxCellsPerRadius, n.fine)
-	for len(n.queue) > 0 && (all || n.queue[0].dist*distSlack <= r) {
-		c := heap.Pop(&n.queue).(cell)
+	within := func(c *cell) bool { return all || c.dist*distSlack <= r }
+	// The cells within r are all handed out or split, in whatever order:
+	// they are worked off a stack, and only the cells beyond r, which
+	// later batches and Settled need in order of distance, go back to the
+	// queue (most cells of a batch are never queued, and none is boxed in
+	// an interface as container/heap would).
+	work := n.work[:0]
+	for len(n.queue) > 0 && within(&n.queue[0]) {
+		work = append(work, n.queue.pop())
+	}
+	for len(work) > 0 {
+		c := work[len(work)-1]
+		work = work[:len(work)-1]
 		if !all && c.n.k < n.s.bits && n.wide(&c.n, r, side) {
 			c0, c1, has0, has1 := n.s.split(&c.n)
-			if has0 {
-				heap.Push(&n.queue, cell{n: c0, dist: n.distance(&c0)})
-			}
-			if has1 {
-				heap.Push(&n.queue, cell{n: c1, dist: n.distance(&c1)})
+			for i, ch := range [2]*node{&c0, &c1} {
+				if i == 0 && !has0 || i == 1 && !has1 {
+					continue
+				}
+				cc := cell{n: *ch, dist: n.distance(ch)}
+				if within(&cc) {
+					work = append(work, cc)
+				} else {
+					n.queue.push(cc)
+				}
 			}
 			continue
 		}
 		out = append(out, n.s.cellRange(&c.n))
 		n.cells++
 	}
+	n.work = work
 	slices.SortFunc(out, func(a, b Range) int { return bytes.Compare(a.Lo, b.Lo) })
 	out = UnionRanges(out, nil)
 	if len(n.read) > 0 {
