@@ -3,6 +3,7 @@ package zorder
 import (
 	"bytes"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -267,43 +268,153 @@ func (s *Schema) floatSpan(d int, loC, hiC uint64) (lo, hi float64) {
 // of a kNN query's CPU: the executor asks for the area of every probe and
 // of every gap between a batch's ranges).
 func (s *Schema) RangeArea(r Range, x, y int) float64 {
-	w := areaWalk{s: s, r: r, x: x, y: y}
-	root := node{}
-	copy(root.hi[:], s.maxCodes)
-	var hiAddr [maxWords * 8]byte
-	for p := range s.bits {
-		hiAddr[p>>3] |= 0x80 >> uint(p&7)
+	if area, ok := s.pathArea(r, x, y); ok {
+		return area
 	}
-	return w.walk(&root, [maxWords * 8]byte{}, hiAddr)
+	w := areaWalk{s: s, r: r, x: x, y: y}
+	for p := range s.bits {
+		w.b[p>>3] |= 0x80 >> uint(p&7)
+	}
+	return w.walk(0, areaCell{xhi: s.maxCodes[x], yhi: s.maxCodes[y]})
 }
 
-// areaWalk is RangeArea's walk over the subcubes of range r.
+// pathArea is RangeArea for a range whose bounds are whole addresses (or
+// open), as the executor's are, without the walk's comparisons: below the
+// bit where the bounds part, the walk splits only the subcubes on the
+// path of each bound, and which child of them lies wholly inside is that
+// bound's bit. It sums the same subcubes in the same order as the walk
+// (each level's subcube added to the sum of those below it), so the area
+// is the walk's to the bit. ok is false for other bounds.
+func (s *Schema) pathArea(r Range, x, y int) (area float64, ok bool) {
+	l := s.addrLen
+	unused := byte(1)<<uint(8*l-s.bits) - 1 // the last byte's bits past the address
+	whole := func(b []byte) bool { return len(b) == l && l > 0 && b[l-1]&unused == 0 }
+	if len(r.Lo) > 0 && !whole(r.Lo) || r.Hi != nil && !whole(r.Hi) {
+		return 0, false
+	}
+	bit := func(b []byte, k int) bool { return len(b) > 0 && b[k>>3]&(0x80>>uint(k&7)) != 0 }
+	// lastOne is the position of b's last 1 bit, -1 if none: b's bits
+	// from k on are all zero (the subcube of b's first k bits starts at
+	// b) when k > lastOne(b).
+	lastOne := func(b []byte) int {
+		for i := len(b) - 1; i >= 0; i-- {
+			if b[i] != 0 {
+				return 8*i + 7 - bits.TrailingZeros8(b[i])
+			}
+		}
+		return -1
+	}
+	loEnd, hiEnd := lastOne(r.Lo), lastOne(r.Hi)
+	if r.Hi != nil && bytes.Compare(r.Lo, r.Hi) >= 0 {
+		return 0, true
+	}
+	c := areaCell{xhi: s.maxCodes[x], yhi: s.maxCodes[y]}
+	child := func(c areaCell, k int, one bool) areaCell {
+		d, m := int(s.posDim[k]), uint64(1)<<s.posBit[k]
+		switch {
+		case d == x && one:
+			c.xlo |= m
+		case d == x:
+			c.xhi &^= m
+		case d == y && one:
+			c.ylo |= m
+		case d == y:
+			c.yhi &^= m
+		}
+		return c
+	}
+	cellArea := func(c areaCell) float64 {
+		xlo, xhi := s.floatSpan(x, c.xlo, c.xhi)
+		ylo, yhi := s.floatSpan(y, c.ylo, c.yhi)
+		return (xhi - xlo) * (yhi - ylo)
+	}
+	// The bounds' common prefix: one child of each subcube on it is in
+	// the range, the other outside.
+	k := 0
+	for ; r.Hi != nil && k < s.bits && bit(r.Lo, k) == bit(r.Hi, k); k++ {
+		c = child(c, k, bit(r.Lo, k))
+	}
+	// lower is the area of [Lo, the end of subcube c) for the subcube c
+	// of depth k that holds Lo; upper that of [the start of c, Hi) for
+	// the one that holds Hi.
+	var lower func(c areaCell, k int) float64
+	lower = func(c areaCell, k int) float64 {
+		if k == s.bits || k > loEnd {
+			return cellArea(c)
+		}
+		if bit(r.Lo, k) {
+			return 0 + lower(child(c, k, true), k+1)
+		}
+		return lower(child(c, k, false), k+1) + cellArea(child(c, k, true))
+	}
+	var upper func(c areaCell, k int) float64
+	upper = func(c areaCell, k int) float64 {
+		if k == s.bits || k > hiEnd {
+			return 0
+		}
+		if bit(r.Hi, k) {
+			return cellArea(child(c, k, false)) + upper(child(c, k, true), k+1)
+		}
+		return upper(child(c, k, false), k+1) + 0
+	}
+	switch {
+	case r.Hi == nil:
+		return lower(c, k), true
+	case k == s.bits:
+		return 0, true // [no bound, the least address): empty
+	}
+	// Lo's bit k is 0 and Hi's is 1.
+	return lower(child(c, k, false), k+1) + upper(child(c, k, true), k+1), true
+}
+
+// areaWalk is RangeArea's walk over the subcubes of range r: a and b are
+// the least and greatest addresses of the subcube being walked, each bit
+// set or cleared on the way down and restored on the way up.
 type areaWalk struct {
 	s    *Schema
 	r    Range
 	x, y int
+	a, b [maxWords * 8]byte
 }
 
-// walk is the area of the addresses of r in subcube n, whose least and
-// greatest addresses are a and b.
-func (w *areaWalk) walk(n *node, a, b [maxWords * 8]byte) float64 {
+// areaCell is a subcube's codes of x and y, all the walk needs of it: the
+// other attributes' bits split it too, but do not change its area.
+type areaCell struct{ xlo, xhi, ylo, yhi uint64 }
+
+// walk is the area of the addresses of r in the subcube of depth k with
+// codes c, whose least and greatest addresses are w.a and w.b.
+func (w *areaWalk) walk(k int, c areaCell) float64 {
 	s, r := w.s, w.r
-	l := s.addrLen
-	if (r.Hi != nil && bytes.Compare(a[:l], r.Hi) >= 0) || bytes.Compare(b[:l], r.Lo) < 0 {
+	a, b := w.a[:s.addrLen], w.b[:s.addrLen]
+	if (r.Hi != nil && bytes.Compare(a, r.Hi) >= 0) || bytes.Compare(b, r.Lo) < 0 {
 		return 0
 	}
-	if bytes.Compare(a[:l], r.Lo) >= 0 && (r.Hi == nil || bytes.Compare(b[:l], r.Hi) < 0) || n.k == s.bits {
-		xlo, xhi := s.floatSpan(w.x, n.lo[w.x], n.hi[w.x])
-		ylo, yhi := s.floatSpan(w.y, n.lo[w.y], n.hi[w.y])
+	if bytes.Compare(a, r.Lo) >= 0 && (r.Hi == nil || bytes.Compare(b, r.Hi) < 0) || k == s.bits {
+		xlo, xhi := s.floatSpan(w.x, c.xlo, c.xhi)
+		ylo, yhi := s.floatSpan(w.y, c.ylo, c.yhi)
 		return (xhi - xlo) * (yhi - ylo)
 	}
-	// Address bit k is 0 in the lower child, 1 in the upper.
-	i, m := n.k>>3, byte(0x80)>>uint(n.k&7)
-	c0, c1, _, _ := s.split(n)
-	b0, a1 := b, a
-	b0[i] &^= m
-	a1[i] |= m
-	return w.walk(&c0, a, b0) + w.walk(&c1, a1, b)
+	// Address bit k is the code bit m of attribute d: 0 in the lower
+	// child, 1 in the upper (a whole subcube's hi has it set, its lo
+	// clear).
+	d, m := int(s.posDim[k]), uint64(1)<<s.posBit[k]
+	c0, c1 := c, c
+	switch d {
+	case w.x:
+		c0.xhi &^= m
+		c1.xlo |= m
+	case w.y:
+		c0.yhi &^= m
+		c1.ylo |= m
+	}
+	i, bit := k>>3, byte(0x80)>>uint(k&7)
+	w.b[i] &^= bit
+	area := w.walk(k+1, c0)
+	w.b[i] |= bit
+	w.a[i] |= bit
+	area += w.walk(k+1, c1)
+	w.a[i] &^= bit
+	return area
 }
 
 // orderFloat is the float of order bits u, with the NaNs at either end of

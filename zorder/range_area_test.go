@@ -67,9 +67,9 @@ func TestRangeAreaMatchesAddresses(t *testing.T) {
 			}
 			return s.Encode(c)
 		}
-		for trial := 0; trial < 400; trial++ {
+		for trial := 0; trial < 2000; trial++ {
 			r := Range{Lo: addr(), Hi: addr()}
-			switch rng.Intn(8) {
+			switch rng.Intn(12) {
 			case 0:
 				r.Hi = nil
 			case 1:
@@ -80,6 +80,30 @@ func TestRangeAreaMatchesAddresses(t *testing.T) {
 				r.Hi = append(r.Hi, byte(rng.Intn(256)))
 			case 4:
 				r.Hi = r.Lo
+			case 5:
+				// One address, or a few.
+				r.Hi = append([]byte(nil), r.Lo...)
+				for range 1 + rng.Intn(3) {
+					if !s.step(r.Hi, +1) {
+						r.Hi = nil
+						break
+					}
+				}
+			case 6:
+				// From or to the first address, to the last.
+				r.Lo = make([]byte, s.AddrLen())
+				switch rng.Intn(3) {
+				case 0:
+					r.Hi = r.Lo
+				case 1:
+					r.Lo, r.Hi = nil, r.Lo
+				}
+			case 7:
+				last := s.Encode(s.maxCodes)
+				r.Lo, r.Hi = last, nil
+				if rng.Intn(2) == 0 {
+					r.Lo, r.Hi = nil, last
+				}
 			}
 			if r.Hi != nil && bytes.Compare(r.Lo, r.Hi) > 0 && rng.Intn(4) > 0 {
 				r.Lo, r.Hi = r.Hi, r.Lo
