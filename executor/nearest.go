@@ -2,7 +2,6 @@ package executor
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -43,7 +42,6 @@ type nearestRows struct {
 	// runCells, the cells they handed out and their merged ranges.
 	batches, cells, batchRanges int64
 	probeK, probed              int
-	seq                         int // candidates read so far (nearestCand.seq)
 	// entryCols, when set, are the columns the rings read from the index
 	// entries alone (deferred lookups): the distance and the residual
 	// filter need no others, so only the final candidates' rows are
@@ -54,9 +52,6 @@ type nearestRows struct {
 type nearestCand struct {
 	row  []sqltypes.Value
 	dist sqltypes.Value
-	// seq is the order the candidate was read in: trim's tie-break, which
-	// keeps tied candidates in the order they came.
-	seq int
 }
 
 // newNearest opens the search of n, the resolved scan of plan node
@@ -417,7 +412,7 @@ func (r *nearestRows) fetchRows(ctx context.Context) error {
 		if j == len(r.cands) {
 			break
 		}
-		out = append(out, nearestCand{row: row, dist: r.cands[j].dist, seq: r.cands[j].seq})
+		out = append(out, nearestCand{row: row, dist: r.cands[j].dist})
 		j++
 	}
 	clear(r.cands[len(out):])
@@ -531,8 +526,7 @@ func (r *nearestRows) read(ctx context.Context, box zorder.Box, ranges []zorder.
 		if err != nil {
 			return err
 		}
-		r.seq++
-		*into = append(*into, nearestCand{row: row, dist: d, seq: r.seq})
+		*into = append(*into, nearestCand{row: row, dist: d})
 	}
 }
 
@@ -549,16 +543,7 @@ func compareDist(a, b sqltypes.Value) int {
 // one tied with the k-th: a later ring only adds rows, so no row past
 // those can be among the k nearest.
 func (r *nearestRows) trim(k int) {
-	// Stable by the reading order: the candidates tied at a distance stay
-	// in the order they came, as a stable sort would keep them, but
-	// sorted in place with fewer moves (a stable sort's merges moved
-	// every candidate many times: 8% of a k = 100 query's CPU).
-	slices.SortFunc(r.cands, func(a, b nearestCand) int {
-		if c := compareDist(a.dist, b.dist); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.seq, b.seq)
-	})
+	slices.SortStableFunc(r.cands, func(a, b nearestCand) int { return compareDist(a.dist, b.dist) })
 	if len(r.cands) <= k {
 		return
 	}
