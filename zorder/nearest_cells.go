@@ -260,9 +260,11 @@ func (s *Schema) floatSpan(d int, loC, hiC uint64) (lo, hi float64) {
 // in r give their density, the scale of a nearest-neighbour search. It is
 // +Inf when r reaches NULL, NaN or infinite codes.
 //
-// The walk starts from the whole address space, so every node it meets is
-// a whole aligned subcube: its least address is its k-bit prefix followed
-// by zeros, its greatest the prefix followed by ones. The walk keeps both
+// Bounds that are whole addresses, the executor's, follow the bounds'
+// paths alone (pathArea); others are walked. The walk starts from the
+// whole address space, so every node it meets is a whole aligned subcube:
+// its least address is its k-bit prefix followed by zeros, its greatest
+// the prefix followed by ones. The walk keeps both
 // as it splits, one bit set or cleared a step, rather than interleaving
 // every node's codes again (that, and an allocation per address, was most
 // of a kNN query's CPU: the executor asks for the area of every probe and
