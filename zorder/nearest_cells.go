@@ -2,8 +2,8 @@ package zorder
 
 import (
 	"bytes"
-	"container/heap"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -41,6 +41,7 @@ type NearestCells struct {
 	read   []Range // ranges the caller read outside the batches (a probe)
 	cells  int     // cells handed out
 	fine   float64 // the finest side a batch splits to
+	work   []cell  // Batch's stack, kept for the next batch
 }
 
 // cell is a node of the search: an aligned subcube clipped to the base
@@ -51,17 +52,44 @@ type cell struct {
 	dist float64
 }
 
+// cellQueue is a binary min-heap of cells by distance.
 type cellQueue []cell
 
-func (q cellQueue) Len() int           { return len(q) }
-func (q cellQueue) Less(i, j int) bool { return q[i].dist < q[j].dist }
-func (q cellQueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
-func (q *cellQueue) Push(x any)        { *q = append(*q, x.(cell)) }
-func (q *cellQueue) Pop() any {
-	old := *q
-	c := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return c
+func (q *cellQueue) push(c cell) {
+	*q = append(*q, c)
+	h := *q
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !(h[i].dist < h[p].dist) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (q *cellQueue) pop() cell {
+	h := *q
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < len(h) && h[l].dist < h[m].dist {
+			m = l
+		}
+		if l+1 < len(h) && h[l+1].dist < h[m].dist {
+			m = l + 1
+		}
+		if m == i {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	*q = h
+	return top
 }
 
 // maxCellsPerRadius bounds how fine a batch splits its cells: no finer
@@ -141,21 +169,38 @@ func (n *NearestCells) Batch(r, side float64) []Range {
 	// split every one of them (a disc from the density of a few points
 	// tied there is that small).
 	side = max(side, r/maxCellsPerRadius, n.fine)
-	for len(n.queue) > 0 && (all || n.queue[0].dist*distSlack <= r) {
-		c := heap.Pop(&n.queue).(cell)
+	within := func(c *cell) bool { return all || c.dist*distSlack <= r }
+	// The cells within r are all handed out or split, in whatever order:
+	// they are worked off a stack, and only the cells beyond r, which
+	// later batches and Settled need in order of distance, go back to the
+	// queue (most cells of a batch are never queued, and none is boxed in
+	// an interface as container/heap would).
+	work := n.work[:0]
+	for len(n.queue) > 0 && within(&n.queue[0]) {
+		work = append(work, n.queue.pop())
+	}
+	for len(work) > 0 {
+		c := work[len(work)-1]
+		work = work[:len(work)-1]
 		if !all && c.n.k < n.s.bits && n.wide(&c.n, r, side) {
 			c0, c1, has0, has1 := n.s.split(&c.n)
-			if has0 {
-				heap.Push(&n.queue, cell{n: c0, dist: n.distance(&c0)})
-			}
-			if has1 {
-				heap.Push(&n.queue, cell{n: c1, dist: n.distance(&c1)})
+			for i, ch := range [2]*node{&c0, &c1} {
+				if i == 0 && !has0 || i == 1 && !has1 {
+					continue
+				}
+				cc := cell{n: *ch, dist: n.distance(ch)}
+				if within(&cc) {
+					work = append(work, cc)
+				} else {
+					n.queue.push(cc)
+				}
 			}
 			continue
 		}
 		out = append(out, n.s.cellRange(&c.n))
 		n.cells++
 	}
+	n.work = work
 	slices.SortFunc(out, func(a, b Range) int { return bytes.Compare(a.Lo, b.Lo) })
 	out = UnionRanges(out, nil)
 	if len(n.read) > 0 {
@@ -214,23 +259,164 @@ func (s *Schema) floatSpan(d int, loC, hiC uint64) (lo, hi float64) {
 // two per address bit). Spread over that area, the entries a caller read
 // in r give their density, the scale of a nearest-neighbour search. It is
 // +Inf when r reaches NULL, NaN or infinite codes.
+//
+// Bounds that are whole addresses, the executor's, follow the bounds'
+// paths alone (pathArea); others are walked. The walk starts from the
+// whole address space, so every node it meets is a whole aligned subcube:
+// its least address is its k-bit prefix followed by zeros, its greatest
+// the prefix followed by ones. The walk keeps both
+// as it splits, one bit set or cleared a step, rather than interleaving
+// every node's codes again (that, and an allocation per address, was most
+// of a kNN query's CPU: the executor asks for the area of every probe and
+// of every gap between a batch's ranges).
 func (s *Schema) RangeArea(r Range, x, y int) float64 {
-	lo, hi, _ := s.clip(s.Universe())
-	var walk func(n *node) float64
-	walk = func(n *node) float64 {
-		a, b := s.appendAddr(nil, &n.lo), s.appendAddr(nil, &n.hi)
-		if (r.Hi != nil && bytes.Compare(a, r.Hi) >= 0) || bytes.Compare(b, r.Lo) < 0 {
+	if area, ok := s.pathArea(r, x, y); ok {
+		return area
+	}
+	w := areaWalk{s: s, r: r, x: x, y: y}
+	for p := range s.bits {
+		w.b[p>>3] |= 0x80 >> uint(p&7)
+	}
+	return w.walk(0, areaCell{xhi: s.maxCodes[x], yhi: s.maxCodes[y]})
+}
+
+// pathArea is RangeArea for a range whose bounds are whole addresses (or
+// open), as the executor's are, without the walk's comparisons: below the
+// bit where the bounds part, the walk splits only the subcubes on the
+// path of each bound, and which child of them lies wholly inside is that
+// bound's bit. It sums the same subcubes in the same order as the walk
+// (each level's subcube added to the sum of those below it), so the area
+// is the walk's to the bit. ok is false for other bounds.
+func (s *Schema) pathArea(r Range, x, y int) (area float64, ok bool) {
+	l := s.addrLen
+	unused := byte(1)<<uint(8*l-s.bits) - 1 // the last byte's bits past the address
+	whole := func(b []byte) bool { return len(b) == l && l > 0 && b[l-1]&unused == 0 }
+	if len(r.Lo) > 0 && !whole(r.Lo) || r.Hi != nil && !whole(r.Hi) {
+		return 0, false
+	}
+	bit := func(b []byte, k int) bool { return len(b) > 0 && b[k>>3]&(0x80>>uint(k&7)) != 0 }
+	// lastOne is the position of b's last 1 bit, -1 if none: b's bits
+	// from k on are all zero (the subcube of b's first k bits starts at
+	// b) when k > lastOne(b).
+	lastOne := func(b []byte) int {
+		for i := len(b) - 1; i >= 0; i-- {
+			if b[i] != 0 {
+				return 8*i + 7 - bits.TrailingZeros8(b[i])
+			}
+		}
+		return -1
+	}
+	loEnd, hiEnd := lastOne(r.Lo), lastOne(r.Hi)
+	if r.Hi != nil && bytes.Compare(r.Lo, r.Hi) >= 0 {
+		return 0, true
+	}
+	c := areaCell{xhi: s.maxCodes[x], yhi: s.maxCodes[y]}
+	child := func(c areaCell, k int, one bool) areaCell {
+		d, m := int(s.posDim[k]), uint64(1)<<s.posBit[k]
+		switch {
+		case d == x && one:
+			c.xlo |= m
+		case d == x:
+			c.xhi &^= m
+		case d == y && one:
+			c.ylo |= m
+		case d == y:
+			c.yhi &^= m
+		}
+		return c
+	}
+	cellArea := func(c areaCell) float64 {
+		xlo, xhi := s.floatSpan(x, c.xlo, c.xhi)
+		ylo, yhi := s.floatSpan(y, c.ylo, c.yhi)
+		return (xhi - xlo) * (yhi - ylo)
+	}
+	// The bounds' common prefix: one child of each subcube on it is in
+	// the range, the other outside.
+	k := 0
+	for ; r.Hi != nil && k < s.bits && bit(r.Lo, k) == bit(r.Hi, k); k++ {
+		c = child(c, k, bit(r.Lo, k))
+	}
+	// lower is the area of [Lo, the end of subcube c) for the subcube c
+	// of depth k that holds Lo; upper that of [the start of c, Hi) for
+	// the one that holds Hi.
+	var lower func(c areaCell, k int) float64
+	lower = func(c areaCell, k int) float64 {
+		if k == s.bits || k > loEnd {
+			return cellArea(c)
+		}
+		if bit(r.Lo, k) {
+			return 0 + lower(child(c, k, true), k+1)
+		}
+		return lower(child(c, k, false), k+1) + cellArea(child(c, k, true))
+	}
+	var upper func(c areaCell, k int) float64
+	upper = func(c areaCell, k int) float64 {
+		if k == s.bits || k > hiEnd {
 			return 0
 		}
-		if bytes.Compare(a, r.Lo) >= 0 && (r.Hi == nil || bytes.Compare(b, r.Hi) < 0) || n.k == s.bits {
-			xlo, xhi := s.floatSpan(x, n.lo[x], n.hi[x])
-			ylo, yhi := s.floatSpan(y, n.lo[y], n.hi[y])
-			return (xhi - xlo) * (yhi - ylo)
+		if bit(r.Hi, k) {
+			return cellArea(child(c, k, false)) + upper(child(c, k, true), k+1)
 		}
-		c0, c1, _, _ := s.split(n)
-		return walk(&c0) + walk(&c1)
+		return upper(child(c, k, false), k+1) + 0
 	}
-	return walk(&node{lo: lo, hi: hi})
+	switch {
+	case r.Hi == nil:
+		return lower(c, k), true
+	case k == s.bits:
+		return 0, true // [no bound, the least address): empty
+	}
+	// Lo's bit k is 0 and Hi's is 1.
+	return lower(child(c, k, false), k+1) + upper(child(c, k, true), k+1), true
+}
+
+// areaWalk is RangeArea's walk over the subcubes of range r: a and b are
+// the least and greatest addresses of the subcube being walked, each bit
+// set or cleared on the way down and restored on the way up.
+type areaWalk struct {
+	s    *Schema
+	r    Range
+	x, y int
+	a, b [maxWords * 8]byte
+}
+
+// areaCell is a subcube's codes of x and y, all the walk needs of it: the
+// other attributes' bits split it too, but do not change its area.
+type areaCell struct{ xlo, xhi, ylo, yhi uint64 }
+
+// walk is the area of the addresses of r in the subcube of depth k with
+// codes c, whose least and greatest addresses are w.a and w.b.
+func (w *areaWalk) walk(k int, c areaCell) float64 {
+	s, r := w.s, w.r
+	a, b := w.a[:s.addrLen], w.b[:s.addrLen]
+	if (r.Hi != nil && bytes.Compare(a, r.Hi) >= 0) || bytes.Compare(b, r.Lo) < 0 {
+		return 0
+	}
+	if bytes.Compare(a, r.Lo) >= 0 && (r.Hi == nil || bytes.Compare(b, r.Hi) < 0) || k == s.bits {
+		xlo, xhi := s.floatSpan(w.x, c.xlo, c.xhi)
+		ylo, yhi := s.floatSpan(w.y, c.ylo, c.yhi)
+		return (xhi - xlo) * (yhi - ylo)
+	}
+	// Address bit k is the code bit m of attribute d: 0 in the lower
+	// child, 1 in the upper (a whole subcube's hi has it set, its lo
+	// clear).
+	d, m := int(s.posDim[k]), uint64(1)<<s.posBit[k]
+	c0, c1 := c, c
+	switch d {
+	case w.x:
+		c0.xhi &^= m
+		c1.xlo |= m
+	case w.y:
+		c0.yhi &^= m
+		c1.ylo |= m
+	}
+	i, bit := k>>3, byte(0x80)>>uint(k&7)
+	w.b[i] &^= bit
+	area := w.walk(k+1, c0)
+	w.b[i] |= bit
+	w.a[i] |= bit
+	area += w.walk(k+1, c1)
+	w.a[i] &^= bit
+	return area
 }
 
 // orderFloat is the float of order bits u, with the NaNs at either end of

@@ -286,3 +286,27 @@ func testNearestCells(t *testing.T, settled float64, trials int, count bool) (wr
 
 // nnTrials is how many indexes each layout of the property test builds.
 const nnTrials = 40
+
+// TestNearestCellsBatchAllocations: a batch allocates for the ranges it
+// hands out, not for each cell it splits on the way (the cells within the
+// radius are worked off a stack, and the queue holds cells by value, not
+// boxed in an interface): a first batch splits down from the base box's
+// root through some sixty levels to cells of a thousandth of a degree.
+func TestNearestCellsBatchAllocations(t *testing.T) {
+	s := MustSchema(Attr{Name: "x", Type: TypeFloat}, Attr{Name: "y", Type: TypeFloat})
+	base := s.Universe()
+	base.Narrow(0, Interval{Lo: s.Attr(0).Float(-74.5), Hi: s.Attr(0).Float(-73.5)})
+	base.Narrow(1, Interval{Lo: s.Attr(1).Float(40.2), Hi: s.Attr(1).Float(41.2)})
+	var cells int
+	var ranges int
+	allocs := testing.AllocsPerRun(20, func() {
+		n := s.NearestCells(base, 0, 1, -73.91, 40.73)
+		out := n.Batch(0.004, 0.0013)
+		cells, ranges = n.Cells(), len(out)
+	})
+	// Each cell handed out is one range of two addresses before siblings
+	// are merged; the rest is the search's own few slices.
+	if limit := float64(2*cells + 40); allocs > limit {
+		t.Fatalf("a batch of %d cells (%d ranges) allocated %v times, want at most %v", cells, ranges, allocs, limit)
+	}
+}
