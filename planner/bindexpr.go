@@ -101,8 +101,9 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 			pos = b.stmt.OperatorPosition(n.Args[2].OriginTextPosition())
 		case n.FnName.L == parser.OpFunc && len(n.Args) == 2 && operatorError(pe.Code):
 			pos = b.stmt.OperatorPosition(n.Args[1].OriginTextPosition()) // a prefix operator
-		case strings.HasPrefix(n.FnName.L, parser.WindowFuncPrefix) && pe.Code == pgerr.WrongObjectType:
-			// A window function called without OVER: at the call.
+		case strings.HasPrefix(n.FnName.L, parser.WindowFuncPrefix) && (pe.Code == pgerr.WrongObjectType || pe.Code == pgerr.UndefinedFunction):
+			// A window function called without OVER, or with arguments
+			// it does not take: at the call.
 			pos = b.stmt.Position(n.OriginTextPosition())
 		case n.FnName.L == parser.OverFunc && pe.Code == pgerr.WindowingError && len(n.Args) > 0:
 			// A window function where none may stand: at its call.

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -323,6 +324,9 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 				return e, oerr
 			}
 		}
+		return nil, err
+	}
+	if res, err = anycompatibleCommon(res, types, name); err != nil {
 		return nil, err
 	}
 	if err := b.coerceArgs(args, res.ArgTypes); err != nil {
@@ -766,4 +770,59 @@ func (b *Binder) rangeConstructors(name string) []builtins.Overload {
 		return builtins.MultirangeConstructors(u.Type())
 	}
 	return builtins.RangeConstructors(u.Type())
+}
+
+// anycompatibleCommon gives the arguments of res's anycompatible-family
+// parameters (anycompatible, anycompatiblearray, anycompatiblenonarray)
+// their common type, as PostgreSQL's enforce_generic_type_consistency does
+// through select_common_type: array_cat(int[], numeric[]) and
+// array_append(int[], 1.5) are numeric[], not the first argument's type
+// with the others cast to it. Typed arguments without a common type make
+// no function match (42883), as in PostgreSQL.
+func anycompatibleCommon(res builtins.Resolved, args []sqltypes.Type, name string) (builtins.Resolved, error) {
+	if res.Overload == nil {
+		return res, nil
+	}
+	var elem sqltypes.Type
+	have, mixed := false, false
+	for i, a := range args {
+		p := res.ParamAt(i)
+		if !p.Any || a.ID == sqltypes.Unknown {
+			continue
+		}
+		var e sqltypes.Type
+		switch {
+		case p.Pseudo == builtins.AnyCompatibleArray && a.ID == sqltypes.Array:
+			e = a.ElemType()
+		case p.Pseudo == builtins.AnyCompatible || p.Pseudo == builtins.AnyCompatibleNonArray:
+			e = a
+		default:
+			continue
+		}
+		switch {
+		case !have:
+			elem, have = e, true
+		case !e.Same(elem):
+			c, err := commonType(elem, e, name)
+			if err != nil {
+				return res, builtins.NoFunction(name, args)
+			}
+			elem, mixed = c, true
+		}
+	}
+	if !mixed {
+		return res, nil
+	}
+	argTypes := slices.Clone(res.ArgTypes)
+	for i := range args {
+		switch res.ParamAt(i).Pseudo {
+		case builtins.AnyCompatibleArray:
+			argTypes[i] = sqltypes.ArrayOf(elem)
+		case builtins.AnyCompatible, builtins.AnyCompatibleNonArray:
+			argTypes[i] = elem
+		}
+	}
+	res.ArgTypes = argTypes
+	res.Result = res.Overload.Result(argTypes)
+	return res, nil
 }

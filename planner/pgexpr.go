@@ -854,6 +854,10 @@ func (b *Binder) arrayConcat(args []ir.Expr) (ir.Expr, bool, error) {
 		name = "array_prepend"
 	}
 	e, err := b.bindBuiltin(name, args)
+	if pgerr.CodeOf(err) == pgerr.UndefinedFunction {
+		// Arrays of types with no common type: the operator's error.
+		return nil, true, noOperator("||", l.Type(), r.Type())
+	}
 	if f, ok := e.(*ir.Func); ok && err == nil {
 		f.Op = "||" // written as the operator, which Deparse prints
 	}

@@ -127,6 +127,11 @@ func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
 					return nil, err
 				}
 			}
+			if i == 2 && (name == "lag" || name == "lead") && x.Type().ID == sqltypes.Unknown {
+				// An untyped default takes the value's type (below).
+				call.Args = append(call.Args, x)
+				continue
+			}
 			call.Args = append(call.Args, b.finishUnknown(x))
 		}
 		types := make([]sqltypes.Type, len(call.Args))
@@ -134,7 +139,16 @@ func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
 			types[i] = a.Type()
 		}
 		if call.Typ, err = win.Type(&builtins.Call{Args: types, Common: commonType}); err != nil {
-			return nil, err
+			return nil, b.positioned(err, ws.at)
+		}
+		if (name == "lag" || name == "lead") && len(call.Args) == 3 {
+			// The value and its default take their common type.
+			for _, i := range []int{0, 2} {
+				b.inferParam(call.Args[i], call.Typ)
+				if call.Args[i], err = b.coerceTo(call.Args[i], call.Typ, false); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	lv.windows = append(lv.windows, call)

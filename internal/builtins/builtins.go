@@ -551,6 +551,10 @@ func preferred(t sqltypes.Type) bool {
 	return false
 }
 
+// ParamAt is the parameter o's i-th argument goes to (a variadic
+// overload's last parameter takes the rest).
+func (o *Overload) ParamAt(i int) Param { return paramAt(o, i) }
+
 func paramAt(o *Overload, i int) Param {
 	if i < len(o.Params) {
 		return o.Params[i]

@@ -40,9 +40,13 @@ func offset(name, doc string) *Func {
 			return sqltypes.Type{}, pgerr.New(pgerr.UndefinedFunction, "function %s(%s, %s) does not exist", name, a[0], a[1])
 		}
 		if len(a) == 3 {
-			if _, err := c.Common(a[0], a[2], name); err != nil {
-				return sqltypes.Type{}, err
+			// The value and the default meet at their common type (lag(int,
+			// 1, 0.5) is numeric), which the planner casts both to.
+			t, err := c.Common(a[0], a[2], name)
+			if err != nil {
+				return sqltypes.Type{}, NoFunction(name, a)
 			}
+			return t, nil
 		}
 		return a[0], nil
 	}}
