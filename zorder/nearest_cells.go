@@ -2,7 +2,6 @@ package zorder
 
 import (
 	"bytes"
-	"container/heap"
 	"math"
 	"slices"
 )
@@ -142,14 +141,14 @@ func (n *NearestCells) Batch(r, side float64) []Range {
 	// tied there is that small).
 	side = max(side, r/maxCellsPerRadius, n.fine)
 	for len(n.queue) > 0 && (all || n.queue[0].dist*distSlack <= r) {
-		c := heap.Pop(&n.queue).(cell)
+		c := popCell(&n.queue, (*[]cell)(&n.queue))
 		if !all && c.n.k < n.s.bits && n.wide(&c.n, r, side) {
 			c0, c1, has0, has1 := n.s.split(&c.n)
 			if has0 {
-				heap.Push(&n.queue, cell{n: c0, dist: n.distance(&c0)})
+				pushCell(&n.queue, (*[]cell)(&n.queue), cell{n: c0, dist: n.distance(&c0)})
 			}
 			if has1 {
-				heap.Push(&n.queue, cell{n: c1, dist: n.distance(&c1)})
+				pushCell(&n.queue, (*[]cell)(&n.queue), cell{n: c1, dist: n.distance(&c1)})
 			}
 			continue
 		}
