@@ -1045,7 +1045,29 @@ func (ec *execCtx) startProject(ctx context.Context, x *optimizer.Project) (Rows
 	if err != nil {
 		return nil, err
 	}
+	reuseRowsUnder(in, x.Exprs)
 	return &projectRows{in: in, exprs: x.Exprs, ec: ec, out: make([]sqltypes.Value, len(x.Exprs))}, nil
+}
+
+// reuseRowsUnder lets a scan under a projection of plain columns and
+// constants decode every batch into the rows of the one before
+// (scanRows.reuseRows): such a projection copies the values it keeps out
+// of each row before it asks for the next, and no expression of it can
+// hold on to the row (a subplan's outer row, say). A box query's rows
+// were a new 336-byte row each, a third of its allocated bytes.
+func reuseRowsUnder(in Rows, exprs []ir.Expr) {
+	s, ok := in.(*scanRows)
+	if !ok {
+		return
+	}
+	for _, e := range exprs {
+		switch e.(type) {
+		case *ir.ColRef, *ir.Const:
+		default:
+			return
+		}
+	}
+	s.reuseRows = true
 }
 
 // startAggregate starts the operator of a Aggregate node.

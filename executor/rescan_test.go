@@ -41,16 +41,9 @@ func TestZOrderScanRescansOneIterator(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := &scanCountingStore{Store: inner}
-	defer store.Close()
-	ctx := context.Background()
-	eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true, AutoAnalyzeNap: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
 	// The env's engine, on this store rather than a request log (whose
 	// iterators do not move between ranges).
-	e := &env{t: t, ctx: ctx, eng: eng, names: map[string]string{}}
+	e := storeEnv(t, store)
 	query := e.mustQuery
 	query(`CREATE TABLE pts (id bigint PRIMARY KEY, x float8 NOT NULL, y float8 NOT NULL, v int) WITH (shards = 1)`)
 	rng := rand.New(rand.NewPCG(29, 7))
@@ -94,4 +87,18 @@ func TestZOrderScanRescansOneIterator(t *testing.T) {
 	if multi == 0 {
 		t.Fatal("no query read more than one range: the test tests nothing")
 	}
+}
+
+// storeEnv is an env whose engine runs on store itself, not on a request
+// log, closed when the test ends.
+func storeEnv(t *testing.T, store kv.Store) *env {
+	t.Helper()
+	t.Cleanup(func() { store.Close() })
+	ctx := context.Background()
+	eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true, AutoAnalyzeNap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	return &env{t: t, ctx: ctx, eng: eng, names: map[string]string{}}
 }

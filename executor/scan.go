@@ -78,6 +78,11 @@ type scanRows struct {
 	// no residual filter sees it, so a text value may alias the store's
 	// memory (catalog.RowDecoder.DecodeAliasing).
 	sinkAliases bool
+	// reuseRows: the consumer is done with a batch's rows once it asks
+	// for the next batch (a projection of plain columns, which copies
+	// every value it keeps), so inline streams decode each batch into the
+	// memory of the one before instead of new row slabs (reuseRowsUnder).
+	reuseRows bool
 
 	// point get; a get of one key (a key lookup) keeps its key and its
 	// row's slot here, not in allocations of their own
@@ -531,6 +536,9 @@ type shardStream struct {
 	slab []sqltypes.Value
 	// slabRows is how many rows the next slab holds (newRow).
 	slabRows int
+	// rowBase is the slab a batch's rows start from again when the scan
+	// reuses its rows (scanRows.reuseRows): the largest one allocated.
+	rowBase []sqltypes.Value
 	// scratch is the one row a sink's items are decoded into.
 	scratch []sqltypes.Value
 	// pending index entries awaiting their table rows
@@ -770,12 +778,30 @@ func (st *shardStream) take() []scanItem {
 	b := st.batch
 	st.sent += len(b)
 	st.batch = nil
+	if st.reuse() {
+		st.batch = b[:0]
+	}
 	return b
+}
+
+// reuse reports whether the stream's rows and batches may be written
+// again once the consumer asks for the next batch: the scan's consumer
+// keeps nothing of them (scanRows.reuseRows), the stream is read on the
+// consumer's goroutine one batch at a time (no channel or k-way merge
+// holds an earlier batch), and no row waits for its table row.
+func (st *shardStream) reuse() bool {
+	s := st.s
+	return st.out == nil && s.reuseRows && s.mh == nil && s.sink == nil && !s.node.Lookup
 }
 
 // fill reads until a batch is full or the shard is exhausted and returns
 // the batch; nil means the shard has nothing more.
 func (st *shardStream) fill(ctx context.Context) ([]scanItem, error) {
+	if st.reuse() && st.rowBase != nil {
+		// The consumer is done with the last batch: its rows and its
+		// slice are this batch's.
+		st.slab, st.batch = st.rowBase, st.batch[:0]
+	}
 	for len(st.batch) < batchRows && !st.finished {
 		more, err := st.step(ctx)
 		if err != nil {
@@ -989,18 +1015,31 @@ func (st *shardStream) flushLookups(ctx context.Context) error {
 	return nil
 }
 
-// newRow returns a zeroed row of n values carved from the stream's slab.
-// Rows are handed to the consumer in batches and never reused, so carving
-// is safe; the slab is replaced when it runs out.
+// newRow returns a row of n values carved from the stream's slab: zeroed,
+// or, where the stream reuses its rows (reuse), a row of an earlier batch,
+// which the decoder overwrites whole (catalog.RowDecoder starts every row
+// from its initial values). Rows are otherwise handed to the consumer in
+// batches and never reused, so carving is safe; the slab is replaced when
+// it runs out.
 //
 // Slabs start small and double up to a batch, below the runtime's large
 // objects: a scan that finds a few rows (a key prefix, a secondary
 // equality) then allocates a few rows' worth, not a zeroed 128-row block.
 func (st *shardStream) newRow(n int) []sqltypes.Value {
 	if len(st.slab) < n {
-		rows := min(max(st.slabRows, firstSlabRows), st.batchCap(), max(1, maxSlabBytes/(n*int(unsafe.Sizeof(sqltypes.Value{})))))
+		reuse := st.reuse()
+		limit := maxSlabBytes / (n * int(unsafe.Sizeof(sqltypes.Value{})))
+		if reuse {
+			// Allocated once or twice a scan, not once a batch: up to
+			// a whole batch in one slab.
+			limit = batchRows
+		}
+		rows := min(max(st.slabRows, firstSlabRows), st.batchCap(), max(1, limit))
 		st.slabRows = 2 * rows
 		st.slab = make([]sqltypes.Value, n*rows)
+		if reuse && len(st.slab) > len(st.rowBase) {
+			st.rowBase = st.slab
+		}
 	}
 	row := st.slab[:n:n]
 	st.slab = st.slab[n:]

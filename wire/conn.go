@@ -112,6 +112,9 @@ type conn struct {
 	rowBuf  []byte
 	rowSpan []int
 	rowVals [][]byte
+	// dataRow is the DataRow every row is sent as (send encodes it at
+	// once), so a row costs no message allocation of its own.
+	dataRow pgproto3.DataRow
 }
 
 func newConn(s *Server, nc net.Conn, pid uint32) *conn {

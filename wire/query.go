@@ -273,7 +273,8 @@ func (c *conn) sendDataRow(cols []Column, formats []int16, row []sqltypes.Value)
 	if err := c.encodeRow(cols, formats, row); err != nil {
 		return err
 	}
-	c.send(&pgproto3.DataRow{Values: c.rowVals})
+	c.dataRow.Values = c.rowVals
+	c.send(&c.dataRow)
 	c.pending += len(c.rowBuf) + 4*len(c.rowVals) + 7
 	return nil
 }

@@ -351,3 +351,25 @@ func BenchmarkDataRow(b *testing.B) {
 		})
 	}
 }
+
+// TestSendDataRowAllocs: a row sent as a DataRow costs no allocation once
+// the connection's buffers have grown (the message is the connection's
+// own, encoded at once).
+func TestSendDataRowAllocs(t *testing.T) {
+	c := &conn{}
+	cols := []Column{{Type: sqltypes.TypeInt8}, {Type: sqltypes.TypeTimestampTZ}, {Type: sqltypes.TypeFloat8}}
+	row := []sqltypes.Value{sqltypes.NewInt(123456), {K: sqltypes.KindTimestampTZ, I: 1704103200000000}, sqltypes.NewFloat(21.5)}
+	send := func() {
+		c.wbuf = c.wbuf[:0]
+		if err := c.sendDataRow(cols, nil, row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send()
+	if n := testing.AllocsPerRun(100, send); n != 0 {
+		t.Errorf("%v allocations a row, want 0", n)
+	}
+	if len(c.wbuf) == 0 || c.wbuf[0] != 'D' {
+		t.Fatalf("sent %q, want a DataRow", c.wbuf)
+	}
+}

@@ -152,3 +152,29 @@ func testTopNCells(t *testing.T, loose bool, trials int) (wrong int) {
 	}
 	return wrong
 }
+
+// TestTopNCellsQueueAllocs: the search's queue of cells allocates nothing
+// a cell pushed or popped (container/heap's Push(any) and Pop() any boxed
+// each one): a batch that splits hundreds of cells allocates only the
+// ranges it hands out, two addresses each, and a few growing slices.
+func TestTopNCellsQueueAllocs(t *testing.T) {
+	s, err := NewSchema(Attr{Name: "x", Type: TypeUint, Width: 20}, Attr{Name: "y", Type: TypeUint, Width: 20},
+		Attr{Name: "t", Type: TypeUint, Width: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	box := Box{{Lo: 1000, Hi: 900000}, {Lo: 5000, Hi: 700000}, {Lo: 12345, Hi: 1000000}}
+	cells := 0
+	allocs := testing.AllocsPerRun(10, func() {
+		c := s.TopNCells(box, 2, true)
+		c.Batch(990000, 1e-7, false, 1024)
+		cells = c.Cells()
+	})
+	if cells < 100 {
+		t.Fatalf("the batch handed out %d cells, want a search of hundreds", cells)
+	}
+	if limit := float64(2*cells + 40); allocs > limit {
+		t.Errorf("%v allocations for %d cells, want at most %v", allocs, cells, limit)
+	}
+	t.Logf("%v allocations for %d cells", allocs, cells)
+}
