@@ -384,6 +384,9 @@ func TestErrorPositions(t *testing.T) {
 		{"UPDATE error_positions SET (k, v) = (5, 'q', 7)", "42601", 37},
 		{"UPDATE error_positions SET (k, v) = (v, k)", "42804", 38},
 		{"INSERT INTO error_positions (k, v) SELECT 'x'::text, 'y'", "42804", 43},
+		// IS [NOT] DISTINCT FROM's operator error at IS.
+		{"SELECT 1 FROM error_positions WHERE v IS   NOT DISTINCT FROM 1", "42883", 39},
+		{"SELECT 1 IS DISTINCT FROM (1,2)", "42883", 10},
 	} {
 		_, err := conn.Exec(ctx, c.sql)
 		var pe *pgconn.PgError

@@ -391,6 +391,11 @@ func (s *Statement) OperatorPosition(sqlOffset int) int {
 	if end < s.Offset || end > len(s.query) {
 		return 0
 	}
+	if end+2 <= len(s.query) && strings.EqualFold(s.query[end:end+2], "is") && (end+2 == len(s.query) || !isIdentChar(s.query[end+2])) {
+		// IS [NOT] DISTINCT FROM, which the rewriting made <=>: its right
+		// operand starts in place of IS, where PostgreSQL points.
+		return charPos(s.query, end)
+	}
 	return s.operatorBefore(end)
 }
 
