@@ -276,6 +276,8 @@ func (r *rewriter) relational(head int) error {
 		case t.val == "is" && (r.peek(i+1, "distinct") && r.peek(i+2, "from") ||
 			r.peek(i+1, "not") && r.peek(i+2, "distinct") && r.peek(i+3, "from")):
 			err = r.distinctFrom(head, i)
+		case t.val == "tablesample" && i+1 < len(r.toks):
+			err = r.tableSample(i)
 		case t.val == "set" && r.updateSet(head, i):
 			err = r.multiAssign(i)
 		case t.val == "is" && (r.peek(i+1, "unknown") || r.peek(i+1, "not") && r.peek(i+2, "unknown")):

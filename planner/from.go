@@ -459,6 +459,12 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *lateralEn
 		if err != nil {
 			return nil, err
 		}
+		if src.TableSample != nil && !isTableSample(rel) {
+			// bindTableName samples a table's (or materialized view's)
+			// rows; a view, a WITH query, a catalog relation has none.
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "TABLESAMPLE clause can only be applied to tables and materialized views").
+				WithPosition(b.stmt.NamePosition(src.Name.O))
+		}
 		v, virtual := rel.(*ir.Virtual)
 		if virtual && b.notes != nil && (strings.HasPrefix(v.Table.Name, "pg_catalog.") || strings.HasPrefix(v.Table.Name, "information_schema.")) {
 			// A catalog relation, printed by its name.
@@ -633,6 +639,9 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 				s = b.withTableOID(s, t)
 			}
 			b.notePermission(s, b.addPermission(t, nil, catalog.PrivSelect))
+			if tn.TableSample != nil {
+				return b.tableSample(s, tn.TableSample)
+			}
 			return s, nil
 		}
 		if v, ok := snap.StoredView(name); ok && !tempOnly {
