@@ -488,9 +488,11 @@ func newCandidate(s *scanSpec, b bounds, ix *catalog.Index, opts Options) *candi
 	return c
 }
 
-// indexLabel names the access path through ix in EXPLAIN.
+// indexLabel names the access path through ix in EXPLAIN. Concatenated,
+// not formatted: every candidate of every planning (a generic plan's
+// re-planned scan at each execution too) names its path.
 func indexLabel(ix *catalog.Index) string {
-	return fmt.Sprintf("%s index %s", ix.Kind, ix.Name)
+	return string(ix.Kind) + " index " + ix.Name
 }
 
 // zBudget is how many Z-address ranges one scan may use: a few for a

@@ -72,10 +72,10 @@ func planScanAgain(s *scanSpec, prev *indexView, ctx *ir.EvalContext, opts Optio
 		if c, q := nearestPath(s, orig, b, view, opts); c != nil {
 			// The gist index itself is no longer among the rejected.
 			d.rejected = slices.DeleteFunc(d.rejected, func(r Rejection) bool { return r.Path == c.label })
-			d.rejected = append(d.rejected, Rejection{Path: best.label, Reason: fmt.Sprintf("reads every row its bounds admit to sort them for ORDER BY %s LIMIT %d", q.Dist, q.K)})
+			d.rejected = append(d.rejected, Rejection{Path: best.label, Reason: "reads every row its bounds admit to sort them for " + s.Nearest.why})
 			best, nearest = c, q
 			d.winner = c
-			d.reason = fmt.Sprintf("nearest-neighbour search: ORDER BY %s LIMIT %d reads %s outward from the point, ring by ring", q.Dist, q.K, c.label)
+			d.reason = "nearest-neighbour search: " + s.Nearest.why + " reads " + c.label + " outward from the point, ring by ring"
 		}
 	}
 	scanInv, lostInv := invertedScan(origSpec, origConj, ctx, opts, d, hint)

@@ -2,6 +2,7 @@ package optimizer
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/builtins"
@@ -31,6 +32,12 @@ import (
 type nearestReq struct {
 	dist ir.Expr // over the scan's table row
 	k    int
+	// why is "ORDER BY dist LIMIT k" as EXPLAIN's reasons name the search,
+	// formatted once with the request: a generic plan plans its scan again
+	// for every execution from the same request (replanScan), and
+	// formatting the distance expression each time cost more than the rest
+	// of its reasons.
+	why string
 }
 
 // NearestQuery is what a ZOrderNearest scan searches for.
@@ -80,7 +87,7 @@ func nearestOrder(order []ir.SortKey, exprs []ir.Expr, k int) *nearestReq {
 	if _, _, _, ok := nearestOperand(e); !ok {
 		return nil
 	}
-	return &nearestReq{dist: e, k: k}
+	return &nearestReq{dist: e, k: k, why: "ORDER BY " + e.String() + " LIMIT " + strconv.Itoa(k)}
 }
 
 // nearestOperand recognises dist as col <-> center (either way round)
