@@ -541,7 +541,7 @@ func (s *Statement) InsertColumnPosition(k int) int {
 	for i+1 < len(toks) && !(toks[i].is("insert") && toks[i+1].is("into")) {
 		if toks[i].is("(") {
 			// Not inside a WITH query: the statement's own INSERT.
-			if m := matchingTok(toks, i); m > i {
+			if m := matchingIn(toks, i); m > i {
 				i = m
 			}
 		}
@@ -570,23 +570,6 @@ func (s *Statement) InsertColumnPosition(k int) int {
 		}
 	}
 	return 0
-}
-
-// matchingTok is the index of the bracket closing toks[i], or -1.
-func matchingTok(toks []token, i int) int {
-	depth := 0
-	for k := i; k < len(toks); k++ {
-		switch {
-		case toks[k].is("(") || toks[k].is("["):
-			depth++
-		case toks[k].is(")") || toks[k].is("]"):
-			depth--
-			if depth == 0 {
-				return k
-			}
-		}
-	}
-	return -1
 }
 
 var tidbPool = sync.Pool{New: func() any {
@@ -789,8 +772,16 @@ type markerCollector struct {
 }
 
 func (c markerCollector) Enter(n ast.Node) (ast.Node, bool) {
-	if m, ok := n.(*test_driver.ParamMarkerExpr); ok {
-		*c.out = append(*c.out, m)
+	switch x := n.(type) {
+	case *test_driver.ParamMarkerExpr:
+		*c.out = append(*c.out, x)
+	case *test_driver.ValueExpr:
+		// TiDB's grammar keeps some expressions (TABLESAMPLE's arguments)
+		// inside a value, where the walk does not go: $n there are
+		// parameters too.
+		if inner, ok := x.GetValue().(ast.Node); ok {
+			inner.Accept(c)
+		}
 	}
 	return n, false
 }
