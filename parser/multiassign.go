@@ -167,19 +167,14 @@ func (r *rewriter) commaItems(from, to int) [][2]int {
 		return nil
 	}
 	var out [][2]int
-	start := from
-	for k := from; k < to; k++ {
-		switch {
-		case r.toks[k].is("(") || r.toks[k].is("["):
-			if m := r.matching(k); m > k && m < to {
-				k = m
-			}
-		case r.toks[k].is(","):
-			out = append(out, [2]int{start, k})
-			start = k + 1
+	for start := from; ; {
+		c := r.nextAtDepth(start, ",")
+		if c < 0 || c >= to {
+			return append(out, [2]int{start, to})
 		}
+		out = append(out, [2]int{start, c})
+		start = c + 1
 	}
-	return append(out, [2]int{start, to})
 }
 
 // tidbText is tokens [from, to) as TiDB's grammar reads them: quoted
@@ -192,7 +187,7 @@ func (r *rewriter) tidbText(from, to int) string {
 		case tkIdent:
 			b.WriteString(t.val)
 		case tkQIdent:
-			b.WriteString("`" + strings.ReplaceAll(t.val, "`", "``") + "`")
+			b.WriteString(tidbQuote(t.val))
 		default:
 			b.WriteString(r.sql[t.start:t.end])
 		}

@@ -140,17 +140,21 @@ func (r *rewriter) drop(from, to int) {
 }
 
 // matching returns the index of the bracket closing the one at i, or -1.
-func (r *rewriter) matching(i int) int {
-	open, close := r.toks[i].val, ")"
+func (r *rewriter) matching(i int) int { return matchingIn(r.toks, i) }
+
+// matchingIn returns the index of the bracket of toks closing the one at
+// i, or -1.
+func matchingIn(toks []token, i int) int {
+	open, close := toks[i].val, ")"
 	if open == "[" {
 		close = "]"
 	}
 	depth := 0
-	for j := i; j < len(r.toks); j++ {
+	for j := i; j < len(toks); j++ {
 		switch {
-		case r.toks[j].is(open):
+		case toks[j].is(open):
 			depth++
-		case r.toks[j].is(close):
+		case toks[j].is(close):
 			depth--
 			if depth == 0 {
 				return j
@@ -159,6 +163,9 @@ func (r *rewriter) matching(i int) int {
 	}
 	return -1
 }
+
+// tidbQuote is name as a quoted identifier of TiDB's grammar.
+func tidbQuote(name string) string { return "`" + strings.ReplaceAll(name, "`", "``") + "`" }
 
 func (r *rewriter) matchingBack(j int) int {
 	close, open := r.toks[j].val, "("
@@ -1625,7 +1632,7 @@ func (r *rewriter) emit(head int) string {
 			// only so.
 			r.insert(t.start, t.val)
 		case t.kind == tkQIdent:
-			r.insert(t.start, "`"+strings.ReplaceAll(t.val, "`", "``")+"`")
+			r.insert(t.start, tidbQuote(t.val))
 		case t.kind == tkString && (t.str == strEscape || t.str == strDollar || t.str == strUni):
 			r.insert(t.start, "'"+strings.ReplaceAll(t.val, "'", "''")+"'")
 		case t.kind == tkParam:

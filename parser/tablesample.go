@@ -8,6 +8,11 @@ import "github.com/zproxy/zproxy/internal/pgerr"
 // raised here, where the method's name is in view, at its position.
 func (r *rewriter) tableSample(i int) error {
 	m := r.toks[i+1]
+	if m.is("(") {
+		// No method: TiDB's grammar takes its own default, PostgreSQL's
+		// has none.
+		return r.syntaxErrorAt(i + 1)
+	}
 	if m.kind != tkIdent && m.kind != tkQIdent || !r.peek(i+2, "(") {
 		return nil // TiDB's grammar reports the syntax error
 	}

@@ -25,32 +25,21 @@ const tableSampleFunc = "zp_tablesample"
 // values, so the same seed over the same rows keeps the same rows; the
 // rows PostgreSQL keeps for a seed depend on its pages and are not these.
 func (b *Binder) tableSample(scan ir.Rel, ts *ast.TableSample) (ir.Rel, error) {
-	if ts.SampleMethod != ast.SampleMethodTypeSystem && ts.SampleMethod != ast.SampleMethodTypeBernoulli {
-		return nil, pgerr.New(pgerr.UndefinedObject, "tablesample method does not exist")
-	}
-	if ts.SampleClauseUnit != ast.SampleClauseUnitTypeDefault {
+	if ts.SampleMethod != ast.SampleMethodTypeSystem && ts.SampleMethod != ast.SampleMethodTypeBernoulli ||
+		ts.SampleClauseUnit != ast.SampleClauseUnitTypeDefault {
+		// TiDB's own forms, which the rewriting refused already
+		// (parser/tablesample.go).
 		return nil, pgerr.New(pgerr.SyntaxError, "syntax error in TABLESAMPLE clause")
 	}
-	// The arguments are evaluated once, before the scan: they cannot read
-	// its rows (or any row).
-	empty := env{}.newScope()
-	pct, err := b.bindExpr(empty, sampleArg(ts.Expr))
+	pct, err := b.sampleArg(ts.Expr, sqltypes.TypeFloat4)
 	if err != nil {
 		return nil, err
 	}
-	b.inferParam(pct, sqltypes.TypeFloat4)
-	if pct, err = b.coerceTo(pct, sqltypes.TypeFloat4, false); err != nil {
-		return nil, b.positioned(err, ts.Expr)
-	}
 	args := []ir.Expr{pct, &ir.Const{V: sqltypes.NewBool(ts.RepeatableSeed != nil), Typ: sqltypes.TypeBool}}
 	if ts.RepeatableSeed != nil {
-		seed, err := b.bindExpr(empty, sampleArg(ts.RepeatableSeed))
+		seed, err := b.sampleArg(ts.RepeatableSeed, sqltypes.TypeFloat8)
 		if err != nil {
 			return nil, err
-		}
-		b.inferParam(seed, sqltypes.TypeFloat8)
-		if seed, err = b.coerceTo(seed, sqltypes.TypeFloat8, false); err != nil {
-			return nil, b.positioned(err, ts.RepeatableSeed)
 		}
 		args = append(args, seed)
 	} else {
@@ -63,15 +52,25 @@ func (b *Binder) tableSample(scan ir.Rel, ts *ast.TableSample) (ir.Rel, error) {
 	return &ir.Filter{Input: scan, Pred: test}, nil
 }
 
-// sampleArg is a TABLESAMPLE argument as written: TiDB's grammar keeps
-// an argument that is not a literal inside a value node.
-func sampleArg(e ast.ExprNode) ast.ExprNode {
-	if v, ok := e.(ast.ValueExpr); ok {
+// sampleArg binds a TABLESAMPLE argument as type t. The arguments are
+// evaluated once, before the scan: they read no row (the scope is
+// empty). TiDB's grammar keeps an argument that is not a literal inside a
+// value node.
+func (b *Binder) sampleArg(node ast.ExprNode, t sqltypes.Type) (ir.Expr, error) {
+	if v, ok := node.(ast.ValueExpr); ok {
 		if inner, ok := v.GetValue().(ast.ExprNode); ok {
-			return inner
+			node = inner
 		}
 	}
-	return e
+	e, err := b.bindExpr(env{}.newScope(), node)
+	if err != nil {
+		return nil, err
+	}
+	b.inferParam(e, t)
+	if e, err = b.coerceTo(e, t, false); err != nil {
+		return nil, b.positioned(err, node)
+	}
+	return e, nil
 }
 
 // isTableSample reports whether rel is a TABLESAMPLE clause's filter.

@@ -52,8 +52,8 @@ import (
 //	                        has, in order, without their indentation
 //
 // separated by blank lines. The same files run against every backend
-// available (Pebble always; DynamoDB Local when DYNAMODB_ENDPOINT is set)
-// and, from package e2e, over the wire.
+// available (Pebble always; DynamoDB Local when DYNAMODB_ENDPOINT is set),
+// through the session interface the wire server drives.
 
 var backendFlag = flag.String("backend", "", "run the SQL suite only against this backend (pebble or dynamodb)")
 
