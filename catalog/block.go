@@ -40,9 +40,12 @@ import (
 // count, and neither do changes of other objects, so concurrent migrations
 // of different tables both commit). It then adds to the transaction the
 // marker of a new version, so that every proxy reloads the schema when the
-// block commits. A change that commits between the check and the commit
-// takes the same version, and the first committer wins: the block fails
-// with 40001, as a block that meets a conflicting change does at the
+// block commits. Within one process nothing else writes a version marker
+// from the check until the commit is decided (Clock.markers), so an
+// automatic ANALYZE or another session's change waits rather than taking
+// the block's version. A change through another process that commits in
+// between takes the same version, and the first committer wins: the block
+// fails with 40001, as a block that meets a conflicting change does at the
 // check.
 
 // blockState is what a transaction block's catalog (Block) adds to a
@@ -289,7 +292,9 @@ func (c *Catalog) claimVersion(ctx context.Context) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
+		unlock := c.lockMarkers()
 		err = c.rw.Write(ctx, kv.Batch{Ops: []kv.Op{versionMarker(c.sharedPartition(), v+1, markerClaim, nil)}, Atomic: true})
+		unlock()
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {
 			continue
@@ -307,17 +312,27 @@ func (c *Catalog) claimVersion(ctx context.Context) (uint64, error) {
 // the block's snapshot (wrote names the tables whose rows the block
 // wrote), and adds the marker of a new version to the transaction. A block
 // that changed nothing needs no seal.
-func (c *Catalog) Seal(ctx context.Context, wrote []string) error {
+//
+// On success the caller holds the process's lock of version markers
+// (Clock.markers) and must call release once the commit is decided,
+// whatever became of it; release is never nil.
+func (c *Catalog) Seal(ctx context.Context, wrote []string) (release func(), err error) {
 	if !c.Changed() {
-		return nil
+		return func() {}, nil
 	}
 	deps, err := c.dependencies(ctx, wrote)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	unlock := c.block.base.lockMarkers()
+	defer func() {
+		if err != nil {
+			unlock()
+		}
+	}()
 	latest, err := c.block.base.changesSince(ctx, c.block.from, deps)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	objects := make([]string, 0, len(c.block.objects))
 	for o := range c.block.objects {
@@ -330,9 +345,12 @@ func (c *Catalog) Seal(ctx context.Context, wrote []string) error {
 	// the commit conditional on the marker still not existing, whatever
 	// the transaction's snapshot is by then.
 	if _, err := c.rw.Get(ctx, kv.GetRequest{Keys: []kv.Key{marker.Key}, Consistent: true}); err != nil {
-		return err
+		return nil, err
 	}
-	return c.rw.Write(ctx, kv.Batch{Ops: []kv.Op{marker}, Atomic: true})
+	if err := c.rw.Write(ctx, kv.Batch{Ops: []kv.Op{marker}, Atomic: true}); err != nil {
+		return nil, err
+	}
+	return unlock, nil
 }
 
 // dependencies is what a block's changes depend on (see Block): the

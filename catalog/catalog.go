@@ -634,10 +634,12 @@ type Catalog struct {
 	// catalog; another database's catalog names CatalogPartition outside
 	// its prefix (kvprefix.Shared).
 	shared []byte
-	// clock, when set, is the newest version any catalog of this process
-	// over the store wrote or read: on an exclusive store, a catalog whose
-	// snapshot is older reloads, so a role one database's session changed
-	// is seen by the others'.
+	// clock is the newest version any catalog of this process over the
+	// store wrote or read: on an exclusive store, a catalog whose snapshot
+	// is older reloads, so a role one database's session changed is seen
+	// by the others'. Its lock orders the process's version markers
+	// (Clock.markers). A transaction block's and a temporary catalog's
+	// are nil.
 	clock *Clock
 	// objTag marks the objects a version marker lists as this database's
 	// (SetDatabase): markers are the store's, and a change of one
@@ -670,6 +672,9 @@ func Open(ctx context.Context, store kv.Store) (*Catalog, error) {
 // databases, the version markers) are in partition shared, and loads the
 // current schema. The catalogs of one process over one store share clock.
 func OpenIn(ctx context.Context, store kv.Store, shared []byte, clock *Clock) (*Catalog, error) {
+	if clock == nil {
+		clock = &Clock{}
+	}
 	caps := store.Capabilities()
 	c := &Catalog{rw: store, partition: CatalogPartition, shared: shared, clock: clock, exclusive: caps.Exclusive, keepsVersions: caps.KeepsVersions}
 	if _, err := c.Snapshot(ctx); err != nil {
@@ -709,8 +714,31 @@ func (c *Catalog) ownObject(o string) (string, bool) {
 }
 
 // Clock is the newest catalog version the catalogs of one process have
-// seen (Catalog.clock).
-type Clock struct{ v atomic.Uint64 }
+// seen (Catalog.clock), and the lock that orders the version markers they
+// write.
+type Clock struct {
+	v atomic.Uint64
+	// markers is held while a catalog of the process writes a version
+	// marker, and by a transaction block from its Seal until its commit
+	// is decided (see Seal). A block's marker is the version after the
+	// newest at Seal, taken by whichever commit comes first; without the
+	// lock, an automatic ANALYZE's statistics or another session's DDL
+	// committing in between would take it and fail the block with 40001
+	// though nothing it depends on changed. Other processes over the
+	// store can still take it: that is the first-committer-wins race of
+	// Block's design.
+	markers sync.Mutex
+}
+
+// lockMarkers takes the process's lock of version markers, returning its
+// unlock.
+func (c *Catalog) lockMarkers() func() {
+	if c.clock == nil {
+		return func() {}
+	}
+	c.clock.markers.Lock()
+	return c.clock.markers.Unlock
+}
 
 // observe records version v.
 func (k *Clock) observe(v uint64) {
@@ -1105,7 +1133,9 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 			return nil, err
 		}
 		ops = append([]kv.Op{versionMarker(c.sharedPartition(), next, markerKind(ch), c.tagged(changedObjects(ch, ops)))}, ops...)
+		unlock := c.lockMarkers()
 		err = c.rw.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
+		unlock()
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {
 			continue // another proxy took this version; recompute on its schema

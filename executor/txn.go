@@ -269,9 +269,11 @@ func (t *Txn) Commit(ctx context.Context, current *catalog.Snapshot) error {
 	if err := t.runDeferred(ctx, nil); err != nil {
 		return err
 	}
-	if err := t.schema.Seal(ctx, wroteTables); err != nil {
+	release, err := t.schema.Seal(ctx, wroteTables)
+	if err != nil {
 		return txnErr(err)
 	}
+	defer release()
 	if current != nil {
 		for key, rev := range wrote {
 			name, temp := strings.CutPrefix(key, tempWritten)

@@ -182,6 +182,52 @@ func TestDDLBlockConflicts(t *testing.T) {
 	}
 }
 
+// TestDDLBlockCommitsBesideAnalyze: statistics written while a block
+// commits (ANALYZE, or the automatic analysis a load starts) are not a
+// schema change, and within one proxy they never take the version the
+// block's commit claims, so no block fails with 40001 beside them.
+func TestDDLBlockCommitsBesideAnalyze(t *testing.T) {
+	ctx := context.Background()
+	e, _, _ := ddlProxies(t, "pebble")
+	a, b := openSession(t, e), openSession(t, e)
+	mustRun(t, b, `CREATE TABLE stats_src (k INT PRIMARY KEY, v INT)`)
+	mustRun(t, b, `INSERT INTO stats_src SELECT g, g FROM generate_series(1, 20) g`)
+
+	stop := make(chan struct{})
+	analyzed := make(chan error, 1)
+	go func() {
+		for n := 0; ; n++ {
+			select {
+			case <-stop:
+				analyzed <- nil
+				return
+			default:
+			}
+			if _, err := runSQL(ctx, b, `ANALYZE stats_src`); err != nil {
+				analyzed <- fmt.Errorf("ANALYZE %d: %w", n, err)
+				return
+			}
+		}
+	}()
+	for i := 0; i < 60; i++ {
+		mustRun(t, a, `BEGIN`)
+		mustRun(t, a, fmt.Sprintf(`CREATE TABLE blk%d (k INT PRIMARY KEY)`, i))
+		mustRun(t, a, fmt.Sprintf(`INSERT INTO blk%d VALUES (%d)`, i, i))
+		if _, err := runSQL(ctx, a, `COMMIT`); err != nil {
+			close(stop)
+			<-analyzed
+			t.Fatalf("block %d's COMMIT beside ANALYZE: %v", i, err)
+		}
+	}
+	close(stop)
+	if err := <-analyzed; err != nil {
+		t.Fatal(err)
+	}
+	if got := rowsOf(t, b, `SELECT count(*) FROM pg_class WHERE relname LIKE 'blk%' AND relkind = 'r'`); got[0] != "60" {
+		t.Errorf("tables the blocks created: %v, want 60", got)
+	}
+}
+
 // An index a block creates on a table other sessions write is built
 // online after the block commits, and is exact whatever they wrote
 // meanwhile; a dropped table's rows are deleted after the commit.
