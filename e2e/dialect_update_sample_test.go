@@ -76,3 +76,39 @@ func TestMultiColumnUpdateTableSampleOverTheWire(t *testing.T) {
 		t.Fatalf("int[] || numeric[]: second element %v (%v)", f, err)
 	}
 }
+
+// TestSubscriptAssignOverTheWire runs subscripted assignments and jsonb
+// subscripts through pgx's extended protocol with parameters: an array
+// element and a jsonb path bound to $n (the subscripts' types inferred as
+// PostgreSQL infers them: integer for an array's, text for jsonb's),
+// several assignments to one column composing, and the results decoded
+// from binary.
+func TestSubscriptAssignOverTheWire(t *testing.T) {
+	t.Parallel()
+	tg := newTarget(t)
+	conn := tg.Connect(t, pgx.QueryExecModeCacheStatement)
+	ctx := testCtx(t)
+	tg.CreateTable(t, conn, "CREATE TABLE wire_subs (id INT PRIMARY KEY, tags TEXT[], doc JSONB)")
+	mustExec(t, conn, `INSERT INTO wire_subs VALUES (1, '{a,b}', '{"n": {"x": 1}}')`)
+
+	var tags []pgtype.Text
+	var doc map[string]any
+	if err := conn.QueryRow(ctx, "UPDATE wire_subs SET tags[$1] = $2, tags[1] = upper(tags[1]), doc[$3][$4] = $5 WHERE id = $6 RETURNING tags, doc",
+		4, "d", "n", "y", `[true]`, 1).Scan(&tags, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(tags) != 4 || tags[0].String != "A" || tags[1].String != "b" || tags[2].Valid || tags[3].String != "d" {
+		t.Fatalf("tags[$1] = $2, tags[1] = upper(tags[1]): %v", tags)
+	}
+	n, _ := doc["n"].(map[string]any)
+	if y, _ := n["y"].([]any); len(n) != 2 || len(y) != 1 || y[0] != true {
+		t.Fatalf(`doc[$3][$4] = $5: %v`, doc)
+	}
+	var x float64
+	if err := conn.QueryRow(ctx, "SELECT doc[$1]['x'] FROM wire_subs WHERE id = $2", "n", 1).Scan(&x); err != nil {
+		t.Fatal(err)
+	}
+	if x != 1 {
+		t.Fatalf("doc[$1]['x']: %v", x)
+	}
+}

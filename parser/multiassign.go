@@ -20,12 +20,27 @@ import (
 // list of two or more values nor ROW(...) is refused as PostgreSQL
 // refuses it. The planner evaluates a sub-SELECT source once per row
 // and assigns each column its field of the row (PostgreSQL's MULTIEXPR
-// SubPlan). Targets that are array elements or fields are not supported.
+// SubPlan). Targets that are array elements or fields are not supported
+// in a multiple-column item.
+//
+// A single column's subscripted target, SET a[i] = x, a[lo:hi] = x,
+// j['k'][0] = x, becomes
+//
+//	SET a = zp_subscript_assign(a[i], x)
+//
+// whose target the subscript rule then respells (zp_subscript, zp_slice)
+// and the binder reads back: it assigns x into the column's value
+// (PostgreSQL's array_set_element, array_set_slice, jsonb's assignment).
 
 // MultiAssignFunc marks the columns of a multiple-column assignment from
 // a sub-SELECT: zp_multiassign(subquery, 0, n) for the first of its n
 // columns, zp_multiassign(NULL, k, n) for the k-th after it.
 const MultiAssignFunc = "zp_multiassign"
+
+// SubscriptAssignFunc marks a subscripted assignment:
+// zp_subscript_assign(target, value), target a zp_subscript or zp_slice
+// call on the column.
+const SubscriptAssignFunc = "zp_subscript_assign"
 
 // updateSet reports whether the SET at token i starts an UPDATE's
 // assignment list: UPDATE [ONLY] name [*] [[AS] alias] SET, or DO UPDATE
@@ -51,6 +66,12 @@ func (r *rewriter) multiAssign(i int) error {
 	for k < len(r.toks) {
 		if r.toks[k].is("(") {
 			next, err := r.multiAssignItem(k)
+			if err != nil {
+				return err
+			}
+			k = next
+		} else if (r.toks[k].kind == tkIdent || r.toks[k].kind == tkQIdent) && r.peek(k+1, "[") {
+			next, err := r.subscriptAssign(k)
 			if err != nil {
 				return err
 			}
@@ -151,6 +172,37 @@ func (r *rewriter) multiAssignItem(open int) (int, error) {
 		}
 	}
 	return end + 1, nil
+}
+
+// subscriptAssign respells col[...] = value, the single-column item at
+// token k whose target has subscripts, and returns the token after it.
+func (r *rewriter) subscriptAssign(k int) (int, error) {
+	j := k + 1
+	for r.peek(j, "[") {
+		m := r.matching(j)
+		if m < 0 {
+			return 0, r.syntaxErrorAt(len(r.toks))
+		}
+		j = m + 1
+	}
+	if r.peek(j, ".") {
+		return 0, pgerr.New(pgerr.FeatureNotSupported, "assignment to a field of an array element is not supported").
+			WithPosition(r.pos(k))
+	}
+	if !r.peek(j, "=") {
+		return 0, r.syntaxErrorAt(j)
+	}
+	end := r.assignmentEnd(j + 1)
+	if end == j+1 {
+		return 0, r.syntaxErrorAt(end)
+	}
+	if end == j+2 && r.peek(j+1, "default") {
+		return 0, pgerr.New(pgerr.FeatureNotSupported, "cannot set an array element to DEFAULT").WithPosition(r.pos(k))
+	}
+	r.ed[k].outer += r.tidbText(k, k+1) + " = " + SubscriptAssignFunc + "("
+	r.replace(j, ",")
+	r.ed[end-1].outerPost += ")"
+	return end, nil
 }
 
 // notRowSource is PostgreSQL's refusal of a multiple-column assignment's

@@ -232,6 +232,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 			existing.perm = target
 			sc := &scope{items: []*fromItem{existing, tableItem(t, "excluded", len(t.Columns))}}
 			ins.OnConflict.Set = map[int]ir.Expr{}
+			subscripted := map[int]bool{}
 			for _, a := range n.OnDuplicate {
 				if a.Column.Name.O == parser.ConflictWhereColumn {
 					// DO UPDATE ... WHERE: over the existing and the
@@ -244,6 +245,19 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 				i := t.ColumnIndex(a.Column.Name.O)
 				if i < 0 {
 					return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column.Name.O, t.Name).WithPosition(b.stmt.NamePosition(a.Column.Name.O)).WithPosition(b.stmt.NamePosition(a.Column.Name.O))
+				}
+				if f, ok := isSubscriptAssign(a.Expr); ok {
+					prev, dup := ins.OnConflict.Set[i]
+					if dup && !subscripted[i] {
+						return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", a.Column.Name.O)
+					}
+					e, err := b.bindSubscriptAssign(sc, t, alias, i, prev, f)
+					if err != nil {
+						return nil, err
+					}
+					ins.OnConflict.Set[i], subscripted[i] = e, true
+					target.Updated.Add(i)
+					continue
 				}
 				if _, dup := ins.OnConflict.Set[i]; dup {
 					return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", a.Column.Name.O)
@@ -520,6 +534,7 @@ func (b *Binder) bindUpdateOf(n *ast.UpdateStmt, t, heirOf *catalog.Table, targe
 		return nil, err
 	}
 	u := &ir.Update{Table: t, Source: src, Set: map[int]ir.Expr{}, Recheck: recheck}
+	subscripted := map[int]bool{} // columns assigned through subscripts
 	for _, a := range n.List {
 		if q := a.Column.Table.O; q != "" && q != alias {
 			if i := t.ColumnIndex(q); i >= 0 && t.Columns[i].Type.ID == sqltypes.Record {
@@ -537,6 +552,19 @@ func (b *Binder) bindUpdateOf(n *ast.UpdateStmt, t, heirOf *catalog.Table, targe
 		i := t.ColumnIndex(a.Column.Name.O)
 		if i < 0 {
 			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column.Name.O, t.Name).WithPosition(b.stmt.NamePosition(a.Column.Name.O))
+		}
+		if f, ok := isSubscriptAssign(a.Expr); ok {
+			prev, dup := u.Set[i]
+			if dup && !subscripted[i] {
+				return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", a.Column.Name.O)
+			}
+			e, err := b.bindSubscriptAssign(sc, t, alias, i, prev, f)
+			if err != nil {
+				return nil, err
+			}
+			u.Set[i], subscripted[i] = e, true
+			target.Updated.Add(i)
+			continue
 		}
 		if _, dup := u.Set[i]; dup {
 			return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", a.Column.Name.O)

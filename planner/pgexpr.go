@@ -72,9 +72,9 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.
 	case parser.ArrayFunc:
 		e, err = b.bindArrayCtor(args)
 	case parser.SubscriptFunc:
-		e, err = b.bindSubscript(args)
+		e, err = b.bindSubscript(args, n.Args)
 	case parser.SliceFunc:
-		e, err = b.bindSlice(args)
+		e, err = b.bindSlice(args, n.Args)
 	case parser.AnyFunc, parser.AllFunc:
 		e, err = b.bindQuantified(args, name == parser.AllFunc, isQuantifiedSub(n.Args[len(n.Args)-1]))
 	case parser.OpFunc:
@@ -314,7 +314,8 @@ func (b *Binder) integerSubscripts(args []ir.Expr) error {
 }
 
 // bindSubscript binds x[i] and x[i][j]: the element, or NULL out of range.
-func (b *Binder) bindSubscript(args []ir.Expr) (ir.Expr, error) {
+// nodes are the call's arguments, which errors point at.
+func (b *Binder) bindSubscript(args []ir.Expr, nodes []ast.ExprNode) (ir.Expr, error) {
 	if args[0].Type().ID == sqltypes.Name && len(args) == 2 {
 		return b.bindNameSubscript(args)
 	}
@@ -323,6 +324,9 @@ func (b *Binder) bindSubscript(args []ir.Expr) (ir.Expr, error) {
 	}
 	if _, ok := sqltypes.GeoElemType(args[0].Type().ID); ok {
 		return b.bindFixedSubscript(args)
+	}
+	if args[0].Type().ID == sqltypes.JSONB {
+		return b.bindJSONBSubscript(args, nodes)
 	}
 	elem, err := b.subscriptArgs(args)
 	if err != nil {
@@ -374,13 +378,16 @@ func (b *Binder) bindNameSubscript(args []ir.Expr) (ir.Expr, error) {
 }
 
 // bindSlice binds x[lo:hi] (one dimension); a missing bound is the array's
-// own.
-func (b *Binder) bindSlice(args []ir.Expr) (ir.Expr, error) {
+// own. nodes are the call's arguments, which errors point at.
+func (b *Binder) bindSlice(args []ir.Expr, nodes []ast.ExprNode) (ir.Expr, error) {
 	if isHstore(args[0].Type()) {
 		return nil, errHstoreSubscripts()
 	}
 	if _, ok := sqltypes.GeoElemType(args[0].Type().ID); ok {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "slices of fixed-length arrays not implemented")
+	}
+	if args[0].Type().ID == sqltypes.JSONB {
+		return nil, b.errJSONBSlices(nodes)
 	}
 	elem, err := b.subscriptArgs(args)
 	if err != nil {

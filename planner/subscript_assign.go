@@ -1,0 +1,223 @@
+package planner
+
+import (
+	"strconv"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// Subscripts of containers that are not arrays (jsonb), and subscripted
+// assignments: UPDATE's and DO UPDATE's SET a[i] = x, a[lo:hi] = x and
+// j['k'][0] = x (parser.SubscriptAssignFunc), computed by sqltypes'
+// ArraySetElement, ArraySetSlice and JSONBSubscriptAssign. Several
+// subscripted assignments to one column compose, each on the value the
+// ones before it left, as PostgreSQL's rewriter composes them.
+
+// isSubscriptAssign reports whether e is a subscripted assignment's value.
+func isSubscriptAssign(e ast.ExprNode) (*ast.FuncCallExpr, bool) {
+	f, ok := e.(*ast.FuncCallExpr)
+	return f, ok && f.FnName.L == parser.SubscriptAssignFunc && len(f.Args) == 2
+}
+
+// jsonbSubscript casts the jsonb subscript x, written as node, to integer
+// or text, the types it must be coercible to (an untyped literal is text).
+func (b *Binder) jsonbSubscript(x ir.Expr, node ast.ExprNode) (ir.Expr, error) {
+	t := x.Type()
+	b.inferParam(x, sqltypes.TypeText)
+	switch {
+	case t.ID == sqltypes.Unknown:
+		return b.coerceTo(x, sqltypes.TypeText, false)
+	case t.ID == sqltypes.Int4 || builtins.ImplicitCast(t, sqltypes.TypeInt4):
+		return b.coerceTo(x, sqltypes.TypeInt4, false)
+	case t.IsTextual() || builtins.ImplicitCast(t, sqltypes.TypeText):
+		return b.coerceTo(x, sqltypes.TypeText, false)
+	}
+	return nil, pgerr.New(pgerr.DatatypeMismatch, "subscript type %s is not supported", t).
+		WithHint("jsonb subscript must be coercible to either integer or text.").WithPosition(b.exprPosition(node))
+}
+
+// errJSONBSlices is PostgreSQL's refusal of jsonb[lo:hi], at the slice's
+// last bound written (nodes: the zp_slice call's arguments).
+func (b *Binder) errJSONBSlices(nodes []ast.ExprNode) error {
+	err := pgerr.New(pgerr.DatatypeMismatch, "jsonb subscript does not support slices")
+	for i := len(nodes) - 1; i > 0; i-- {
+		if g, ok := nodes[i].(*ast.FuncCallExpr); !ok || g.FnName.L != parser.NoBoundFunc {
+			return err.WithPosition(b.exprPosition(nodes[i]))
+		}
+	}
+	return err
+}
+
+// bindJSONBSubscript binds j[a][b]...: the value at that path, as j #>
+// ARRAY[a, b] finds it (an object's key, an array's index from 0 counting
+// from the end when negative), NULL where a step is missing. nodes are
+// the zp_subscript call's arguments.
+func (b *Binder) bindJSONBSubscript(args []ir.Expr, nodes []ast.ExprNode) (ir.Expr, error) {
+	for i := 1; i < len(args); i++ {
+		x, err := b.jsonbSubscript(args[i], nodes[i])
+		if err != nil {
+			return nil, err
+		}
+		args[i] = x
+	}
+	return fold(&ir.Func{Name: "jsonb_subscript", Args: args, Typ: sqltypes.TypeJSONB, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].IsNull() {
+			return sqltypes.Null, nil
+		}
+		return sqltypes.JSONGetPath(a[0], jsonbPath(a[1:]))
+	}})
+}
+
+// jsonbPath is subscripts as a text[] path; a NULL subscript stays NULL.
+func jsonbPath(subs []sqltypes.Value) sqltypes.Value {
+	path := make([]sqltypes.Value, len(subs))
+	for i, s := range subs {
+		if s.K == sqltypes.KindInt {
+			s = sqltypes.NewText(strconv.FormatInt(s.I, 10))
+		}
+		path[i] = s
+	}
+	return sqltypes.NewArray1(sqltypes.TypeText, path)
+}
+
+// bindSubscriptAssign binds f, SET col[...] = value for column col of t,
+// the FROM item of sc named alias; prev is the value an earlier
+// subscripted assignment in the list gave the column (nil: the row's own).
+func (b *Binder) bindSubscriptAssign(sc *scope, t *catalog.Table, alias string, col int, prev ir.Expr, f *ast.FuncCallExpr) (ir.Expr, error) {
+	c := t.Columns[col]
+	at := b.stmt.NamePosition(c.Name)
+	target, ok := f.Args[0].(*ast.FuncCallExpr)
+	if !ok || target.FnName.L != parser.SubscriptFunc && target.FnName.L != parser.SliceFunc || len(target.Args) < 2 {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \"[\"")
+	}
+	slice := target.FnName.L == parser.SliceFunc
+	if c.Generated != "" {
+		return nil, generatedColumnValue(c, true)
+	}
+	if c.Identity == "always" {
+		return nil, identityAlways(c, true)
+	}
+	typ := c.Type
+	if typ.Domain != nil {
+		return nil, unsupported("subscripted assignment to a column of a domain type is not supported")
+	}
+	isArray := typ.ID == sqltypes.Array
+	if !isArray && typ.ID != sqltypes.JSONB {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", typ).WithPosition(at)
+	}
+	if !isArray && slice {
+		return nil, b.errJSONBSlices(target.Args)
+	}
+	base := prev
+	if base == nil {
+		var err error
+		if base, err = sc.resolve(&ast.ColumnName{Table: ast.NewCIStr(alias), Name: ast.NewCIStr(c.Name)}); err != nil {
+			return nil, err
+		}
+	}
+	// The subscripts, as the target reads them (nil: a slice's missing
+	// bound).
+	subs := make([]ir.Expr, len(target.Args))
+	for i, a := range target.Args[1:] {
+		if g, ok := a.(*ast.FuncCallExpr); ok && g.FnName.L == parser.NoBoundFunc {
+			continue
+		}
+		x, err := b.bindExpr(sc, a)
+		if err != nil {
+			return nil, err
+		}
+		subs[i+1] = x
+	}
+	var want sqltypes.Type
+	switch {
+	case !isArray:
+		want = sqltypes.TypeJSONB
+		for i := 1; i < len(subs); i++ {
+			x, err := b.jsonbSubscript(subs[i], target.Args[i])
+			if err != nil {
+				return nil, err
+			}
+			subs[i] = x
+		}
+	case slice:
+		if len(subs) != 3 {
+			return nil, unsupported("assignment to a slice of more than one dimension is not supported")
+		}
+		want = typ
+		if err := b.integerSubscripts(subs); err != nil {
+			return nil, err
+		}
+	default:
+		want = typ.ElemType()
+		if err := b.integerSubscripts(subs); err != nil {
+			return nil, err
+		}
+	}
+	v, err := b.bindExpr(sc, f.Args[1])
+	if err != nil {
+		return nil, err
+	}
+	b.inferParam(v, want)
+	if vt := v.Type(); vt.ID != sqltypes.Unknown && !castAllowedAssignment(vt, want) {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "subscripted assignment to %q requires type %s but expression is of type %s", c.Name, want, vt).
+			WithHint("You will need to rewrite or cast the expression.").WithPosition(at)
+	}
+	if v, err = b.coerceTo(v, want, true); err != nil {
+		if pe, ok := err.(*pgerr.Error); ok && pe.Position == 0 && isLiteral(f.Args[1]) && readsInput(pe.Code) {
+			return nil, pe.WithPosition(b.stmt.Position(f.Args[1].OriginTextPosition()))
+		}
+		return nil, err
+	}
+	args := []ir.Expr{base, v}
+	present := make([]bool, 0, len(subs)-1)
+	for _, s := range subs[1:] {
+		present = append(present, s != nil)
+		if s != nil {
+			args = append(args, s)
+		}
+	}
+	var fn func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error)
+	switch {
+	case !isArray:
+		fn = func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.JSONBSubscriptAssign(a[0], a[2:], a[1])
+		}
+	case slice:
+		elem := typ.ElemType()
+		fn = func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+			var bounds [2]*int64
+			k := 2
+			for d := range bounds {
+				if !present[d] {
+					continue
+				}
+				if a[k].IsNull() {
+					return sqltypes.Null, sqltypes.NullArraySubscript()
+				}
+				bounds[d] = &a[k].I
+				k++
+			}
+			return sqltypes.ArraySetSlice(a[0], elem, bounds[0], bounds[1], a[1])
+		}
+	default:
+		elem := typ.ElemType()
+		fn = func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+			idx := make([]int64, len(a)-2)
+			for i, s := range a[2:] {
+				if s.IsNull() {
+					return sqltypes.Null, sqltypes.NullArraySubscript()
+				}
+				idx[i] = s.I
+			}
+			return sqltypes.ArraySetElement(a[0], elem, idx, a[1])
+		}
+	}
+	return &ir.Func{Name: "subscript_assign", Args: args, Typ: typ, Fn: fn}, nil
+}
