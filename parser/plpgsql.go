@@ -671,7 +671,7 @@ func (p *plParser) stmt() (PLStmt, error) {
 			return &PLAssign{Target: target, Expr: e}, nil
 		}
 		if i < len(p.toks) && p.toks[i].is("[") {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "assigning to an array element in PL/pgSQL is not supported").WithPosition(charPos(p.src, p.toks[p.k].start))
+			return p.subscriptAssign(i)
 		}
 	}
 	end := p.until(start, ";")
@@ -684,6 +684,40 @@ func (p *plParser) stmt() (PLStmt, error) {
 	}
 	p.k = end + 1
 	return s, nil
+}
+
+// subscriptAssign reads x[i]... := value, whose first bracket is token
+// open: an assignment to x of x with the element (or the jsonb step, or
+// the slice) assigned, zp_subscript_assign(x[i]..., (value)), which the
+// binder reads as UPDATE's SET x[i] = value.
+func (p *plParser) subscriptAssign(open int) (PLStmt, error) {
+	j := open
+	for j < len(p.toks) && p.toks[j].is("[") {
+		m := matchingIn(p.toks, j)
+		if m < 0 {
+			return nil, p.errAt(len(p.toks))
+		}
+		j = m + 1
+	}
+	switch {
+	case j+1 < len(p.toks) && p.toks[j].is(":") && p.toks[j+1].is("="):
+		j += 2
+	case j < len(p.toks) && p.toks[j].is("="):
+		j++
+	default:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "assigning to a field of an array element in PL/pgSQL is not supported").WithPosition(charPos(p.src, p.toks[p.k].start))
+	}
+	target, lhs := p.dotted(p.k, open), p.text(p.k, j-1)
+	if p.toks[j-1].is("=") && p.toks[j-2].is(":") {
+		lhs = p.text(p.k, j-2)
+	}
+	p.k = j
+	e, err := p.exprUntil(";")
+	if err != nil {
+		return nil, err
+	}
+	p.k++
+	return &PLAssign{Target: target, Expr: SubscriptAssignFunc + "(" + lhs + ", (" + e + "))"}, nil
 }
 
 // dotted is the name of tokens i to j (words and dots: "new.body"), each

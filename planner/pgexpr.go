@@ -27,6 +27,12 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.
 	case parser.ArraySubFunc:
 		e, err := b.bindArraySubquery(sc, n)
 		return e, true, err
+	case parser.SubscriptAssignFunc:
+		if len(n.Args) != 2 {
+			return nil, false, nil
+		}
+		e, err := b.bindSubscriptExpr(sc, n)
+		return e, true, err
 	case parser.QuantifiedSubFunc:
 		e, err := b.bindQuantifiedSubquery(sc, n)
 		return e, true, err

@@ -92,28 +92,11 @@ func jsonbPath(subs []sqltypes.Value) sqltypes.Value {
 // subscripted assignment in the list gave the column (nil: the row's own).
 func (b *Binder) bindSubscriptAssign(sc *scope, t *catalog.Table, alias string, col int, prev ir.Expr, f *ast.FuncCallExpr) (ir.Expr, error) {
 	c := t.Columns[col]
-	at := b.stmt.NamePosition(c.Name)
-	target, ok := f.Args[0].(*ast.FuncCallExpr)
-	if !ok || target.FnName.L != parser.SubscriptFunc && target.FnName.L != parser.SliceFunc || len(target.Args) < 2 {
-		return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \"[\"")
-	}
-	slice := target.FnName.L == parser.SliceFunc
 	if c.Generated != "" {
 		return nil, generatedColumnValue(c, true)
 	}
 	if c.Identity == "always" {
 		return nil, identityAlways(c, true)
-	}
-	typ := c.Type
-	if typ.Domain != nil {
-		return nil, unsupported("subscripted assignment to a column of a domain type is not supported")
-	}
-	isArray := typ.ID == sqltypes.Array
-	if !isArray && typ.ID != sqltypes.JSONB {
-		return nil, pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", typ).WithPosition(at)
-	}
-	if !isArray && slice {
-		return nil, b.errJSONBSlices(target.Args)
 	}
 	base := prev
 	if base == nil {
@@ -121,6 +104,50 @@ func (b *Binder) bindSubscriptAssign(sc *scope, t *catalog.Table, alias string, 
 		if base, err = sc.resolve(&ast.ColumnName{Table: ast.NewCIStr(alias), Name: ast.NewCIStr(c.Name)}); err != nil {
 			return nil, err
 		}
+	}
+	return b.bindAssignInto(sc, base, c.Type, c.Name, f)
+}
+
+// bindSubscriptExpr binds zp_subscript_assign(x[...], value) standing as
+// an expression: PL/pgSQL's x[i] := value, which its parser spells so
+// (parser.PLAssign); the result is x with the element assigned.
+func (b *Binder) bindSubscriptExpr(sc *scope, f *ast.FuncCallExpr) (ir.Expr, error) {
+	target, ok := f.Args[0].(*ast.FuncCallExpr)
+	if !ok || len(target.Args) < 2 {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \"[\"")
+	}
+	base, err := b.bindExpr(sc, target.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	name := ""
+	if cn, ok := target.Args[0].(*ast.ColumnNameExpr); ok {
+		name = cn.Name.Name.O
+	}
+	return b.bindAssignInto(sc, base, base.Type(), name, f)
+}
+
+// bindAssignInto binds f, the assignment of a value into base (of type
+// typ, named name in errors) at the subscripts of f's target.
+func (b *Binder) bindAssignInto(sc *scope, base ir.Expr, typ sqltypes.Type, name string, f *ast.FuncCallExpr) (ir.Expr, error) {
+	at := 0
+	if name != "" {
+		at = b.stmt.NamePosition(name)
+	}
+	target, ok := f.Args[0].(*ast.FuncCallExpr)
+	if !ok || target.FnName.L != parser.SubscriptFunc && target.FnName.L != parser.SliceFunc || len(target.Args) < 2 {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \"[\"")
+	}
+	slice := target.FnName.L == parser.SliceFunc
+	if typ.Domain != nil {
+		return nil, unsupported("subscripted assignment to a value of a domain type is not supported")
+	}
+	isArray := typ.ID == sqltypes.Array
+	if !isArray && typ.ID != sqltypes.JSONB {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", typ).WithPosition(at)
+	}
+	if !isArray && slice {
+		return nil, b.errJSONBSlices(target.Args)
 	}
 	// The subscripts, as the target reads them (nil: a slice's missing
 	// bound).
@@ -166,7 +193,7 @@ func (b *Binder) bindSubscriptAssign(sc *scope, t *catalog.Table, alias string, 
 	}
 	b.inferParam(v, want)
 	if vt := v.Type(); vt.ID != sqltypes.Unknown && !castAllowedAssignment(vt, want) {
-		return nil, pgerr.New(pgerr.DatatypeMismatch, "subscripted assignment to %q requires type %s but expression is of type %s", c.Name, want, vt).
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "subscripted assignment to %q requires type %s but expression is of type %s", name, want, vt).
 			WithHint("You will need to rewrite or cast the expression.").WithPosition(at)
 	}
 	if v, err = b.coerceTo(v, want, true); err != nil {
