@@ -15,10 +15,10 @@ import (
 // the box, every unread cell that can hold a value at a bound along col or
 // beyond it, each read whole unless it straddles the bound with more than
 // about topNCellRows rows of the box short of it. The first bound is where
-// the statistics' rows in the box put the k-th value; once k candidates are in, the next
-// is the k-th's own code, and the search stops when the k-th lies strictly
-// beyond every unread cell's best code: no row of the box not yet read can
-// beat or tie it. Every row of the box a batch reads is a candidate (the
+// the statistics' rows in the box put the k-th value; once k candidates
+// are in, the next is the k-th's own code, and the search stops when the
+// k-th lies strictly beyond every unread cell's best code: no row of the
+// box not yet read can beat or tie it. Every row of the box a batch reads is a candidate (the
 // ranges are read for good) unless k candidates are in and it lies
 // strictly short of the k-th; after each batch the candidates are cut to
 // the first k by col and every row tied with the k-th, by selection, not
