@@ -2,7 +2,6 @@ package executor
 
 import (
 	"context"
-	"slices"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -15,14 +14,15 @@ import (
 // (zorder.TopNCells): each batch reads, as one multi-range Z-order scan of
 // the box, every unread cell that can hold a value at a bound along col or
 // beyond it, each read whole unless it straddles the bound with more than
-// about topNCellRows rows of the box short of it. The first bound is where the statistics'
-// rows in the box put the k-th value; once k candidates are in, the next
-// is the k-th's own code, and the search stops when the k-th lies strictly
-// beyond every unread cell's best code: no row of the box not yet read can
-// beat or tie it. Every row of the box a batch reads is a candidate (the
-// ranges are read for good); after each batch the candidates are cut to
-// the first k by col and every row tied with the k-th. The Sort and Limit
-// above order them by every ORDER BY key.
+// about topNCellRows rows of the box short of it. The first bound is where
+// the statistics' rows in the box put the k-th value; once k candidates
+// are in, the next is the k-th's own code, and the search stops when the
+// k-th lies strictly beyond every unread cell's best code: no row of the
+// box not yet read can beat or tie it. Every row of the box a batch reads is a candidate (the
+// ranges are read for good) unless k candidates are in and it lies
+// strictly short of the k-th; after each batch the candidates are cut to
+// the first k by col and every row tied with the k-th, by selection, not
+// sorting. The Sort and Limit above order them by every ORDER BY key.
 //
 // Reading whole cells, not slabs of the box, is what keeps the reads near
 // k: a slab thin along col is, in a layout where col's codes vary late in
@@ -52,10 +52,13 @@ const (
 	topNFirstDepth = 1.0 / 64
 	// topNCellRows is about how many rows of the box short of the bound
 	// a cell straddling it may hold and still be read whole, where seeks
-	// are cheap: a finer cell saves less than its seek. Where every range
-	// is a request, topNCellShare of k; there a cell sticking out of the
-	// box is split so too, its items outside the box being read.
-	topNCellRows  = 2
+	// are cheap: a finer cell saves less than its seek (one seek of the
+	// scan's one iterator, kv.Rescanner: 1 read 4.3 items per row returned
+	// where 2 read 6.4, for the same CPU; 0.1 read 2.8 for 1.4× the CPU,
+	// bench/README.md). Where every range is a request, topNCellShare of
+	// k; there a cell sticking out of the box is split so too, its items
+	// outside the box being read.
+	topNCellRows  = 1
 	topNCellShare = 1.0 / 16
 	// topNMaxCells bounds the cells of one batch split finer than whole
 	// on a store with cheap seeks (the budget bounds them elsewhere).
@@ -188,36 +191,90 @@ func (r *topNRows) read(ctx context.Context, box zorder.Box, cover []zorder.Rang
 	if err := s.start(ctx); err != nil {
 		return err
 	}
+	// Once k candidates are in, a row strictly short of the k-th cannot
+	// be among the first k: it is not kept, so trim orders fewer.
+	var kth sqltypes.Value
+	cut := len(r.cands) >= r.q.K
+	if cut {
+		kth = r.cands[r.q.K-1][r.q.Column]
+	}
 	for {
 		row, ok, err := s.Next(ctx)
 		if err != nil || !ok {
 			return err
 		}
+		if cut && r.cmp(row, kth) > 0 {
+			continue
+		}
 		r.cands = append(r.cands, row)
 	}
 }
 
-// trim orders the candidates by the column, the ORDER BY's way, and keeps
-// the first k and every one tied with the k-th: later slabs only add rows
-// further along, so no row past those can be among the first k.
+// cmp orders a row against a value of the column the ORDER BY's way: < 0
+// when the row comes first.
+func (r *topNRows) cmp(row []sqltypes.Value, v sqltypes.Value) int {
+	c := sqltypes.Compare(row[r.q.Column], v)
+	if r.q.Desc {
+		return -c
+	}
+	return c
+}
+
+// trim keeps the first k candidates by the column, the ORDER BY's way, and
+// every one tied with the k-th, which it leaves at index k-1: later batches
+// only add rows further along, so no row past those can be among the first
+// k. It selects rather than sorts (the Sort above orders what is left): a
+// batch reads several times k rows, and sorting them all was a sixth of the
+// query's CPU.
 func (r *topNRows) trim() {
 	col, k := r.q.Column, r.q.K
-	slices.SortStableFunc(r.cands, func(a, b []sqltypes.Value) int {
-		c := sqltypes.Compare(a[col], b[col])
-		if r.q.Desc {
-			return -c
-		}
-		return c
-	})
-	if len(r.cands) <= k {
+	if len(r.cands) < k {
 		return
 	}
+	selectNth(r.cands, k-1, func(a, b []sqltypes.Value) int { return r.cmp(a, b[col]) })
 	end := k
-	for end < len(r.cands) && sqltypes.Compare(r.cands[end][col], r.cands[k-1][col]) == 0 {
-		end++
+	for i := k; i < len(r.cands); i++ {
+		if sqltypes.Compare(r.cands[i][col], r.cands[k-1][col]) == 0 {
+			r.cands[end], r.cands[i] = r.cands[i], r.cands[end]
+			end++
+		}
 	}
 	clear(r.cands[end:])
 	r.cands = r.cands[:end]
+}
+
+// selectNth reorders rows so that rows[n] is the row a sort by cmp would
+// put there, none before it coming after it and none after it before it
+// (Hoare's selection: expected linear, where a sort is n log n).
+func selectNth(rows [][]sqltypes.Value, n int, cmp func(a, b []sqltypes.Value) int) {
+	lo, hi := 0, len(rows)-1
+	for lo < hi {
+		p := rows[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for cmp(rows[i], p) < 0 {
+				i++
+			}
+			for cmp(rows[j], p) > 0 {
+				j--
+			}
+			if i <= j {
+				rows[i], rows[j] = rows[j], rows[i]
+				i++
+				j--
+			}
+		}
+		// rows[lo..j] are at most p, rows[i..hi] at least p and those
+		// between equal to it.
+		switch {
+		case n <= j:
+			hi = j
+		case n >= i:
+			lo = i
+		default:
+			return
+		}
+	}
 }
 
 func (r *topNRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
