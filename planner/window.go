@@ -84,12 +84,27 @@ func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
 	name := ws.name
 	isAgg := b.isAggregate(name)
 	win, isWin := builtins.LookupWindow(name)
+	if len(ws.args) > 0 && !isAgg {
+		// rank(1) OVER (): the window function takes no argument, the
+		// ordered-set aggregate of its name does, and needs WITHIN GROUP.
+		if err := orderedOrWindowWithout(name, len(ws.args)); err != nil {
+			return nil, err.(*pgerr.Error).WithPosition(b.exprPosition(ws.at))
+		}
+	}
 	switch {
 	case !isWin && !isAgg:
 		if fnExists(name) {
 			return nil, pgerr.New(pgerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name)
 		}
-		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name)
+		types := make([]sqltypes.Type, len(ws.args))
+		for i, a := range ws.args {
+			x, err := bind(a)
+			if err != nil {
+				return nil, err
+			}
+			types[i] = x.Type()
+		}
+		return nil, builtins.NoFunction(b.calledName(ws.at, name), types).WithPosition(b.exprPosition(ws.at))
 	case ws.filter != nil && !isAgg:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "FILTER is not implemented for non-aggregate window functions")
 	case ws.ordered:
