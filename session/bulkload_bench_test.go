@@ -37,6 +37,7 @@ func BenchmarkBulkLoad(b *testing.B) {
 	params := bulkLoadParams(bulkLoadRows, sensors)
 	var cpu time.Duration
 	var flushed, compacted, ingested, walBytes uint64
+	var l0Sublevels int32
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -87,6 +88,7 @@ func BenchmarkBulkLoad(b *testing.B) {
 			ingested += m.Levels[l].BytesIngested - m0.Levels[l].BytesIngested
 		}
 		walBytes += m.WAL.BytesWritten - m0.WAL.BytesWritten
+		l0Sublevels += m.Levels[0].Sublevels
 		select {
 		case err := <-errs:
 			b.Fatal(err)
@@ -103,6 +105,9 @@ func BenchmarkBulkLoad(b *testing.B) {
 	b.ReportMetric(float64(walBytes+flushed+compacted+ingested)/float64(walBytes), "write-amp")
 	b.ReportMetric(float64(flushed)/float64(bulkLoadRows*b.N), "flushed-B/row")
 	b.ReportMetric(float64(compacted)/float64(bulkLoadRows*b.N), "compacted-B/row")
+	// What the load leaves for reads: the L0 sublevels every scan merges
+	// and every point read probes, once the store is idle.
+	b.ReportMetric(float64(l0Sublevels)/float64(b.N), "l0-sublevels")
 }
 
 var bulkLoadRowsFlag = flag.Int("bulkload-rows", 100_000, "rows BenchmarkBulkLoad loads into each fresh store")
