@@ -161,7 +161,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		// default of compacting from 4 L0 sublevels rewrote the base
 		// level every 4 flushes: 2.3-2.8 bytes compacted per byte
 		// flushed over a 1M-row load with both indexes
-		// (BenchmarkBulkLoad), 1.6-2.0 from 8. Reads then probe up to 8
+		// (BenchmarkBulkLoad), 1.6-2.2 from 8. Reads then probe up to 8
 		// L0 files' bloom filters instead of 4. Writes stop at 3 times
 		// the threshold, Pebble's default ratio.
 		L0CompactionThreshold: l0CompactionThreshold,
