@@ -153,7 +153,10 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 	// of it is not read again.
 	var done []zorder.Range
 	celled := false
-	if finiteF(cx) && finiteF(cy) && q.Density > 0 && !r.ec.ex.Caps.CheapSeek {
+	if e := q.Extent; e != nil && q.Density > 0 && !r.ec.ex.Caps.CheapSeek && e[0] <= cx && cx <= e[1] && e[2] <= cy && cy <= e[3] {
+		// A centre outside the data's extent keeps the probe along the
+		// Z-curve: its entries, however far, bound the search, where a
+		// disc grown from an empty cell would take many batches.
 		var err error
 		if rad, side, dens, done, celled, err = r.probeCell(ctx, cells, cx, cy); err != nil {
 			return err
