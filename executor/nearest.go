@@ -152,7 +152,17 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 	// done is every range read so far, probe included: a gap holding any
 	// of it is not read again.
 	var done []zorder.Range
-	if finiteF(cx) && finiteF(cy) {
+	celled := false
+	if e := q.Extent; e != nil && q.Density > 0 && !r.ec.ex.Caps.CheapSeek && e[0] <= cx && cx <= e[1] && e[2] <= cy && cy <= e[3] {
+		// A centre outside the data's extent keeps the probe along the
+		// Z-curve: its entries, however far, bound the search, where a
+		// disc grown from an empty cell would take many batches.
+		var err error
+		if rad, side, dens, done, celled, err = r.probeCell(ctx, cells, cx, cy); err != nil {
+			return err
+		}
+	}
+	if finiteF(cx) && finiteF(cy) && !celled {
 		p := nearestProbeRows(q.K)
 		probed, radius, err := r.probe(ctx, cx, cy, p)
 		if err != nil {
@@ -254,6 +264,68 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 		}
 	}
 	return r.finish(ctx)
+}
+
+// Where every range is a store request (DynamoDB), a probe along the
+// Z-curve from the centre reads entries that mostly lie outside the disc
+// the first batch then reads (at K = 1 six entries for one row), and a
+// density from a few entries is so rough that a low count sizes a disc of
+// twice the rows it needs (bench/dynamodb/README.md, "kNN probed by one
+// cell"). With the statistics' density (NearestQuery.Density: the table's
+// rows over the data bounds' extent, which hold every entry and more, so
+// a floor of the mean density) the probe is instead the aligned cell
+// around the centre expected to hold nearestCellProbeShare of K rows (at
+// least nearestCellProbeMin), read whole unless it holds
+// nearestCellProbeLimit times what its area can (a cluster); the density
+// is its count's over its area, but no lower than the statistics' (an
+// overestimate only makes the disc smaller, and a second batch reads the
+// rest; an underestimate reads rows beyond the K-th). The batches' cells
+// are then about nearestCellRows rows each, with no bound by the radius:
+// a request is priced at about an item at the store's fan-out
+// (optimizer's rangeRequestWeight), and a cell straddling the disc wastes
+// about half its rows, so cells of a row cost about least whatever K.
+const (
+	nearestCellProbeShare = 0.125
+	nearestCellProbeMin   = 1.0
+	nearestCellProbeLimit = 4.0
+)
+
+// probeCell is runCells' probe sized by the statistics' density: it reads
+// the cell around the centre, marks what it read whole, and returns the
+// first batch's radius and side, the density it measured, the ranges it
+// read, and ok false when the centre lies outside the scan's box (the
+// Z-curve probe then runs as without statistics).
+func (r *nearestRows) probeCell(ctx context.Context, cells *zorder.NearestCells, cx, cy float64) (rad, side, dens float64, done []zorder.Range, ok bool, err error) {
+	n, q := r.node, r.q
+	rows := max(nearestCellProbeMin, nearestCellProbeShare*float64(q.K))
+	rg, ok := n.ZSchema.CellAround(n.ZBox, q.X, q.Y, cx, cy, rows/q.Density)
+	if !ok {
+		return 0, 0, 0, nil, false, nil
+	}
+	// The cell's area is between rows' and twice it.
+	limit := int(math.Ceil(2 * nearestCellProbeLimit * rows))
+	probed, radius, err := r.probeRanges(ctx, []zorder.Range{rg}, limit)
+	if err != nil {
+		return 0, 0, 0, nil, false, err
+	}
+	area := 0.0
+	for _, pr := range probed {
+		area += n.ZSchema.RangeArea(pr, q.X, q.Y)
+		cells.MarkRead(pr)
+	}
+	m := float64(len(r.cands))
+	r.trim(q.K)
+	dens = q.Density
+	if area > 0 {
+		dens = max(m/area, q.Density)
+	}
+	want := float64(q.K) + nearestFirstSpread*math.Sqrt(float64(q.K))
+	rad = math.Sqrt(want / (math.Pi * dens))
+	if limit >= q.K && radius >= 0 {
+		rad = min(rad, radius) // limit rows, so K, lie within it
+	}
+	side = math.Sqrt(nearestCellRows / dens)
+	return rad, side, dens, zorder.UnionRanges(nil, probed), true, nil
 }
 
 // mergeGaps joins consecutive ranges of a batch whose gap holds fewer
@@ -436,8 +508,14 @@ func (r *nearestRows) probe(ctx context.Context, cx, cy float64, limit int) (rea
 	}
 	codes[q.X], codes[q.Y] = s.Attr(q.X).Float(cx), s.Attr(q.Y).Float(cy)
 	centre := s.Encode(codes)
+	return r.probeRanges(ctx, []zorder.Range{{Lo: centre}, {Lo: make([]byte, s.AddrLen()), Hi: centre}}, limit)
+}
+
+// probeRanges is probe's read: limit entries of the base box from ranges
+// in turn, each read whole while fewer than limit are found.
+func (r *nearestRows) probeRanges(ctx context.Context, from []zorder.Range, limit int) (read []zorder.Range, radius float64, err error) {
+	n := r.node
 	var dists []sqltypes.Value
-	from := []zorder.Range{{Lo: centre}, {Lo: make([]byte, s.AddrLen()), Hi: centre}}
 	for _, rg := range from {
 		var got []nearestCand
 		if err := r.read(ctx, n.ZBox, []zorder.Range{rg}, limit-len(dists), &got); err != nil {

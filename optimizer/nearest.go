@@ -2,6 +2,7 @@ package optimizer
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -60,6 +61,15 @@ type NearestQuery struct {
 	Extent *[4]float64
 	// Budget bounds each ring's cover.
 	Budget int
+	// Density is the table's rows per unit of x-y area over the data's
+	// extent (Extent), set where every range read is a store request (no
+	// cheap seeks), the table was analyzed and the scan has no filter, 0
+	// otherwise. The data bounds hold every entry, widened in coarse
+	// cells, so it is a floor of the mean density (a fifth low over a
+	// one-degree square). The executor sizes its probe by it, one cell
+	// around the centre, rather than reading a run of the Z-curve whose
+	// entries mostly lie outside the disc it then reads.
+	Density float64
 	// XZ, on an XZNearest scan, is the index's XZ2 world; XZKey is its key
 	// expression (the row's code) over the table row, and Margin how much
 	// nearer than its bounding box the distance may call a shape
@@ -161,12 +171,30 @@ func nearestPath(s *scanSpec, orig *catalog.Table, b bounds, view *indexView, op
 				ylo, yhi, oky := c.zschema.Attr(q.Y).FloatSpan(data[q.Y])
 				if okx && oky {
 					q.Extent = &[4]float64{xlo, xhi, ylo, yhi}
+					q.Density = statsDensity(s, orig, opts, q.Extent)
 				}
 			}
 		}
 		return c, q
 	}
 	return nil, nil
+}
+
+// statsDensity is the statistics' rows per unit of area over extent, for
+// a nearest-neighbour scan of s on a store without cheap seeks, 0 when
+// the table was never analyzed, the extent has no area, or a filter makes
+// the rows that qualify fewer than the table's (the probe then measures
+// their density itself).
+func statsDensity(s *scanSpec, t *catalog.Table, opts Options, e *[4]float64) float64 {
+	if opts.Caps.CheapSeek || opts.Stats == nil || s.Filter != nil {
+		return 0
+	}
+	ts := opts.Stats(t.ID)
+	area := (e[1] - e[0]) * (e[3] - e[2])
+	if ts == nil || !(ts.Rows > 0) || !(area > 0) || math.IsInf(area, 0) {
+		return 0
+	}
+	return ts.Rows / area
 }
 
 // xzNearestBudget caps a ring's XZ code ranges, on Pebble too: a small

@@ -131,6 +131,54 @@ func (n *NearestCells) MarkRead(r Range) {
 	n.read = UnionRanges(n.read, []Range{r})
 }
 
+// CellAround is the aligned cell of the address space, clipped to base
+// (nil: the whole index), that holds the point (cx, cy) of float
+// attributes x and y: the deepest whose area over x and y is still at
+// least area, so that a search's first read, sized by the rows it is
+// expected to hold, is one range around the centre. ok is false when the
+// point is no finite point of base. The other attributes' codes are
+// base's whole span: the cell holds every address of the point's
+// neighbourhood.
+func (s *Schema) CellAround(base Box, x, y int, cx, cy, area float64) (r Range, ok bool) {
+	if !finite(cx) || !finite(cy) {
+		return Range{}, false
+	}
+	if base == nil {
+		base = s.Universe()
+	}
+	lo, hi, ok := s.clip(base)
+	if !ok {
+		return Range{}, false
+	}
+	px, py := s.attrs[x].Float(cx), s.attrs[y].Float(cy)
+	holds := func(n *node) bool {
+		return n.lo[x] <= px && px <= n.hi[x] && n.lo[y] <= py && py <= n.hi[y]
+	}
+	n := node{lo: lo, hi: hi}
+	if !holds(&n) {
+		return Range{}, false
+	}
+	for n.k < s.bits {
+		c0, c1, has0, has1 := s.split(&n)
+		var next node
+		switch {
+		case has0 && holds(&c0):
+			next = c0
+		case has1 && holds(&c1):
+			next = c1
+		default:
+			return s.cellRange(&n), true // unreachable: a child holds the point
+		}
+		xlo, xhi := s.floatSpan(x, next.lo[x], next.hi[x])
+		ylo, yhi := s.floatSpan(y, next.lo[y], next.hi[y])
+		if (xhi-xlo)*(yhi-ylo) < area {
+			break
+		}
+		n = next
+	}
+	return s.cellRange(&n), true
+}
+
 // Settled is the least distance from the centre of any cell not yet
 // handed out, lessened for rounding, and +Inf when none is left: a
 // candidate nearer than this cannot be beaten, nor tied, by an unread
