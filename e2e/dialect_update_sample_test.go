@@ -111,4 +111,13 @@ func TestSubscriptAssignOverTheWire(t *testing.T) {
 	if x != 1 {
 		t.Fatalf("doc[$1]['x']: %v", x)
 	}
+	var lower int
+	var fourth, k string
+	if err := conn.QueryRow(ctx, "INSERT INTO wire_subs (id, tags[3], tags[4], doc['k']) VALUES ($1, $2, $3, $4) RETURNING array_lower(tags, 1), tags[4], doc->>'k'",
+		2, "c", "d", `"v"`).Scan(&lower, &fourth, &k); err != nil {
+		t.Fatal(err)
+	}
+	if lower != 3 || fourth != "d" || k != "v" {
+		t.Fatalf("INSERT (tags[3], tags[4], doc['k']): lower bound %d, tags[4] %q, doc->>'k' %q", lower, fourth, k)
+	}
 }

@@ -205,6 +205,72 @@ func (r *rewriter) subscriptAssign(k int) (int, error) {
 	return end, nil
 }
 
+// InsertSubscript is a subscripted item of an INSERT's column list
+// (Statement.InsertSubscripts).
+type InsertSubscript struct {
+	// Item is the item's place in the column list, from 0.
+	Item int
+	// Text is the item as the client wrote it (a[2]), and Offset its
+	// byte offset in the client's query.
+	Text   string
+	Offset int
+}
+
+// InsertSubscripted reports whether item k of the INSERT's column list
+// assigns through subscripts.
+func (s *Statement) InsertSubscripted(k int) bool {
+	for _, is := range s.InsertSubscripts {
+		if is.Item == k {
+			return true
+		}
+	}
+	return false
+}
+
+// insertSubscripts takes the subscripts out of the column list of the
+// INSERT at token head, if it has one, recording each such item in
+// Statement.InsertSubscripts.
+func (r *rewriter) insertSubscripts(head int) error {
+	k, err := r.skipName(head + 2)
+	if err != nil {
+		return nil // TiDB's grammar will say what is wrong
+	}
+	if r.peek(k, "as") {
+		k += 2
+	}
+	if !r.peek(k, "(") || r.peek(k+1, "select") || r.peek(k+1, "with") || r.peek(k+1, "values") || r.peek(k+1, "(") {
+		return nil
+	}
+	close := r.matching(k)
+	if close < 0 {
+		return nil
+	}
+	for item, c := range r.commaItems(k+1, close) {
+		if c[1]-c[0] < 2 || !r.peek(c[0]+1, "[") {
+			continue
+		}
+		if r.toks[c[0]].kind != tkIdent && r.toks[c[0]].kind != tkQIdent {
+			continue
+		}
+		j := c[0] + 1
+		for j < c[1] && r.peek(j, "[") {
+			m := r.matching(j)
+			if m < 0 || m >= c[1] {
+				return r.syntaxErrorAt(j)
+			}
+			j = m + 1
+		}
+		if j != c[1] {
+			return pgerr.New(pgerr.FeatureNotSupported, "assignment to a field of an array element is not supported").
+				WithPosition(r.pos(c[0]))
+		}
+		start, end := r.toks[c[0]].start, r.toks[c[1]-1].end
+		r.lifted().InsertSubscripts = append(r.lifted().InsertSubscripts, InsertSubscript{Item: item, Text: r.sql[start:end], Offset: start})
+		r.drop(c[0]+1, c[1])
+	}
+	return nil
+}
+
 // notRowSource is PostgreSQL's refusal of a multiple-column assignment's
 // source that is neither a sub-SELECT nor a row, at token k.
 func (r *rewriter) notRowSource(k int) error {

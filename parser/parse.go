@@ -65,6 +65,12 @@ type Statement struct {
 	// a parenthesized query with no alias, in text order: PostgreSQL 15
 	// refuses each, at its opening parenthesis.
 	UnaliasedSubqueries []int
+	// InsertSubscripts are the items of an INSERT's column list that
+	// assign into a column through subscripts, INSERT INTO t (a[2],
+	// j['k']): TiDB's grammar reads the column alone (the subscripts are
+	// taken out of its text), and the binder reads each target back from
+	// its text (ParseExpression, then Within at Offset).
+	InsertSubscripts []InsertSubscript
 	// OneBoundWindows are the windows of WINDOW clauses whose frame was
 	// written with one bound, no BETWEEN, by name (pg_get_viewdef prints
 	// it so).

@@ -280,6 +280,8 @@ func (r *rewriter) relational(head int) error {
 			err = r.tableSample(i)
 		case t.val == "set" && r.updateSet(head, i):
 			err = r.multiAssign(i)
+		case t.val == "insert" && i == head && r.peek(i+1, "into"):
+			err = r.insertSubscripts(i)
 		case t.val == "is" && (r.peek(i+1, "unknown") || r.peek(i+1, "not") && r.peek(i+2, "unknown")):
 			err = r.unknownTest(head, i)
 		}

@@ -110,18 +110,25 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 			}
 		}
 	} else {
-		seen := map[int]bool{}
+		seen, whole := map[int]bool{}, map[int]bool{}
 		for k, c := range n.Columns {
 			i := t.ColumnIndex(c.Name.O)
 			if i < 0 {
 				return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", c.Name.O, t.Name).WithPosition(b.stmt.NamePosition(c.Name.O))
 			}
-			if seen[i] {
+			// Several subscripted items may name one column (a[1],
+			// a[2]); a column named whole may not be named again.
+			sub := b.stmt.InsertSubscripted(k)
+			if seen[i] && (!sub || whole[i]) {
 				return nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", c.Name.O).WithPosition(b.stmt.InsertColumnPosition(k))
 			}
-			seen[i] = true
+			seen[i], whole[i] = true, whole[i] || !sub
 			targets = append(targets, i)
 		}
+	}
+	assigns, err := b.insertAssignTargets(t, targets)
+	if err != nil {
+		return nil, err
 	}
 	if b.viewWrite != nil && len(n.Columns) == 0 {
 		targets = b.viewWrite.insertOrder()
@@ -131,7 +138,11 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 	defs := b.defaults(t)
 	if n.Select != nil {
 		b.insertSelect = n.Select
-		for _, c := range targets {
+		for j, c := range targets {
+			if st := assigns[j]; st != nil {
+				b.insertTypes = append(b.insertTypes, st.want)
+				continue
+			}
 			b.insertTypes = append(b.insertTypes, t.Columns[c].Type)
 		}
 		src, err := b.bindQuery(n.Select, env{})
@@ -163,6 +174,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 		if err != nil {
 			return nil, err
 		}
+		assigned := map[int]bool{}
 		for j, c := range cols {
 			col := targets[j]
 			if !given[col] {
@@ -172,6 +184,12 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 				return nil, err
 			}
 			var e ir.Expr = &ir.ColRef{Index: j, Name: c.Name, Typ: c.Type}
+			if st := assigns[j]; st != nil {
+				if row[col], err = b.assignInserted(st, row, assigned, col, e, selectItem(n.Select, j, len(cols))); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			if e, err = b.coerceToColumn(e, t.Columns[col].Name, t.Columns[col].Type, selectItem(n.Select, j, len(cols))); err != nil {
 				return nil, err
 			}
@@ -198,7 +216,11 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 			}
 			given := map[int]bool{}
 			for j, node := range list {
-				if _, isDefault := node.(*ast.DefaultExpr); !isDefault && !userValueIgnored(t.Columns[targets[j]], b.stmt.Overriding) {
+				_, isDefault := node.(*ast.DefaultExpr)
+				if isDefault && assigns[j] != nil {
+					return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot set an array element to DEFAULT").WithPosition(b.stmt.InsertColumnPosition(j))
+				}
+				if !isDefault && !userValueIgnored(t.Columns[targets[j]], b.stmt.Overriding) {
 					given[targets[j]] = true
 				}
 			}
@@ -206,6 +228,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 			if err != nil {
 				return nil, err
 			}
+			assigned := map[int]bool{}
 			for j, node := range list {
 				col := targets[j]
 				if !given[col] {
@@ -213,6 +236,16 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 				}
 				if err := b.checkIdentityValue(t.Columns[col]); err != nil {
 					return nil, err
+				}
+				if st := assigns[j]; st != nil {
+					v, err := b.bindExpr(sc, node)
+					if err != nil {
+						return nil, err
+					}
+					if row[col], err = b.assignInserted(st, row, assigned, col, v, node); err != nil {
+						return nil, err
+					}
+					continue
 				}
 				e, err := b.bindAssign(sc, node, t.Columns[col])
 				if err != nil {

@@ -105,7 +105,18 @@ func (b *Binder) bindSubscriptAssign(sc *scope, t *catalog.Table, alias string, 
 			return nil, err
 		}
 	}
-	return b.bindAssignInto(sc, base, c.Type, c.Name, f)
+	return b.bindAssignOf(sc, base, c.Type, c.Name, f)
+}
+
+// bindAssignOf is bindAssignInto of f's target and value.
+func (b *Binder) bindAssignOf(sc *scope, base ir.Expr, typ sqltypes.Type, name string, f *ast.FuncCallExpr) (ir.Expr, error) {
+	target, ok := f.Args[0].(*ast.FuncCallExpr)
+	if !ok {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \"[\"")
+	}
+	return b.bindAssignInto(sc, base, typ, name, target, func(sqltypes.Type) (ir.Expr, error) {
+		return b.bindExpr(sc, f.Args[1])
+	}, f.Args[1])
 }
 
 // bindSubscriptExpr binds zp_subscript_assign(x[...], value) standing as
@@ -124,34 +135,62 @@ func (b *Binder) bindSubscriptExpr(sc *scope, f *ast.FuncCallExpr) (ir.Expr, err
 	if cn, ok := target.Args[0].(*ast.ColumnNameExpr); ok {
 		name = cn.Name.Name.O
 	}
-	return b.bindAssignInto(sc, base, base.Type(), name, f)
+	return b.bindAssignOf(sc, base, base.Type(), name, f)
 }
 
-// bindAssignInto binds f, the assignment of a value into base (of type
-// typ, named name in errors) at the subscripts of f's target.
-func (b *Binder) bindAssignInto(sc *scope, base ir.Expr, typ sqltypes.Type, name string, f *ast.FuncCallExpr) (ir.Expr, error) {
-	at := 0
-	if name != "" {
-		at = b.stmt.NamePosition(name)
+// bindAssignInto binds the assignment of a value into base (of type typ,
+// named name in errors) at the subscripts of target (a zp_subscript or
+// zp_slice call): value binds the value given the type it is assigned
+// as (the element's, or the whole value's for a slice or jsonb), written
+// as node (nil: none to point at).
+func (b *Binder) bindAssignInto(sc *scope, base ir.Expr, typ sqltypes.Type, name string, target *ast.FuncCallExpr, value func(want sqltypes.Type) (ir.Expr, error), node ast.ExprNode) (ir.Expr, error) {
+	st, err := b.bindAssignTarget(sc, typ, name, target)
+	if err != nil {
+		return nil, err
 	}
-	target, ok := f.Args[0].(*ast.FuncCallExpr)
-	if !ok || target.FnName.L != parser.SubscriptFunc && target.FnName.L != parser.SliceFunc || len(target.Args) < 2 {
+	v, err := value(st.want)
+	if err != nil {
+		return nil, err
+	}
+	if v, err = b.assignValue(st, v, node); err != nil {
+		return nil, err
+	}
+	return st.assign(base, v), nil
+}
+
+// assignTarget is a subscripted assignment's target, bound: what it
+// assigns into and at which subscripts.
+type assignTarget struct {
+	typ   sqltypes.Type // the value assigned into
+	name  string        // its name in errors
+	at    int           // where the name is written
+	subs  []ir.Expr     // from subs[1]; nil: a slice's missing bound
+	slice bool
+	want  sqltypes.Type // the assigned value's type
+}
+
+// bindAssignTarget binds target, the subscripts of an assignment into a
+// value of type typ named name.
+func (b *Binder) bindAssignTarget(sc *scope, typ sqltypes.Type, name string, target *ast.FuncCallExpr) (*assignTarget, error) {
+	st := &assignTarget{typ: typ, name: name}
+	if name != "" {
+		st.at = b.stmt.NamePosition(name)
+	}
+	if target.FnName.L != parser.SubscriptFunc && target.FnName.L != parser.SliceFunc || len(target.Args) < 2 {
 		return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \"[\"")
 	}
-	slice := target.FnName.L == parser.SliceFunc
+	st.slice = target.FnName.L == parser.SliceFunc
 	if typ.Domain != nil {
 		return nil, unsupported("subscripted assignment to a value of a domain type is not supported")
 	}
 	isArray := typ.ID == sqltypes.Array
 	if !isArray && typ.ID != sqltypes.JSONB {
-		return nil, pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", typ).WithPosition(at)
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", typ).WithPosition(st.at)
 	}
-	if !isArray && slice {
+	if !isArray && st.slice {
 		return nil, b.errJSONBSlices(target.Args)
 	}
-	// The subscripts, as the target reads them (nil: a slice's missing
-	// bound).
-	subs := make([]ir.Expr, len(target.Args))
+	st.subs = make([]ir.Expr, len(target.Args))
 	for i, a := range target.Args[1:] {
 		if g, ok := a.(*ast.FuncCallExpr); ok && g.FnName.L == parser.NoBoundFunc {
 			continue
@@ -160,63 +199,71 @@ func (b *Binder) bindAssignInto(sc *scope, base ir.Expr, typ sqltypes.Type, name
 		if err != nil {
 			return nil, err
 		}
-		subs[i+1] = x
+		st.subs[i+1] = x
 	}
-	var want sqltypes.Type
 	switch {
 	case !isArray:
-		want = sqltypes.TypeJSONB
-		for i := 1; i < len(subs); i++ {
-			x, err := b.jsonbSubscript(subs[i], target.Args[i])
+		st.want = sqltypes.TypeJSONB
+		for i := 1; i < len(st.subs); i++ {
+			x, err := b.jsonbSubscript(st.subs[i], target.Args[i])
 			if err != nil {
 				return nil, err
 			}
-			subs[i] = x
+			st.subs[i] = x
 		}
-	case slice:
-		if len(subs) != 3 {
+	case st.slice:
+		if len(st.subs) != 3 {
 			return nil, unsupported("assignment to a slice of more than one dimension is not supported")
 		}
-		want = typ
-		if err := b.integerSubscripts(subs); err != nil {
+		st.want = typ
+		if err := b.integerSubscripts(st.subs); err != nil {
 			return nil, err
 		}
 	default:
-		want = typ.ElemType()
-		if err := b.integerSubscripts(subs); err != nil {
+		st.want = typ.ElemType()
+		if err := b.integerSubscripts(st.subs); err != nil {
 			return nil, err
 		}
 	}
-	v, err := b.bindExpr(sc, f.Args[1])
+	return st, nil
+}
+
+// assignValue converts v, the value assigned at st (written as node,
+// nil: none), to the type st assigns.
+func (b *Binder) assignValue(st *assignTarget, v ir.Expr, node ast.ExprNode) (ir.Expr, error) {
+	b.inferParam(v, st.want)
+	if vt := v.Type(); vt.ID != sqltypes.Unknown && !castAllowedAssignment(vt, st.want) {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "subscripted assignment to %q requires type %s but expression is of type %s", st.name, st.want, vt).
+			WithHint("You will need to rewrite or cast the expression.").WithPosition(st.at)
+	}
+	v, err := b.coerceTo(v, st.want, true)
 	if err != nil {
-		return nil, err
-	}
-	b.inferParam(v, want)
-	if vt := v.Type(); vt.ID != sqltypes.Unknown && !castAllowedAssignment(vt, want) {
-		return nil, pgerr.New(pgerr.DatatypeMismatch, "subscripted assignment to %q requires type %s but expression is of type %s", name, want, vt).
-			WithHint("You will need to rewrite or cast the expression.").WithPosition(at)
-	}
-	if v, err = b.coerceTo(v, want, true); err != nil {
-		if pe, ok := err.(*pgerr.Error); ok && pe.Position == 0 && isLiteral(f.Args[1]) && readsInput(pe.Code) {
-			return nil, pe.WithPosition(b.stmt.Position(f.Args[1].OriginTextPosition()))
+		if pe, ok := err.(*pgerr.Error); ok && pe.Position == 0 && node != nil && isLiteral(node) && readsInput(pe.Code) {
+			return nil, pe.WithPosition(b.stmt.Position(node.OriginTextPosition()))
 		}
 		return nil, err
 	}
+	return v, nil
+}
+
+// assign is the value of base with v assigned at st.
+func (st *assignTarget) assign(base, v ir.Expr) ir.Expr {
 	args := []ir.Expr{base, v}
-	present := make([]bool, 0, len(subs)-1)
-	for _, s := range subs[1:] {
+	present := make([]bool, 0, len(st.subs)-1)
+	for _, s := range st.subs[1:] {
 		present = append(present, s != nil)
 		if s != nil {
 			args = append(args, s)
 		}
 	}
+	typ := st.typ
 	var fn func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error)
 	switch {
-	case !isArray:
+	case typ.ID == sqltypes.JSONB:
 		fn = func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 			return sqltypes.JSONBSubscriptAssign(a[0], a[2:], a[1])
 		}
-	case slice:
+	case st.slice:
 		elem := typ.ElemType()
 		fn = func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 			var bounds [2]*int64
@@ -246,5 +293,68 @@ func (b *Binder) bindAssignInto(sc *scope, base ir.Expr, typ sqltypes.Type, name
 			return sqltypes.ArraySetElement(a[0], elem, idx, a[1])
 		}
 	}
-	return &ir.Func{Name: "subscript_assign", Args: args, Typ: typ, Fn: fn}, nil
+	return &ir.Func{Name: "subscript_assign", Args: args, Typ: typ, Fn: fn}
+}
+
+// insertAssignTargets binds the subscripted items of an INSERT's column
+// list (parser's Statement.InsertSubscripts) into columns targets of t,
+// by their place in the list; nil when there are none.
+func (b *Binder) insertAssignTargets(t *catalog.Table, targets []int) (map[int]*assignTarget, error) {
+	if len(b.stmt.InsertSubscripts) == 0 {
+		return nil, nil
+	}
+	out := map[int]*assignTarget{}
+	sc := env{}.newScope()
+	for _, is := range b.stmt.InsertSubscripts {
+		if is.Item >= len(targets) {
+			continue
+		}
+		c := t.Columns[targets[is.Item]]
+		at := b.stmt.InsertColumnPosition(is.Item)
+		if c.Type.ID != sqltypes.Array && c.Type.ID != sqltypes.JSONB {
+			// PostgreSQL places this one nowhere in an INSERT.
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", c.Type)
+		}
+		stmt, node, err := parser.ParseExpression(is.Text)
+		if err != nil {
+			return nil, err
+		}
+		if stmt.NumParams > 0 {
+			return nil, unsupported("parameters in the subscripts of an INSERT's column list are not supported")
+		}
+		target, ok := node.(*ast.FuncCallExpr)
+		if !ok {
+			return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \"[\"").WithPosition(at)
+		}
+		// The subscripts' errors point into the client's text: the
+		// expression's statement maps its positions there.
+		stmt.Within(b.stmt, is.Offset)
+		outer := b.stmt
+		b.stmt = stmt
+		st, err := b.bindAssignTarget(sc, c.Type, "", target)
+		b.stmt = outer
+		if err != nil {
+			return nil, err
+		}
+		st.name, st.at = c.Name, at
+		out[is.Item] = st
+	}
+	return out, nil
+}
+
+// assignInserted is the value of column col of an inserted row whose
+// column list assigns v into it at st: into what an earlier item of the
+// list assigned (assigned[col]), else into NULL, as PostgreSQL inserts
+// INSERT INTO t (a[2]) VALUES (x) (the column's default is not the base).
+func (b *Binder) assignInserted(st *assignTarget, row []ir.Expr, assigned map[int]bool, col int, v ir.Expr, node ast.ExprNode) (ir.Expr, error) {
+	v, err := b.assignValue(st, v, node)
+	if err != nil {
+		return nil, err
+	}
+	base := row[col]
+	if !assigned[col] {
+		base = &ir.Const{V: sqltypes.Null, Typ: st.typ}
+	}
+	assigned[col] = true
+	return st.assign(base, v), nil
 }
