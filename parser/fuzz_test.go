@@ -13,6 +13,8 @@ var fuzzSeeds = []string{
 	`SELECT c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default, a !~* b, x = ANY(ARRAY[1,2]), a[1:2][3]`,
 	`SELECT (f(x)).n, ARRAY(SELECT 1), 'a' SIMILAR TO 'b' ESCAPE '#', 'x'::"char", unnest(a), x LIKE ANY(y)`,
 	`COMMENT ON COLUMN t.c IS 'x'`,
+	`UPDATE t SET a[1] = 2, a[2:$1] = '{3}', j['k'][0] = '1' WHERE id = $2`,
+	`INSERT INTO t AS x (id, a[1], j['k']['l']) VALUES (1, 2, '3') ON CONFLICT (id) DO UPDATE SET a[2] = excluded.a[1]`,
 	``, `;`, `SELECT 1`, `select $2, $1, $2`, `SELECT 'a''b' || E'\x41\n' || $$x$$ FROM "T"`,
 	`SELECT a::int::text, CAST(b AS varchar(3)), date '2024-01-01' FROM t WHERE c = $1`,
 	`CREATE TABLE r (a bigint, b timestamptz, PRIMARY KEY (a, b DESC)) WITH (shards = 4)`,
