@@ -333,11 +333,13 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 }
 
 // AttrValue converts a stored attribute back into a value of type t.
-func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) { return attrValue(&a, t) }
+func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) { return attrValue(&a, t, false) }
 
 // attrValue is AttrValue for decoders, which hold the attribute in place:
 // an attribute is a large struct to copy for every column of every row.
-func attrValue(a *kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
+// With owned the attribute's strings are the caller's, never rewritten (a
+// get's items, kv.Store.Get), and values keep them rather than copies.
+func attrValue(a *kv.Attr, t sqltypes.Type, owned bool) (sqltypes.Value, error) {
 	switch a.Kind {
 	case kv.AttrNull:
 		return sqltypes.Null, nil
@@ -377,34 +379,34 @@ func attrValue(a *kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		if t.HasComposite() {
 			// A composite column or an array of composites: its text
 			// (sqltypes.ParseStoredRecord).
-			return sqltypes.ParseStoredRecord(t, strings.Clone(a.S))
+			return sqltypes.ParseStoredRecord(t, ownString(a.S, owned))
 		}
 		switch t.Kind() {
 		case sqltypes.KindText:
 			// Scanned attributes may alias store memory (kv.Iterator).
-			return sqltypes.NewText(strings.Clone(a.S)), nil
+			return sqltypes.NewText(ownString(a.S, owned)), nil
 		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ, sqltypes.KindBit, sqltypes.KindInet, sqltypes.KindMacAddr, sqltypes.KindGeo:
 			// Parsed without the type's modifiers: what was stored fits them.
 			return sqltypes.ParseText(storedType(t), a.S)
 		case sqltypes.KindJSONB:
 			// Its normal text, parsed when an operator needs the tree
 			// (a row's decode is often only for ->> of a key or two).
-			return sqltypes.NewStoredJSONB(strings.Clone(a.S)), nil
+			return sqltypes.NewStoredJSONB(ownString(a.S, owned)), nil
 		case sqltypes.KindArray, sqltypes.KindHstore, sqltypes.KindRange, sqltypes.KindMultirange, sqltypes.KindTSVector, sqltypes.KindTSQuery:
 			// Parsed documents and arrays keep substrings of their text,
 			// which must not alias store memory.
-			return sqltypes.ParseText(storedType(t), strings.Clone(a.S))
+			return sqltypes.ParseText(storedType(t), ownString(a.S, owned))
 		case sqltypes.KindCitext:
-			return sqltypes.NewCitext(strings.Clone(a.S)), nil
+			return sqltypes.NewCitext(ownString(a.S, owned)), nil
 		case sqltypes.KindBPChar:
-			return sqltypes.NewBPChar(strings.Clone(a.S)), nil
+			return sqltypes.NewBPChar(ownString(a.S, owned)), nil
 		case sqltypes.KindJSON:
-			return sqltypes.NewJSON(strings.Clone(a.S)), nil
+			return sqltypes.NewJSON(ownString(a.S, owned)), nil
 		case sqltypes.KindXML:
-			return sqltypes.NewXML(strings.Clone(a.S)), nil
+			return sqltypes.NewXML(ownString(a.S, owned)), nil
 		case sqltypes.KindJSONPath:
 			// The canonical text; the tree is parsed when evaluated.
-			return sqltypes.Value{K: sqltypes.KindJSONPath, S: strings.Clone(a.S)}, nil
+			return sqltypes.Value{K: sqltypes.KindJSONPath, S: ownString(a.S, owned)}, nil
 		case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
 			// Past the stored count (ValueAttr): µs since 2000.
 			if us, err := strconv.ParseInt(a.S, 10, 64); err == nil {
@@ -428,6 +430,15 @@ func attrValue(a *kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 	return sqltypes.Null, fmt.Errorf("catalog: stored attribute %q (kind %d) does not fit column type %s", a.Name, a.Kind, t)
 }
 
+// ownString is s, or its copy when s may be store memory that the next
+// item overwrites (kv.Iterator) rather than the caller's own.
+func ownString(s string, owned bool) string {
+	if owned {
+		return s
+	}
+	return strings.Clone(s)
+}
+
 // DecodeRow fills row (len(t.Columns)) from an item's attributes; columns
 // without an attribute are NULL. Attributes not in the table are ignored
 // (key attributes of some backends, dropped columns).
@@ -448,7 +459,7 @@ func (t *Table) DecodeRow(attrs []kv.Attr, row []sqltypes.Value) error {
 		if i < 0 {
 			continue
 		}
-		v, err := attrValue(a, t.Columns[i].Type)
+		v, err := attrValue(a, t.Columns[i].Type, false)
 		if err != nil {
 			return err
 		}

@@ -33,7 +33,7 @@ func TestRowDecoderDirect(t *testing.T) {
 	for c, col := range tbl.Columns {
 		for _, a := range attrs {
 			a.Name = col.Name
-			exp, expErr := attrValue(&a, col.Type)
+			exp, expErr := attrValue(&a, col.Type, false)
 			row := make([]sqltypes.Value, len(tbl.Columns))
 			err := dec.Decode([]kv.Attr{a}, row)
 			if (err == nil) != (expErr == nil) || err == nil && (row[c].K != exp.K || row[c].I != exp.I || row[c].F != exp.F || row[c].S != exp.S) {

@@ -180,3 +180,59 @@ func TestRowDecoderAliasing(t *testing.T) {
 		}
 	}
 }
+
+// TestRowDecoderOwned: DecodeOwned gives the same values as Decode, but
+// of attributes that are the caller's (a get's items) keeps their strings:
+// a text column's value is the attribute's own memory, and a text, a jsonb
+// and an array column allocate no copy of their text.
+func TestRowDecoderOwned(t *testing.T) {
+	tbl := &catalog.Table{ID: 3, Name: "t", Columns: []catalog.Column{
+		{Name: "id", Type: sqltypes.TypeInt8},
+		{Name: "name", Type: sqltypes.TypeText},
+		{Name: "doc", Type: sqltypes.TypeJSONB},
+		{Name: "tags", Type: sqltypes.ArrayOf(sqltypes.TypeText)},
+		{Name: "ts", Type: sqltypes.TypeTimestamp},
+	}}
+	tbl.PrimaryKey = []catalog.KeyColumn{{Column: 0}}
+	tbl.AssignColumnIDs()
+	var full []sqltypes.Value
+	for c, text := range []string{"1", "a name", `{"color": "c4", "size": 3}`, "{t1,t2}", "2024-01-02 03:04:05"} {
+		v, err := sqltypes.ParseText(tbl.Columns[c].Type, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full = append(full, v)
+	}
+	attrs := tbl.RowAttrs(full, 1)
+	for i := range attrs {
+		attrs[i].S = string([]byte(attrs[i].S)) // memory of the item's own
+	}
+	name := attrs[slices.IndexFunc(attrs, func(a kv.Attr) bool { return a.Name == tbl.Columns[1].AttrName() })].S
+	dec := catalog.NewRowDecoder(tbl, []int{0, 1, 2, 3, 4})
+	allocs := map[string]float64{}
+	for _, tc := range []struct {
+		what   string
+		decode func([]kv.Attr, []sqltypes.Value) error
+		alias  bool
+	}{
+		{"Decode", dec.Decode, false},
+		{"DecodeOwned", dec.DecodeOwned, true},
+	} {
+		row := make([]sqltypes.Value, len(tbl.Columns))
+		if err := tc.decode(attrs, row); err != nil {
+			t.Fatalf("%s: %v", tc.what, err)
+		}
+		for c, v := range row {
+			if v.K != full[c].K || sqltypes.FormatText(v) != sqltypes.FormatText(full[c]) {
+				t.Errorf("%s: column %d = %v, want %v", tc.what, c, v, full[c])
+			}
+		}
+		if aliased := unsafe.StringData(row[1].S) == unsafe.StringData(name); aliased != tc.alias {
+			t.Errorf("%s: text aliases the attribute: %v, want %v", tc.what, aliased, tc.alias)
+		}
+		allocs[tc.what] = testing.AllocsPerRun(100, func() { _ = tc.decode(attrs, row) })
+	}
+	if allocs["Decode"]-allocs["DecodeOwned"] < 3 {
+		t.Errorf("allocations a row: Decode %v, DecodeOwned %v: want three copies fewer", allocs["Decode"], allocs["DecodeOwned"])
+	}
+}

@@ -19,21 +19,45 @@ type pkSet = map[string]struct{}
 // filter then rechecks each row.
 func (s *scanRows) invertedGet(ctx context.Context) error {
 	n := s.node
-	keys, err := s.evalInverted(ctx, n.Inverted)
-	if err != nil {
-		return err
+	var points [][]byte
+	if q := n.Inverted; q.Token != nil && !q.Prefix {
+		// One token's list names each row once: its keys go straight into
+		// one buffer, not through a set's string a key.
+		var buf []byte
+		var ends []int
+		err := s.eachPosting(ctx, n.Index, q.Token, false, func(pk []byte) {
+			buf = append(buf, pk...)
+			ends = append(ends, len(buf))
+		})
+		if err != nil {
+			return err
+		}
+		points = make([][]byte, len(ends))
+		for i, end := range ends {
+			start := 0
+			if i > 0 {
+				start = ends[i-1]
+			}
+			points[i] = buf[start:end:end]
+		}
+	} else {
+		keys, err := s.evalInverted(ctx, n.Inverted)
+		if err != nil {
+			return err
+		}
+		// The keys are copied into one buffer, each point capped at its end.
+		size := 0
+		for k := range keys {
+			size += len(k)
+		}
+		buf := make([]byte, 0, size)
+		points = make([][]byte, 0, len(keys))
+		for k := range keys {
+			buf = append(buf, k...)
+			points = append(points, buf[len(buf)-len(k):len(buf):len(buf)])
+		}
 	}
-	// The keys are copied into one buffer, each point capped at its end.
-	size := 0
-	for k := range keys {
-		size += len(k)
-	}
-	buf := make([]byte, 0, size)
-	points := make([][]byte, 0, len(keys))
-	for k := range keys {
-		buf = append(buf, k...)
-		points = append(points, buf[len(buf)-len(k):len(buf):len(buf)])
-	}
+	// A shard's list is in key order; the shards' lists are not.
 	slices.SortFunc(points, bytes.Compare)
 	get := *n
 	get.Method, get.Index, get.Lookup, get.Points, get.Inverted = optimizer.PointGet, nil, false, points, nil
@@ -104,11 +128,23 @@ func (s *scanRows) evalInverted(ctx context.Context, q *optimizer.InvertedQuery)
 // tok, for a prefix) in every shard of ix and returns the encoded primary
 // keys they name.
 func (s *scanRows) postings(ctx context.Context, ix *catalog.Index, tok []byte, prefix bool) (pkSet, error) {
+	out := pkSet{}
+	err := s.eachPosting(ctx, ix, tok, prefix, func(pk []byte) { out[string(pk)] = struct{}{} })
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eachPosting calls add with the encoded primary key of each entry of one
+// token (of every token beginning with tok, for a prefix) in every shard
+// of ix, shard by shard, each shard's in key order. pk is store memory,
+// valid only during the call.
+func (s *scanRows) eachPosting(ctx context.Context, ix *catalog.Index, tok []byte, prefix bool, add func(pk []byte)) error {
 	pkOf := catalog.InvertedPrimaryKey
 	if prefix {
 		pkOf = catalog.InvertedPrefixPrimaryKey
 	}
-	out := pkSet{}
 	end := kv.PrefixEnd(tok)
 	for _, sh := range s.node.Shards {
 		it := s.ec.kv.Scan(ctx, kv.ScanRequest{Partition: catalog.IndexPartition(ix.ID, sh), Start: tok, End: end, Stats: &s.stats})
@@ -118,18 +154,18 @@ func (s *scanRows) postings(ctx context.Context, ix *catalog.Index, tok []byte, 
 			if n++; n%cancelCheckEvery == 0 {
 				if err := ctx.Err(); err != nil {
 					it.Close()
-					return nil, err
+					return err
 				}
 			}
-			out[string(pkOf(key(), tok))] = struct{}{}
+			add(pkOf(key(), tok))
 		}
 		err := it.Err()
 		it.Close()
 		if err != nil {
-			return nil, ClassifyError(err)
+			return ClassifyError(err)
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // zigzagSteps is how many entries a list behind in a zig-zag steps

@@ -240,12 +240,14 @@ func (s *scanRows) pointGet(ctx context.Context) error {
 		}
 	}
 	// A decoder pays for itself over many rows or when it skips columns;
-	// then a get of the rows themselves asks only for its attributes.
+	// then a get of the rows themselves asks only for its attributes. A
+	// get's attributes are ours (kv.Store.Get): the values keep their
+	// strings.
 	decode := t.DecodeRow
 	req := kv.GetRequest{Keys: keys, Stats: &s.stats}
 	if cols := s.decodedCols(); len(cols) < len(t.Columns) {
 		dec := catalog.NewRowDecoder(t, cols)
-		decode = dec.Decode
+		decode = dec.DecodeOwned
 		if s.node.Index == nil {
 			req.Attrs, req.AttrIDs = dec.AttrNames(s.ec.ex.Caps.AttrIDs)
 		}

@@ -331,7 +331,9 @@ type Capabilities struct {
 type Store interface {
 	// Get returns the items that exist among req.Keys, in the same order as
 	// the keys, with nil Attrs (and a nil Key.Partition) for keys that are
-	// missing. Use Found to test.
+	// missing. Use Found to test. The items' attributes are the caller's:
+	// unlike a Scan's (Iterator), their strings and bytes are never
+	// rewritten, so values may keep them without a copy.
 	Get(ctx context.Context, req GetRequest) ([]Item, error)
 	// Scan opens an iterator over a partition's sort-key range.
 	Scan(ctx context.Context, req ScanRequest) Iterator
