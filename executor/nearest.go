@@ -36,6 +36,12 @@ type nearestRows struct {
 	q             *optimizer.NearestQuery
 	started       bool
 	cands         []nearestCand
+	dists         []sqltypes.Value // trim's buffer, kept across batches
+	// distFn, when the distance is a plain function call, is evaluated
+	// with distArgs as its arguments' buffer: one for the search rather
+	// than one an entry read.
+	distFn        *ir.Func
+	distArgs      []sqltypes.Value
 	pos           int
 	rings, ranges int64 // square rings (runRings, runXZ)
 	// batches, cells and batchRanges are the best-first batches of
@@ -64,6 +70,9 @@ func (ec *execCtx) newNearest(planned, n *optimizer.Scan) Rows {
 		ec.stats[planned] = &optimizer.NodeStats{}
 	}
 	r := &nearestRows{ec: ec, planned: planned, node: n, q: n.Nearest}
+	if f, ok := n.Nearest.Dist.(*ir.Func); ok && f.Lazy == nil {
+		r.distFn, r.distArgs = f, make([]sqltypes.Value, len(f.Args))
+	}
 	if n.Lookup && n.Lock == ir.LockNone && n.Index != nil {
 		cols := ir.Columns(n.Nearest.Dist)
 		if n.Residual != nil {
@@ -111,6 +120,9 @@ func nearestProbeRows(k int) int {
 	return min(p, max(k, nearestProbeMin))
 }
 
+// nearestCandsCap bounds the candidates' first capacity (runCells).
+const nearestCandsCap = 4096
+
 // nearestSlack widens the probe's radius for the rounding of a ring's box
 // around the centre, so that the ring of that radius settles.
 const nearestSlack = 1 + 1e-6
@@ -145,6 +157,11 @@ func (r *nearestRows) run(ctx context.Context) error {
 func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 	n, q := r.node, r.q
 	cells := n.ZSchema.NearestCells(n.ZBox, q.X, q.Y, cx, cy)
+	// The candidates are at most K and their ties after a trim, and a
+	// batch adds about K + nearestFirstSpread·√K more: room for both
+	// from the start, rather than a slice grown by doubling from the
+	// probe's few (bounded, as a LIMIT may be far beyond the rows).
+	r.cands = make([]nearestCand, 0, min(2*q.K+nearestProbeRows(q.K), nearestCandsCap))
 	// rad is the next batch's radius, side the width below which its cells
 	// are read rather than split.
 	rad, side := math.Inf(1), math.Inf(1)
@@ -600,12 +617,20 @@ func (r *nearestRows) read(ctx context.Context, box zorder.Box, ranges []zorder.
 		if err != nil || !ok {
 			return err
 		}
-		d, err := r.q.Dist.Eval(ec.eval, row)
+		d, err := r.distance(row)
 		if err != nil {
 			return err
 		}
 		*into = append(*into, nearestCand{row: row, dist: d})
 	}
+}
+
+// distance is the query's distance of row.
+func (r *nearestRows) distance(row []sqltypes.Value) (sqltypes.Value, error) {
+	if r.distFn != nil {
+		return r.distFn.EvalWith(r.ec.eval, row, r.distArgs)
+	}
+	return r.q.Dist.Eval(r.ec.eval, row)
 }
 
 // compareDist orders distances as ORDER BY ... ASC does: numbers, then
@@ -619,18 +644,32 @@ func compareDist(a, b sqltypes.Value) int {
 
 // trim sorts the candidates nearest first and keeps the first k and every
 // one tied with the k-th: a later ring only adds rows, so no row past
-// those can be among the k nearest.
+// those can be among the k nearest. The k-th distance is selected (over
+// a copy of the distances, a buffer kept for the next batch), the
+// candidates no farther are kept in their order, and only those are
+// sorted, stably: the same rows in the same order as a stable sort of
+// all of them cut after the k-th's ties, for k log k where that sort is
+// n log n on a batch of n.
 func (r *nearestRows) trim(k int) {
+	if len(r.cands) > k {
+		dists := slices.Grow(r.dists[:0], len(r.cands))
+		for _, c := range r.cands {
+			dists = append(dists, c.dist)
+		}
+		selectNth(dists, k-1, compareDist)
+		kth := dists[k-1]
+		clear(dists) // let the distances' values go
+		r.dists = dists[:0]
+		out := r.cands[:0]
+		for _, c := range r.cands {
+			if compareDist(c.dist, kth) <= 0 {
+				out = append(out, c)
+			}
+		}
+		clear(r.cands[len(out):]) // let the rows go
+		r.cands = out
+	}
 	slices.SortStableFunc(r.cands, func(a, b nearestCand) int { return compareDist(a.dist, b.dist) })
-	if len(r.cands) <= k {
-		return
-	}
-	end := k
-	for end < len(r.cands) && compareDist(r.cands[end].dist, r.cands[k-1].dist) == 0 {
-		end++
-	}
-	clear(r.cands[end:]) // let the rows go
-	r.cands = r.cands[:end]
 }
 
 // densityRadius is where the K-th nearest is expected from the number of
