@@ -36,7 +36,6 @@ type nearestRows struct {
 	q             *optimizer.NearestQuery
 	started       bool
 	cands         []nearestCand
-	dists         []sqltypes.Value // trim's buffer, kept across batches
 	// distFn, when the distance is a plain function call, is evaluated
 	// with distArgs as its arguments' buffer: one for the search rather
 	// than one an entry read.
@@ -644,32 +643,18 @@ func compareDist(a, b sqltypes.Value) int {
 
 // trim sorts the candidates nearest first and keeps the first k and every
 // one tied with the k-th: a later ring only adds rows, so no row past
-// those can be among the k nearest. The k-th distance is selected (over
-// a copy of the distances, a buffer kept for the next batch), the
-// candidates no farther are kept in their order, and only those are
-// sorted, stably: the same rows in the same order as a stable sort of
-// all of them cut after the k-th's ties, for k log k where that sort is
-// n log n on a batch of n.
+// those can be among the k nearest.
 func (r *nearestRows) trim(k int) {
-	if len(r.cands) > k {
-		dists := slices.Grow(r.dists[:0], len(r.cands))
-		for _, c := range r.cands {
-			dists = append(dists, c.dist)
-		}
-		selectNth(dists, k-1, compareDist)
-		kth := dists[k-1]
-		clear(dists) // let the distances' values go
-		r.dists = dists[:0]
-		out := r.cands[:0]
-		for _, c := range r.cands {
-			if compareDist(c.dist, kth) <= 0 {
-				out = append(out, c)
-			}
-		}
-		clear(r.cands[len(out):]) // let the rows go
-		r.cands = out
-	}
 	slices.SortStableFunc(r.cands, func(a, b nearestCand) int { return compareDist(a.dist, b.dist) })
+	if len(r.cands) <= k {
+		return
+	}
+	end := k
+	for end < len(r.cands) && compareDist(r.cands[end].dist, r.cands[k-1].dist) == 0 {
+		end++
+	}
+	clear(r.cands[end:]) // let the rows go
+	r.cands = r.cands[:end]
 }
 
 // densityRadius is where the K-th nearest is expected from the number of

@@ -245,9 +245,8 @@ func (r *topNRows) trim() {
 
 // selectNth reorders rows so that rows[n] is the row a sort by cmp would
 // put there, none before it coming after it and none after it before it
-// (Hoare's selection: expected linear, where a sort is n log n). The
-// top-N's rows and a nearest-neighbour search's distances use it.
-func selectNth[T any](rows []T, n int, cmp func(a, b T) int) {
+// (Hoare's selection: expected linear, where a sort is n log n).
+func selectNth(rows [][]sqltypes.Value, n int, cmp func(a, b []sqltypes.Value) int) {
 	lo, hi := 0, len(rows)-1
 	for lo < hi {
 		p := rows[lo+(hi-lo)/2]
