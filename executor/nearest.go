@@ -36,6 +36,11 @@ type nearestRows struct {
 	q             *optimizer.NearestQuery
 	started       bool
 	cands         []nearestCand
+	// distFn, when the distance is a plain function call, is evaluated
+	// with distArgs as its arguments' buffer: one for the search rather
+	// than one an entry read.
+	distFn        *ir.Func
+	distArgs      []sqltypes.Value
 	pos           int
 	rings, ranges int64 // square rings (runRings, runXZ)
 	// batches, cells and batchRanges are the best-first batches of
@@ -64,6 +69,9 @@ func (ec *execCtx) newNearest(planned, n *optimizer.Scan) Rows {
 		ec.stats[planned] = &optimizer.NodeStats{}
 	}
 	r := &nearestRows{ec: ec, planned: planned, node: n, q: n.Nearest}
+	if f, ok := n.Nearest.Dist.(*ir.Func); ok && f.Lazy == nil {
+		r.distFn, r.distArgs = f, make([]sqltypes.Value, len(f.Args))
+	}
 	if n.Lookup && n.Lock == ir.LockNone && n.Index != nil {
 		cols := ir.Columns(n.Nearest.Dist)
 		if n.Residual != nil {
@@ -111,6 +119,9 @@ func nearestProbeRows(k int) int {
 	return min(p, max(k, nearestProbeMin))
 }
 
+// nearestCandsCap bounds the candidates' first capacity (runCells).
+const nearestCandsCap = 4096
+
 // nearestSlack widens the probe's radius for the rounding of a ring's box
 // around the centre, so that the ring of that radius settles.
 const nearestSlack = 1 + 1e-6
@@ -145,6 +156,11 @@ func (r *nearestRows) run(ctx context.Context) error {
 func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 	n, q := r.node, r.q
 	cells := n.ZSchema.NearestCells(n.ZBox, q.X, q.Y, cx, cy)
+	// The candidates are at most K and their ties after a trim, and a
+	// batch adds about K + nearestFirstSpread·√K more: room for both
+	// from the start, rather than a slice grown by doubling from the
+	// probe's few (bounded, as a LIMIT may be far beyond the rows).
+	r.cands = make([]nearestCand, 0, min(2*q.K+nearestProbeRows(q.K), nearestCandsCap))
 	// rad is the next batch's radius, side the width below which its cells
 	// are read rather than split.
 	rad, side := math.Inf(1), math.Inf(1)
@@ -600,12 +616,20 @@ func (r *nearestRows) read(ctx context.Context, box zorder.Box, ranges []zorder.
 		if err != nil || !ok {
 			return err
 		}
-		d, err := r.q.Dist.Eval(ec.eval, row)
+		d, err := r.distance(row)
 		if err != nil {
 			return err
 		}
 		*into = append(*into, nearestCand{row: row, dist: d})
 	}
+}
+
+// distance is the query's distance of row.
+func (r *nearestRows) distance(row []sqltypes.Value) (sqltypes.Value, error) {
+	if r.distFn != nil {
+		return r.distFn.EvalWith(r.ec.eval, row, r.distArgs)
+	}
+	return r.q.Dist.Eval(r.ec.eval, row)
 }
 
 // compareDist orders distances as ORDER BY ... ASC does: numbers, then

@@ -554,7 +554,18 @@ func (e *Func) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, err
 	if e.Lazy != nil {
 		return e.Lazy(ctx, row, e.Args)
 	}
-	args := make([]sqltypes.Value, len(e.Args))
+	return e.EvalWith(ctx, row, make([]sqltypes.Value, len(e.Args)))
+}
+
+// EvalWith is Eval with args, of len(e.Args), as the buffer of the
+// arguments' values: a caller evaluating e over many rows (a
+// nearest-neighbour search's distance for each entry it reads) reuses one
+// where Eval allocates one a call. Fn must keep no reference to args past
+// the call (builtins' operators take their arguments' values).
+func (e *Func) EvalWith(ctx *EvalContext, row, args []sqltypes.Value) (sqltypes.Value, error) {
+	if e.Lazy != nil {
+		return e.Lazy(ctx, row, e.Args)
+	}
 	for i, a := range e.Args {
 		v, err := a.Eval(ctx, row)
 		if err != nil {
