@@ -280,15 +280,9 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 					return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column.Name.O, t.Name).WithPosition(b.stmt.NamePosition(a.Column.Name.O)).WithPosition(b.stmt.NamePosition(a.Column.Name.O))
 				}
 				if f, ok := isSubscriptAssign(a.Expr); ok {
-					prev, dup := ins.OnConflict.Set[i]
-					if dup && !subscripted[i] {
-						return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", a.Column.Name.O)
-					}
-					e, err := b.bindSubscriptAssign(sc, t, alias, i, prev, f)
-					if err != nil {
+					if err := b.bindSubscriptAssign(sc, t, alias, i, ins.OnConflict.Set, subscripted, f); err != nil {
 						return nil, err
 					}
-					ins.OnConflict.Set[i], subscripted[i] = e, true
 					target.Updated.Add(i)
 					continue
 				}
@@ -587,15 +581,9 @@ func (b *Binder) bindUpdateOf(n *ast.UpdateStmt, t, heirOf *catalog.Table, targe
 			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column.Name.O, t.Name).WithPosition(b.stmt.NamePosition(a.Column.Name.O))
 		}
 		if f, ok := isSubscriptAssign(a.Expr); ok {
-			prev, dup := u.Set[i]
-			if dup && !subscripted[i] {
-				return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", a.Column.Name.O)
-			}
-			e, err := b.bindSubscriptAssign(sc, t, alias, i, prev, f)
-			if err != nil {
+			if err := b.bindSubscriptAssign(sc, t, alias, i, u.Set, subscripted, f); err != nil {
 				return nil, err
 			}
-			u.Set[i], subscripted[i] = e, true
 			target.Updated.Add(i)
 			continue
 		}

@@ -88,9 +88,26 @@ func jsonbPath(subs []sqltypes.Value) sqltypes.Value {
 }
 
 // bindSubscriptAssign binds f, SET col[...] = value for column col of t,
-// the FROM item of sc named alias; prev is the value an earlier
-// subscripted assignment in the list gave the column (nil: the row's own).
-func (b *Binder) bindSubscriptAssign(sc *scope, t *catalog.Table, alias string, col int, prev ir.Expr, f *ast.FuncCallExpr) (ir.Expr, error) {
+// the FROM item of sc named alias, into set: onto the value an earlier
+// subscripted assignment of the list gave the column (subscripted[col]),
+// else onto the row's own. A column assigned whole may not be assigned
+// again (42601, as PostgreSQL).
+func (b *Binder) bindSubscriptAssign(sc *scope, t *catalog.Table, alias string, col int, set map[int]ir.Expr, subscripted map[int]bool, f *ast.FuncCallExpr) error {
+	prev, dup := set[col]
+	if dup && !subscripted[col] {
+		return pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", t.Columns[col].Name)
+	}
+	e, err := b.bindColumnAssign(sc, t, alias, col, prev, f)
+	if err != nil {
+		return err
+	}
+	set[col], subscripted[col] = e, true
+	return nil
+}
+
+// bindColumnAssign is bindSubscriptAssign's value: prev is the column's
+// value so far (nil: the row's own).
+func (b *Binder) bindColumnAssign(sc *scope, t *catalog.Table, alias string, col int, prev ir.Expr, f *ast.FuncCallExpr) (ir.Expr, error) {
 	c := t.Columns[col]
 	if c.Generated != "" {
 		return nil, generatedColumnValue(c, true)

@@ -2,7 +2,6 @@ package sqltypes
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
@@ -220,10 +219,9 @@ func assignPath(j *JSONValue, path []string, level int, newval *JSONValue) (*JSO
 		normalizeObject(out)
 		return out, nil
 	case JSONArray:
-		t := strings.TrimLeft(path[level], " \t\n\r\v\f")
-		idx, err := strconv.ParseInt(t, 10, 32)
-		if err != nil || t == "" {
-			return nil, pgerr.New(pgerr.InvalidTextRepresentation, "path element at position %d is not an integer: \"%s\"", level+1, path[level])
+		idx, err := pathIndex(path[level], level)
+		if err != nil {
+			return nil, err
 		}
 		n := int64(len(j.Elems))
 		if idx < 0 {
