@@ -345,6 +345,13 @@ func TestErrorPositions(t *testing.T) {
 		// A qualified relation that does not exist: at its qualifier.
 		{"SELECT * FROM nosuch_schema.t", "42P01", 15},
 		{"SELECT * FROM error_positions, public.nosuch", "42P01", 32},
+		// A call qualified by a schema that does not exist: at its
+		// qualifier. SUBSTRING of another count than two or three is an
+		// unknown function, not a syntax error.
+		{"SELECT nosuch_schema.f(1)", "3F000", 8},
+		{"SELECT 1, 2 + nosuch_schema.f(1) FROM error_positions", "3F000", 15},
+		{"SELECT substring('abc', 1, 2, 3)", "42883", 8},
+		{"SELECT 1, substring('abc')", "42883", 11},
 		// A locking clause's relation not in FROM: at its name.
 		{"SELECT * FROM error_positions FOR UPDATE OF nosuch", "42P01", 45},
 		{"SELECT * FROM error_positions FOR SHARE OF error_positions, nosuch", "42P01", 61},
@@ -388,15 +395,54 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT 1 FROM error_positions WHERE v IS   NOT DISTINCT FROM 1", "42883", 39},
 		{"SELECT 1 IS DISTINCT FROM (1,2)", "42883", 10},
 	} {
-		_, err := conn.Exec(ctx, c.sql)
-		var pe *pgconn.PgError
-		if !errors.As(err, &pe) {
-			t.Errorf("%s: %v, want %s", c.sql, err, c.code)
-			continue
-		}
-		if pe.Code != c.code || pe.Position != c.pos {
-			t.Errorf("%s: %s at %d (%s), want %s at %d", c.sql, pe.Code, pe.Position, pe.Message, c.code, c.pos)
-		}
+		wantErrorAt(ctx, t, conn, c.sql, c.code, c.pos)
+	}
+}
+
+// wantErrorAt checks that sql fails with SQLSTATE code at character
+// position pos (0: none).
+func wantErrorAt(ctx context.Context, t *testing.T, conn *pgx.Conn, sql, code string, pos int32) {
+	t.Helper()
+	_, err := conn.Exec(ctx, sql)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		t.Errorf("%s: %v, want %s", sql, err, code)
+		return
+	}
+	if pe.Code != code || pe.Position != pos {
+		t.Errorf("%s: %s at %d (%s), want %s at %d", sql, pe.Code, pe.Position, pe.Message, code, pos)
+	}
+}
+
+// TestErrorPositionsWithSchemas: once the catalog has a schema of its
+// own, names are qualified before binding (planner/schemas.go), and an
+// error found there is at its name as well: a call's unknown qualifier,
+// a table of public's that the search path leaves out.
+func TestErrorPositionsWithSchemas(t *testing.T) {
+	t.Parallel()
+	tg := newTarget(t)
+	conn := tg.Connect(t, pgx.QueryExecModeSimpleProtocol)
+	ctx := testCtx(t)
+	mustExec(t, conn, "DROP SCHEMA IF EXISTS error_positions_s CASCADE")
+	mustExec(t, conn, "CREATE SCHEMA error_positions_s")
+	tg.CreateTable(t, conn, "CREATE TABLE error_positions_pub (k INT PRIMARY KEY)")
+	t.Cleanup(func() {
+		conn := tg.Connect(t, pgx.QueryExecModeSimpleProtocol)
+		mustExec(t, conn, "DROP SCHEMA error_positions_s CASCADE")
+		mustExec(t, conn, "DROP TABLE error_positions_pub")
+	})
+	for _, c := range []struct {
+		setup, sql string
+		code       string
+		pos        int32
+	}{
+		{"RESET search_path", "SELECT nosuch_schema.f(1)", "3F000", 8},
+		{"RESET search_path", "SELECT 1, nosuch_schema.f(1) FROM error_positions_pub", "3F000", 11},
+		{"SET search_path = error_positions_s", "SELECT * FROM error_positions_pub", "42P01", 15},
+		{"SET search_path = error_positions_s", "SELECT 1, 2 FROM  error_positions_pub", "42P01", 19},
+	} {
+		mustExec(t, conn, c.setup)
+		wantErrorAt(ctx, t, conn, c.sql, c.code, c.pos)
 	}
 }
 

@@ -425,6 +425,22 @@ func (r *rewriter) windowClauseFrames(k int) {
 	}
 }
 
+// argCount is the number of top-level arguments between the brackets at
+// open and close.
+func (r *rewriter) argCount(open, close int) int {
+	if close == open+1 {
+		return 0
+	}
+	n := 1
+	for k := open + 1; k < close; k = r.commaAt(k, close) + 1 {
+		if k = r.commaAt(k, close); k == close {
+			break
+		}
+		n++
+	}
+	return n
+}
+
 // substringFor respells SUBSTRING's SQL-standard forms as calls of
 // SQLSyntaxFunc: SUBSTRING(s FROM a FOR b) is zp_sql_syntax('substring',
 // s, a, b), SUBSTRING(s FOR n) zp_sql_syntax('substring', s, 1, n) and
@@ -455,7 +471,15 @@ func (r *rewriter) substringFor(i int) {
 	case hasFor && !hasFrom:
 		r.replace(f, ", 1,")
 	default:
-		return // a plain call, or an order TiDB reads itself
+		// A plain call, or an order TiDB reads itself. TiDB's grammar
+		// has SUBSTRING of two or three arguments only; a call of any
+		// other count is a plain function call for the planner, whose
+		// 42883 names the argument types as PostgreSQL's does, instead of
+		// a syntax error.
+		if n := r.argCount(open, close); n != 2 && n != 3 {
+			r.replace(i, tidbQuote("substring"))
+		}
+		return
 	}
 	r.sqlSyntax(i, "substring")
 }

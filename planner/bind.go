@@ -236,7 +236,7 @@ func bindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 	if stmt.From != nil {
 		more = append(more, stmt.From)
 	}
-	restore, err := qualifyNames(snap, stmt.AST, stmt.Temp, more...)
+	restore, err := qualifyNames(snap, stmt.AST, stmt.Temp, stmt, more...)
 	defer restore()
 	if err != nil {
 		return nil, nil, err

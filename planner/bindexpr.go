@@ -111,7 +111,10 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 		case strings.HasPrefix(n.FnName.L, "zp_") && n.FnName.L != parser.ConcatFunc:
 			// zproxy's respelling of syntax, not a function the client
 			// named (but concat, renamed: parser.ConcatFunc).
-		case pe.Code == pgerr.UndefinedFunction || pe.Code == pgerr.AmbiguousFunction || pe.Code == pgerr.GroupingError:
+		case pe.Code == pgerr.UndefinedFunction || pe.Code == pgerr.AmbiguousFunction || pe.Code == pgerr.GroupingError ||
+			pe.Code == pgerr.InvalidSchemaName && n.Schema.L != "":
+			// (A qualifier that names no schema: at the call, where the
+			// qualifier begins.)
 			pos = b.stmt.Position(n.OriginTextPosition())
 		}
 	case *ast.AggregateFuncExpr, *ast.WindowFuncExpr:

@@ -27,7 +27,10 @@ import (
 // qualifyNames rewrites node's table names to catalog keys and returns
 // what puts them back. It does nothing until the catalog has a user
 // schema (the snapshot has no search path then).
-func qualifyNames(snap *catalog.Snapshot, node ast.Node, temp bool, more ...ast.Node) (restore func(), err error) {
+//
+// stmt, the statement node is of, positions an error at its name; nil
+// leaves it unset (a stored view's text is not the statement's).
+func qualifyNames(snap *catalog.Snapshot, node ast.Node, temp bool, stmt *parser.Statement, more ...ast.Node) (restore func(), err error) {
 	if node == nil {
 		return func() {}, nil
 	}
@@ -42,7 +45,7 @@ func qualifyNames(snap *catalog.Snapshot, node ast.Node, temp bool, more ...ast.
 		for _, m := range more {
 			m.Accept(q)
 		}
-		return q.restore, q.err
+		return q.restore, q.result(stmt)
 	}
 	q := &qualifier{snap: snap, ctes: map[string]bool{}, creates: map[*ast.TableName]bool{}}
 	// A created table's key is chosen by newTable (which knows whether
@@ -63,7 +66,21 @@ func qualifyNames(snap *catalog.Snapshot, node ast.Node, temp bool, more ...ast.
 	for _, m := range more {
 		m.Accept(q) // after node, whose WITH names the CTEs they may read
 	}
-	return q.restore, q.err
+	return q.restore, q.result(stmt)
+}
+
+// result is the first error the qualifier met, positioned at its name
+// in stmt when stmt is given and the error has no position of its own.
+func (q *qualifier) result(stmt *parser.Statement) error {
+	pe := pgerr.As(q.err)
+	switch {
+	case pe == nil || pe.Position != 0 || stmt == nil:
+	case q.errCall != nil:
+		return pe.WithPosition(stmt.Position(q.errCall.OriginTextPosition()))
+	case q.errName != "":
+		return pe.WithPosition(stmt.NamePosition(q.errName))
+	}
+	return q.err
 }
 
 // restore puts back the names the qualifier rewrote.
@@ -91,6 +108,10 @@ type qualifier struct {
 	// savedCalls are the calls qualifyCall rewrote.
 	savedCalls []savedCall
 	err        error
+	// errCall is the call err is about, errName the table name (whose
+	// place the AST does not record): what result positions err at.
+	errCall *ast.FuncCallExpr
+	errName string
 	// callsOnly qualifies calls of pg_temp's routines alone (a snapshot
 	// without a search path).
 	callsOnly bool
@@ -138,14 +159,10 @@ func (q *qualifier) qualifyCall(fc *ast.FuncCallExpr) {
 	case q.callsOnly || schema == "" || schema == catalog.PublicSchema || schema == "pg_catalog":
 		return
 	case !q.snap.HasSchema(schema):
-		if q.err == nil {
-			q.err = pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
-		}
+		q.fail(pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema), fc, "")
 		return
 	case q.snap.UsageDenied(schema):
-		if q.err == nil {
-			q.err = pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", schema)
-		}
+		q.fail(pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", schema), fc, "")
 		return
 	}
 	q.savedCalls = append(q.savedCalls, savedCall{fc: fc, schema: fc.Schema, name: fc.FnName})
@@ -159,6 +176,13 @@ type savedCall struct {
 }
 
 func (q *qualifier) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// fail keeps the first error met, and the call or the name it is about.
+func (q *qualifier) fail(err error, call *ast.FuncCallExpr, name string) {
+	if q.err == nil {
+		q.err, q.errCall, q.errName = err, call, name
+	}
+}
 
 func (q *qualifier) qualify(tn *ast.TableName) {
 	if tn == q.skip && tn.Schema.O == "" {
@@ -174,18 +198,16 @@ func (q *qualifier) qualify(tn *ast.TableName) {
 		if q.creates[tn] {
 			k, err := q.snap.CreationKey(name)
 			if err != nil {
-				if q.err == nil {
-					q.err = err
-				}
+				q.fail(err, nil, name)
 				return
 			}
 			key = k
 		} else {
 			key = q.snap.Resolve(name)
-			if !q.dropping && q.snap.PublicOffPath(name) && q.err == nil {
+			if !q.dropping && q.snap.PublicOffPath(name) {
 				// Found by key, public's relation would stand in for
 				// what the path does not find.
-				q.err = pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+				q.fail(pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name), nil, name)
 			}
 		}
 	case schema == catalog.PublicSchema || schema == "pg_catalog" || schema == "information_schema" || strings.HasPrefix(schema, "pg_temp") || strings.HasPrefix(schema, "pg_toast"):
@@ -208,7 +230,7 @@ func (q *qualifier) qualify(tn *ast.TableName) {
 // as text (a DEFAULT, a CHECK), parsed afresh for each binding, so nothing
 // is put back.
 func qualifyStored(snap *catalog.Snapshot, node ast.Node) error {
-	_, err := qualifyNames(snap, node, false)
+	_, err := qualifyNames(snap, node, false, nil)
 	return err
 }
 
@@ -621,7 +643,7 @@ func (b *Binder) storedPath() []string {
 func (b *Binder) bindStored(path []string, node ast.StmtNode, bind func() (ir.Rel, error)) (ir.Rel, error) {
 	if _, ok := b.snap.SearchPath(); !ok {
 		// Calls of pg_temp's routines still need their keys.
-		restore, err := qualifyNames(b.snap, node, false)
+		restore, err := qualifyNames(b.snap, node, false, nil)
 		defer restore()
 		if err != nil {
 			return nil, err
@@ -634,7 +656,7 @@ func (b *Binder) bindStored(path []string, node ast.StmtNode, bind func() (ir.Re
 	saved := b.snap
 	b.snap = b.snap.WithPath(path)
 	defer func() { b.snap = saved }()
-	restore, err := qualifyNames(b.snap, node, false)
+	restore, err := qualifyNames(b.snap, node, false, nil)
 	defer restore()
 	if err != nil {
 		return nil, err
