@@ -22,9 +22,11 @@ import (
 // rows and queries).
 func TestBoxTopNAgainstFullScan(t *testing.T) {
 	for _, be := range backends(t) {
-		rows, queries := 3000, 160
+		// The race detector slows each query several times over; it
+		// gets a third of them (raceScale), the full count runs without.
+		rows, queries := 3000, raceScale(160, 48)
 		if be.name != "pebble" {
-			rows, queries = 800, 48
+			rows, queries = 800, raceScale(48, 24)
 		}
 		t.Run(be.name, func(t *testing.T) {
 			for _, layout := range []struct{ name, with string }{{"default", ""}, {"aligned", " WITH (align = 'data')"}} {
