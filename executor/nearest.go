@@ -39,8 +39,17 @@ type nearestRows struct {
 	// distFn, when the distance is a plain function call, is evaluated
 	// with distArgs as its arguments' buffer: one for the search rather
 	// than one an entry read.
-	distFn        *ir.Func
-	distArgs      []sqltypes.Value
+	distFn   *ir.Func
+	distArgs []sqltypes.Value
+	// centreArg is the index of the centre among distFn's arguments (-1
+	// when it is none of them), and centre its value, evaluated once when
+	// the search starts (fixCentre): a statement constant such as
+	// ST_SetSRID(ST_MakePoint($1, $2), 4326) is the same for every entry,
+	// and evaluating it cost two calls and their arguments' slices an
+	// entry read.
+	centreArg     int
+	centre        sqltypes.Value
+	centreFixed   bool
 	pos           int
 	rings, ranges int64 // square rings (runRings, runXZ)
 	// batches, cells and batchRanges are the best-first batches of
@@ -68,9 +77,14 @@ func (ec *execCtx) newNearest(planned, n *optimizer.Scan) Rows {
 		// as they close.
 		ec.stats[planned] = &optimizer.NodeStats{}
 	}
-	r := &nearestRows{ec: ec, planned: planned, node: n, q: n.Nearest}
+	r := &nearestRows{ec: ec, planned: planned, node: n, q: n.Nearest, centreArg: -1}
 	if f, ok := n.Nearest.Dist.(*ir.Func); ok && f.Lazy == nil {
 		r.distFn, r.distArgs = f, make([]sqltypes.Value, len(f.Args))
+		for i, a := range f.Args {
+			if a == n.Nearest.Center {
+				r.centreArg = i
+			}
+		}
 	}
 	if n.Lookup && n.Lock == ir.LockNone && n.Index != nil {
 		cols := ir.Columns(n.Nearest.Dist)
@@ -136,6 +150,7 @@ func (r *nearestRows) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	r.fixCentre(centre)
 	cx, cy, ok := q.Coords(centre)
 	if !ok {
 		// No point (NULL, an empty geometry): every distance is NULL, so
@@ -624,12 +639,29 @@ func (r *nearestRows) read(ctx context.Context, box zorder.Box, ranges []zorder.
 	}
 }
 
+// fixCentre keeps the centre's value, evaluated as the search starts, for
+// the distance's centre argument (centreArg).
+func (r *nearestRows) fixCentre(v sqltypes.Value) {
+	r.centre, r.centreFixed = v, true
+}
+
 // distance is the query's distance of row.
 func (r *nearestRows) distance(row []sqltypes.Value) (sqltypes.Value, error) {
 	if r.distFn != nil {
+		if r.centreFixed && r.centreArg >= 0 {
+			return r.distFn.EvalFixed(r.ec.eval, row, r.distArgs, r.centreArg, r.centre)
+		}
 		return r.distFn.EvalWith(r.ec.eval, row, r.distArgs)
 	}
 	return r.q.Dist.Eval(r.ec.eval, row)
+}
+
+// lastDist is the distance of the row Next returned last, as the search
+// computed it: a projection above that computes the same expression over
+// the same row takes it from here (nearestDistUnder) rather than
+// evaluating it again.
+func (r *nearestRows) lastDist() sqltypes.Value {
+	return r.cands[r.pos-1].dist
 }
 
 // compareDist orders distances as ORDER BY ... ASC does: numbers, then

@@ -26,6 +26,7 @@ func (r *nearestRows) runXZ(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	r.fixCentre(centre)
 	x0, y0, x1, y1, ok := xzCentreBox(centre)
 	if !ok {
 		// No box (NULL, an empty geometry): every distance is NULL, so

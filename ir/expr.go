@@ -563,10 +563,23 @@ func (e *Func) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, err
 // where Eval allocates one a call. Fn must keep no reference to args past
 // the call (builtins' operators take their arguments' values).
 func (e *Func) EvalWith(ctx *EvalContext, row, args []sqltypes.Value) (sqltypes.Value, error) {
+	return e.EvalFixed(ctx, row, args, -1, sqltypes.Null)
+}
+
+// EvalFixed is EvalWith with the argument at index fixed taken as v, not
+// evaluated: a caller evaluating e over many rows whose argument there is
+// the same for all of them (a nearest-neighbour search's centre, a
+// statement constant it has evaluated once) saves its evaluation a row.
+// A fixed of -1 fixes none.
+func (e *Func) EvalFixed(ctx *EvalContext, row, args []sqltypes.Value, fixed int, fixedVal sqltypes.Value) (sqltypes.Value, error) {
 	if e.Lazy != nil {
 		return e.Lazy(ctx, row, e.Args)
 	}
 	for i, a := range e.Args {
+		if i == fixed {
+			args[i] = fixedVal
+			continue
+		}
 		v, err := a.Eval(ctx, row)
 		if err != nil {
 			return v, err

@@ -125,3 +125,31 @@ func TestFuncEvalWithReusesArgs(t *testing.T) {
 		t.Fatalf("EvalWith allocates %v a call, want 0", n)
 	}
 }
+
+// TestFuncEvalFixedSkipsTheFixedArgument: EvalFixed gives the value Eval
+// gives when the fixed argument's value is the one its expression has,
+// without evaluating that expression, and fixes nothing at -1.
+func TestFuncEvalFixedSkipsTheFixedArgument(t *testing.T) {
+	calls := 0
+	centre := &Func{Name: "c", Fn: func(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
+		calls++
+		return sqltypes.NewFloat(3), nil
+	}}
+	f := &Func{Name: "-", Args: []Expr{&ColRef{Index: 0}, centre}, Fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.NewFloat(a[0].F - a[1].F), nil
+	}}
+	row := []sqltypes.Value{sqltypes.NewFloat(5)}
+	args := make([]sqltypes.Value, 2)
+	for _, c := range []struct {
+		fixed     int
+		v         sqltypes.Value
+		want      float64
+		evaluated int
+	}{{1, sqltypes.NewFloat(3), 2, 0}, {1, sqltypes.NewFloat(1), 4, 0}, {-1, sqltypes.NewFloat(1), 2, 1}} {
+		calls = 0
+		got, err := f.EvalFixed(nil, row, args, c.fixed, c.v)
+		if err != nil || got.F != c.want || calls != c.evaluated {
+			t.Fatalf("EvalFixed(fixed %d, %v) = %v, %v with %d evaluations of the centre; want %v, %d", c.fixed, c.v.F, got.F, err, calls, c.want, c.evaluated)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
 	zdynamo "github.com/zproxy/zproxy/kv/dynamodb"
 )
@@ -24,7 +25,8 @@ import (
 // primary key), so its items are index entries alone. It reports the
 // entries read per row returned, the store requests per query and the
 // search's batches per query (from EXPLAIN ANALYZE), the figures
-// bench/README.md records.
+// bench/README.md records. The prepared sub-benchmarks run the search as
+// a prepared statement with its centre as parameters (a generic plan).
 func BenchmarkSpatialNearest(b *testing.B) {
 	stores := []struct {
 		name string
@@ -106,6 +108,19 @@ func BenchmarkSpatialNearest(b *testing.B) {
 					b.ReportMetric(items/rows, "items/row")
 					b.ReportMetric(requests/float64(b.N), "requests/query")
 					b.ReportMetric(batches/float64(b.N), "batches/query")
+				})
+			}
+			// The same searches as the harness and applications send them:
+			// one prepared statement, its centre as parameters, executed
+			// from a generic plan after the first few.
+			for _, k := range []int{10, 100} {
+				b.Run(fmt.Sprintf("prepared/k=%d", k), func(b *testing.B) {
+					qr := rand.New(rand.NewSource(int64(k)))
+					params := make([]sqltypes.Value, 2)
+					benchQueryGen(b, sess, fmt.Sprintf("SELECT id FROM pois ORDER BY geom <-> ST_SetSRID(ST_MakePoint($1, $2), 4326) LIMIT %d", k), func() []sqltypes.Value {
+						params[0], params[1] = sqltypes.NewFloat(10+qr.Float64()), sqltypes.NewFloat(50+qr.Float64())
+						return params
+					})
 				})
 			}
 		})

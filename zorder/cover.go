@@ -87,6 +87,30 @@ func (s *Schema) cellRange(n *node) Range {
 	return Range{Lo: lo, Hi: hi}
 }
 
+// cellRangeIn is cellRange with both addresses cut from *slab, which it
+// replaces with a new one of cellSlabAddrs addresses when full: the cells
+// a search hands out, one range each, share an allocation per
+// cellSlabAddrs addresses rather than two each (a kNN batch hands out
+// dozens). Each bound is capped at its own length, so an append to one
+// copies it, and nothing writes the others'.
+func (s *Schema) cellRangeIn(slab *[]byte, n *node) Range {
+	l := s.addrLen
+	if cap(*slab)-len(*slab) < 2*l {
+		*slab = make([]byte, 0, cellSlabAddrs*l)
+	}
+	at := len(*slab)
+	b := s.appendAddr(s.appendAddr(*slab, &n.lo), &n.hi)
+	*slab = b
+	lo, hi := b[at:at+l:at+l], b[at+l:at+2*l:at+2*l]
+	if !s.step(hi, +1) {
+		hi = nil
+	}
+	return Range{Lo: lo, Hi: hi}
+}
+
+// cellSlabAddrs is how many addresses a slab of cellRangeIn holds.
+const cellSlabAddrs = 64
+
 // Ranges covers the box with at most budget ranges (budget < 1 counts as
 // 1): a superset of the in-box addresses that adds as few out-of-box ones
 // as it can find. See Plan.

@@ -224,6 +224,7 @@ func (n *NearestCells) Batch(r, side float64) []Range {
 	// queue (most cells of a batch are never queued, and none is boxed in
 	// an interface as container/heap would).
 	work := n.work[:0]
+	var slab []byte // the handed-out cells' addresses (cellRangeIn)
 	for len(n.queue) > 0 && within(&n.queue[0]) {
 		work = append(work, n.queue.pop())
 	}
@@ -245,7 +246,7 @@ func (n *NearestCells) Batch(r, side float64) []Range {
 			}
 			continue
 		}
-		out = append(out, n.s.cellRange(&c.n))
+		out = append(out, n.s.cellRangeIn(&slab, &c.n))
 		n.cells++
 	}
 	n.work = work

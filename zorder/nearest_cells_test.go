@@ -305,8 +305,9 @@ func TestNearestCellsBatchAllocations(t *testing.T) {
 		cells, ranges = n.Cells(), len(out)
 	})
 	// Each cell handed out is one range of two addresses before siblings
-	// are merged; the rest is the search's own few slices.
-	if limit := float64(2*cells + 40); allocs > limit {
+	// are merged, cut from a slab of cellSlabAddrs addresses; the rest is
+	// the search's own few slices.
+	if limit := float64(2*cells/cellSlabAddrs + 40); allocs > limit {
 		t.Fatalf("a batch of %d cells (%d ranges) allocated %v times, want at most %v", cells, ranges, allocs, limit)
 	}
 }
