@@ -538,9 +538,12 @@ type shardStream struct {
 	slab []sqltypes.Value
 	// slabRows is how many rows the next slab holds (newRow).
 	slabRows int
-	// rowBase is the slab a batch's rows start from again when the scan
-	// reuses its rows (scanRows.reuseRows): the largest one allocated.
-	rowBase []sqltypes.Value
+	// rowSlabs are the slabs a batch's rows are carved from again, in
+	// order, when the scan reuses its rows (scanRows.reuseRows): those
+	// the first batches allocated, sized to add up to a batch, so a scan
+	// allocates one batch's rows in all. nextSlab is the next to carve.
+	rowSlabs [][]sqltypes.Value
+	nextSlab int
 	// scratch is the one row a sink's items are decoded into.
 	scratch []sqltypes.Value
 	// pending index entries awaiting their table rows
@@ -796,14 +799,18 @@ func (st *shardStream) reuse() bool {
 	return st.out == nil && s.reuseRows && s.mh == nil && s.sink == nil && !s.node.Lookup
 }
 
+// reuseBatch starts a batch in the rows and slice of the one before, where
+// the stream reuses them (reuse): the consumer is done with that batch.
+func (st *shardStream) reuseBatch() {
+	if st.reuse() && len(st.rowSlabs) > 0 {
+		st.slab, st.nextSlab, st.batch = st.rowSlabs[0], 1, st.batch[:0]
+	}
+}
+
 // fill reads until a batch is full or the shard is exhausted and returns
 // the batch; nil means the shard has nothing more.
 func (st *shardStream) fill(ctx context.Context) ([]scanItem, error) {
-	if st.reuse() && st.rowBase != nil {
-		// The consumer is done with the last batch: its rows and its
-		// slice are this batch's.
-		st.slab, st.batch = st.rowBase, st.batch[:0]
-	}
+	st.reuseBatch()
 	for len(st.batch) < batchRows && !st.finished {
 		more, err := st.step(ctx)
 		if err != nil {
@@ -1024,23 +1031,33 @@ func (st *shardStream) flushLookups(ctx context.Context) error {
 // batches and never reused, so carving is safe; the slab is replaced when
 // it runs out.
 //
-// Slabs start small and double up to a batch, below the runtime's large
-// objects: a scan that finds a few rows (a key prefix, a secondary
-// equality) then allocates a few rows' worth, not a zeroed 128-row block.
+// Slabs start small and double, below the runtime's large objects: a scan
+// that finds a few rows (a key prefix, a secondary equality) then
+// allocates a few rows' worth, not a zeroed 128-row block. A stream that
+// reuses its rows keeps every slab and carves the next batch from them
+// again, so its slabs are sized to end with the batch (8, 16, 32, 64 and
+// 8 rows: one batch in all, where slabs growing past the batch's end
+// allocated nearly two, 248 rows' worth, each a 2-D box query).
 func (st *shardStream) newRow(n int) []sqltypes.Value {
 	if len(st.slab) < n {
 		reuse := st.reuse()
-		limit := maxSlabBytes / (n * int(unsafe.Sizeof(sqltypes.Value{})))
-		if reuse {
-			// Allocated once or twice a scan, not once a batch: up to
-			// a whole batch in one slab.
-			limit = batchRows
-		}
-		rows := min(max(st.slabRows, firstSlabRows), st.batchCap(), max(1, limit))
-		st.slabRows = 2 * rows
-		st.slab = make([]sqltypes.Value, n*rows)
-		if reuse && len(st.slab) > len(st.rowBase) {
-			st.rowBase = st.slab
+		if reuse && st.nextSlab < len(st.rowSlabs) && len(st.rowSlabs[st.nextSlab]) >= n {
+			st.slab = st.rowSlabs[st.nextSlab]
+			st.nextSlab++
+		} else {
+			limit := maxSlabBytes / (n * int(unsafe.Sizeof(sqltypes.Value{})))
+			rows := min(max(st.slabRows, firstSlabRows), st.batchCap(), max(1, limit))
+			if reuse {
+				// The batch's rows so far are in the kept slabs:
+				// this one holds no more than the rest of the batch.
+				rows = min(rows, max(1, batchRows-len(st.batch)))
+			}
+			st.slabRows = 2 * rows
+			st.slab = make([]sqltypes.Value, n*rows)
+			if reuse {
+				st.rowSlabs = append(st.rowSlabs[:st.nextSlab], st.slab)
+				st.nextSlab++
+			}
 		}
 	}
 	row := st.slab[:n:n]
