@@ -20,14 +20,17 @@ type pkSet = map[string]struct{}
 func (s *scanRows) invertedGet(ctx context.Context) error {
 	n := s.node
 	var points [][]byte
-	if q := n.Inverted; q.Token != nil && !q.Prefix {
-		// One token's list names each row once: its keys go straight into
-		// one buffer, not through a set's string a key.
+	if q := n.Inverted; unionOfTokens(q) {
+		// A token or an OR of tokens (an array's &&, a tsquery's a | b,
+		// ?|): every list's keys go straight into one buffer, sorted and
+		// rid of repeats there, not through sets of strings a key.
 		var buf []byte
 		var ends []int
-		err := s.eachPosting(ctx, n.Index, q.Token, false, func(pk []byte) {
-			buf = append(buf, pk...)
-			ends = append(ends, len(buf))
+		err := eachToken(q, func(tok []byte, prefix bool) error {
+			return s.eachPosting(ctx, n.Index, tok, prefix, func(pk []byte) {
+				buf = append(buf, pk...)
+				ends = append(ends, len(buf))
+			})
 		})
 		if err != nil {
 			return err
@@ -40,6 +43,10 @@ func (s *scanRows) invertedGet(ctx context.Context) error {
 			}
 			points[i] = buf[start:end:end]
 		}
+		// A shard's list is in key order; the shards' and the tokens'
+		// lists are not, and a row may be on several of the lists.
+		slices.SortFunc(points, bytes.Compare)
+		points = slices.CompactFunc(points, bytes.Equal)
 	} else {
 		keys, err := s.evalInverted(ctx, n.Inverted)
 		if err != nil {
@@ -56,9 +63,8 @@ func (s *scanRows) invertedGet(ctx context.Context) error {
 			buf = append(buf, k...)
 			points = append(points, buf[len(buf)-len(k):len(buf):len(buf)])
 		}
+		slices.SortFunc(points, bytes.Compare)
 	}
-	// A shard's list is in key order; the shards' lists are not.
-	slices.SortFunc(points, bytes.Compare)
 	get := *n
 	get.Method, get.Index, get.Lookup, get.Points, get.Inverted = optimizer.PointGet, nil, false, points, nil
 	s.node = &get
@@ -66,6 +72,36 @@ func (s *scanRows) invertedGet(ctx context.Context) error {
 		return nil
 	}
 	return s.pointGet(ctx)
+}
+
+// unionOfTokens reports whether q is a token or an OR of tokens and such
+// ORs: the rows it names are the union of its tokens' posting lists.
+func unionOfTokens(q *optimizer.InvertedQuery) bool {
+	if q.Token != nil {
+		return true
+	}
+	if q.And {
+		return false
+	}
+	for _, k := range q.Kids {
+		if !unionOfTokens(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// eachToken calls f with each token of q, a unionOfTokens query.
+func eachToken(q *optimizer.InvertedQuery, f func(tok []byte, prefix bool) error) error {
+	if q.Token != nil {
+		return f(q.Token, q.Prefix)
+	}
+	for _, k := range q.Kids {
+		if err := eachToken(k, f); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // evalInverted returns the primary keys an inverted query names: a

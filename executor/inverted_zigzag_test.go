@@ -13,7 +13,8 @@ import (
 // brute force: posting lists of random densities, dense and sparse, in
 // runs and scattered, with tombstones of deleted and rewritten rows among
 // them, in two shards; every AND of two or three tokens answers exactly
-// the rows the generated data says hold them all. The lists' gaps are
+// the rows the generated data says hold them all, and every OR (the
+// lists' union) the rows holding any. The lists' gaps are
 // both shorter and longer than zigzagSteps, so a list behind both steps
 // and seeks to the largest key another stands at.
 func TestZigzagMatchesBruteForce(t *testing.T) {
@@ -86,7 +87,14 @@ func TestZigzagMatchesBruteForce(t *testing.T) {
 				for _, k := range ks {
 					names = append(names, fmt.Sprintf("k%d", k))
 				}
-				q := "SELECT id FROM p WHERE tags @> '{" + strings.Join(names, ",") + "}'"
+				// @> is an AND of the tokens (the zig-zag), && an OR
+				// (the lists' union, a row on several lists once).
+				and := rng.Intn(2) == 0
+				op := "&&"
+				if and {
+					op = "@>"
+				}
+				q := "SELECT id FROM p WHERE tags " + op + " '{" + strings.Join(names, ",") + "}'"
 				if plan := strings.Join(e.mustQuery("EXPLAIN "+q), "\n"); !strings.Contains(plan, "inverted scan") {
 					t.Fatalf("%s: not an inverted scan:\n%s", q, plan)
 				}
@@ -98,11 +106,15 @@ func TestZigzagMatchesBruteForce(t *testing.T) {
 				})
 				var want []string
 				for id := range rows {
-					in := live[id]
+					in := and
 					for _, k := range ks {
-						in = in && has[id][k]
+						if and {
+							in = in && has[id][k]
+						} else {
+							in = in || has[id][k]
+						}
 					}
-					if in {
+					if in && live[id] {
 						want = append(want, strconv.Itoa(id))
 					}
 				}
