@@ -20,6 +20,13 @@ import (
 
 const (
 	batchRows = 128 // rows a shard stream hands over at a time
+	// reuseBatchRows is the batch of a stream whose rows are written
+	// again batch after batch (shardStream.reuse): the consumer is done
+	// with a batch's rows before the next, so a small batch is all the
+	// row memory the whole scan needs, where a 128-row batch made a
+	// 100-row secondary-index scan allocate and zero 40 kB of rows that
+	// each served once.
+	reuseBatchRows = 16
 	// firstSlabRows and maxSlabBytes bound a stream's row slabs
 	// (shardStream.newRow): the first holds a few rows, none is a large
 	// object (over 32 kB the runtime allocates and zeroes it on its own
@@ -541,6 +548,9 @@ type shardStream struct {
 	// rowBase is the slab a batch's rows start from again when the scan
 	// reuses its rows (scanRows.reuseRows): the largest one allocated.
 	rowBase []sqltypes.Value
+	// spare is a row of a reusing stream that the filter rejected, the
+	// next row newRow returns.
+	spare []sqltypes.Value
 	// scratch is the one row a sink's items are decoded into.
 	scratch []sqltypes.Value
 	// pending index entries awaiting their table rows
@@ -765,12 +775,22 @@ func (st *shardStream) done() bool {
 	return lim > 0 && st.sent+len(st.batch) >= lim
 }
 
-// batchCap is how many rows the next batch can hold: batchRows, or fewer
+// batchCap is how many rows the next batch can hold: batchMax, or fewer
 // when a limit leaves fewer to read, so a LIMIT 1 scan does not allocate
 // room for 128 rows.
 func (st *shardStream) batchCap() int {
+	most := st.batchMax()
 	if lim := st.s.node.Limit; lim > 0 && st.s.node.Residual == nil {
-		return max(1, min(batchRows, lim-st.sent-len(st.batch)))
+		return max(1, min(most, lim-st.sent-len(st.batch)))
+	}
+	return most
+}
+
+// batchMax is the most rows a batch holds: reuseBatchRows where the
+// stream writes its rows again batch after batch, else batchRows.
+func (st *shardStream) batchMax() int {
+	if st.reuse() {
+		return reuseBatchRows
 	}
 	return batchRows
 }
@@ -802,9 +822,12 @@ func (st *shardStream) fill(ctx context.Context) ([]scanItem, error) {
 	if st.reuse() && st.rowBase != nil {
 		// The consumer is done with the last batch: its rows and its
 		// slice are this batch's.
-		st.slab, st.batch = st.rowBase, st.batch[:0]
+		// (A batch ends on a kept row, so no spare row is left over;
+		// were one, it would lie ahead in the slab now.)
+		st.slab, st.batch, st.spare = st.rowBase, st.batch[:0], nil
 	}
-	for len(st.batch) < batchRows && !st.finished {
+	most := st.batchMax()
+	for len(st.batch) < most && !st.finished {
 		more, err := st.step(ctx)
 		if err != nil {
 			st.close()
@@ -1027,14 +1050,19 @@ func (st *shardStream) flushLookups(ctx context.Context) error {
 // Slabs start small and double up to a batch, below the runtime's large
 // objects: a scan that finds a few rows (a key prefix, a secondary
 // equality) then allocates a few rows' worth, not a zeroed 128-row block.
+// A reusing stream's row the filter rejected is the next row (spare).
 func (st *shardStream) newRow(n int) []sqltypes.Value {
+	if row := st.spare; row != nil {
+		st.spare = nil
+		return row
+	}
 	if len(st.slab) < n {
 		reuse := st.reuse()
 		limit := maxSlabBytes / (n * int(unsafe.Sizeof(sqltypes.Value{})))
 		if reuse {
 			// Allocated once or twice a scan, not once a batch: up to
-			// a whole batch in one slab.
-			limit = batchRows
+			// a whole batch (reuseBatchRows) in one slab.
+			limit = reuseBatchRows
 		}
 		rows := min(max(st.slabRows, firstSlabRows), st.batchCap(), max(1, limit))
 		st.slabRows = 2 * rows
@@ -1050,8 +1078,17 @@ func (st *shardStream) newRow(n int) []sqltypes.Value {
 
 func (st *shardStream) emit(si scanItem) error {
 	keep, err := st.s.admit(si.row)
-	if err != nil || !keep {
+	if err != nil {
 		return err
+	}
+	if !keep {
+		if st.reuse() {
+			// Nobody holds the row: the next item is decoded into it,
+			// not into more of the slab, which a filter that rejects
+			// most rows would otherwise exhaust batch after batch.
+			st.spare = si.row
+		}
+		return nil
 	}
 	if st.s.sink != nil {
 		return st.s.sink(si.row)
