@@ -35,6 +35,12 @@ type RowDecoder struct {
 	names []string
 	ids   []uint16
 	ords  []int
+	// last[c] is the copy Decode made of text column c's last value: the
+	// next row's value, when equal, is that string rather than another
+	// copy. An index scan reads its entries in key order, so a leading
+	// text column repeats row after row (every row of a secondary-index
+	// equality has the one value), and one copy serves them all.
+	last []string
 	// The slices' memory for a narrow table, in the decoder's one
 	// allocation: a scan makes its decoder at every execution, and five
 	// allocations were a key lookup's tenth.
@@ -44,6 +50,7 @@ type RowDecoder struct {
 	namesBuf [smallTable + 4]string
 	idsBuf   [smallTable + 4]uint16
 	ordsBuf  [smallTable + 4]int
+	lastBuf  [smallTable]string
 }
 
 // smallTable is the widest table whose decoder needs no allocation but
@@ -56,8 +63,10 @@ func NewRowDecoder(t *Table, cols []int) *RowDecoder {
 	d := &RowDecoder{t: t}
 	if n := len(t.Columns); n <= smallTable {
 		d.init, d.want, d.kinds, d.names, d.ids, d.ords = d.initBuf[:n], d.wantBuf[:n], d.kindsBuf[:n], d.namesBuf[:0], d.idsBuf[:0], d.ordsBuf[:0]
+		d.last = d.lastBuf[:n]
 	} else {
 		d.init, d.want, d.kinds = make([]sqltypes.Value, n), make([]bool, n), make([]sqltypes.Kind, n)
+		d.last = make([]string, n)
 		// Room for every column and the version and a few retired attributes.
 		d.names, d.ids, d.ords = make([]string, 0, n+4), make([]uint16, 0, n+4), make([]int, 0, n+4)
 	}
@@ -108,7 +117,9 @@ func (d *RowDecoder) AttrNames(withIDs bool) (names []string, ids []uint16) {
 }
 
 // Decode fills row (len(t.Columns) values) from attrs. Values never alias
-// attrs, which may be store memory that the next item overwrites.
+// attrs, which may be store memory that the next item overwrites; a text
+// value equal to the column's in the item decoded before is that item's
+// copy (RowDecoder.last), not a new one.
 func (d *RowDecoder) Decode(attrs []kv.Attr, row []sqltypes.Value) error {
 	return d.decode(attrs, row, decodeCopy)
 }
@@ -161,8 +172,16 @@ func (d *RowDecoder) decode(attrs []kv.Attr, row []sqltypes.Value, mode decodeMo
 			continue
 		}
 		typ := d.t.Columns[ord].Type
-		if mode == decodeAlias && a.Kind == kv.AttrString && typ.Kind() == sqltypes.KindText && !typ.HasComposite() {
-			row[ord] = sqltypes.NewText(a.S)
+		if mode != decodeOwned && a.Kind == kv.AttrString && typ.Kind() == sqltypes.KindText && !typ.HasComposite() {
+			switch {
+			case mode == decodeAlias:
+				row[ord] = sqltypes.NewText(a.S)
+			case a.S == d.last[ord]:
+				row[ord] = sqltypes.NewText(d.last[ord])
+			default:
+				d.last[ord] = strings.Clone(a.S)
+				row[ord] = sqltypes.NewText(d.last[ord])
+			}
 			continue
 		}
 		v, err := attrValue(a, typ, mode == decodeOwned)

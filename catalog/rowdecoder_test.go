@@ -207,7 +207,14 @@ func TestRowDecoderOwned(t *testing.T) {
 	for i := range attrs {
 		attrs[i].S = string([]byte(attrs[i].S)) // memory of the item's own
 	}
-	name := attrs[slices.IndexFunc(attrs, func(a kv.Attr) bool { return a.Name == tbl.Columns[1].AttrName() })].S
+	nameAt := slices.IndexFunc(attrs, func(a kv.Attr) bool { return a.Name == tbl.Columns[1].AttrName() })
+	name := attrs[nameAt].S
+	// Decode keeps the text it copied last for an equal next value
+	// (TestRowDecoderRepeatedText): the items alternate two names, so
+	// every Decode copies its text.
+	other := slices.Clone(attrs)
+	other[nameAt].S = string([]byte("another name"))
+	items := [][]kv.Attr{attrs, other}
 	dec := catalog.NewRowDecoder(tbl, []int{0, 1, 2, 3, 4})
 	allocs := map[string]float64{}
 	for _, tc := range []struct {
@@ -230,9 +237,73 @@ func TestRowDecoderOwned(t *testing.T) {
 		if aliased := unsafe.StringData(row[1].S) == unsafe.StringData(name); aliased != tc.alias {
 			t.Errorf("%s: text aliases the attribute: %v, want %v", tc.what, aliased, tc.alias)
 		}
-		allocs[tc.what] = testing.AllocsPerRun(100, func() { _ = tc.decode(attrs, row) })
+		n := 0
+		allocs[tc.what] = testing.AllocsPerRun(100, func() {
+			_ = tc.decode(items[n%2], row)
+			n++
+		})
 	}
 	if allocs["Decode"]-allocs["DecodeOwned"] < 3 {
 		t.Errorf("allocations a row: Decode %v, DecodeOwned %v: want three copies fewer", allocs["Decode"], allocs["DecodeOwned"])
+	}
+}
+
+// TestRowDecoderRepeatedText: Decode copies a text column's value out of
+// store memory once for a run of equal values (an index scan's leading
+// column, every row of a secondary-index equality): the next row's equal
+// value is the same copy, with no allocation, while a different value is
+// copied anew and no value aliases the attributes, which the store
+// overwrites.
+func TestRowDecoderRepeatedText(t *testing.T) {
+	tbl := &catalog.Table{ID: 3, Name: "t", Columns: []catalog.Column{
+		{Name: "id", Type: sqltypes.TypeInt8},
+		{Name: "note", Type: sqltypes.TypeText},
+	}}
+	tbl.PrimaryKey = []catalog.KeyColumn{{Column: 0}}
+	tbl.AssignColumnIDs()
+	// buf is the store's memory under the item's text, rewritten for
+	// every item as an iterator's is.
+	buf := make([]byte, 0, 16)
+	item := func(id int64, note string) []kv.Attr {
+		attrs := tbl.RowAttrs([]sqltypes.Value{sqltypes.NewInt(id), sqltypes.NewText(note)}, 1)
+		buf = append(buf[:0], note...)
+		for i := range attrs {
+			if attrs[i].Name == tbl.Columns[1].AttrName() {
+				attrs[i].S = unsafe.String(unsafe.SliceData(buf), len(buf))
+			}
+		}
+		return attrs
+	}
+	dec := catalog.NewRowDecoder(tbl, []int{0, 1})
+	decode := func(attrs []kv.Attr) []sqltypes.Value {
+		row := make([]sqltypes.Value, len(tbl.Columns))
+		if err := dec.Decode(attrs, row); err != nil {
+			t.Fatal(err)
+		}
+		return row
+	}
+	first := decode(item(1, "code-00042"))
+	second := decode(item(2, "code-00042"))
+	third := decode(item(3, "code-00043"))
+	buf = append(buf[:0], "overwritten"...)
+	for i, c := range []struct {
+		row  []sqltypes.Value
+		id   int64
+		note string
+	}{{first, 1, "code-00042"}, {second, 2, "code-00042"}, {third, 3, "code-00043"}} {
+		if c.row[0].I != c.id || c.row[1].K != sqltypes.KindText || c.row[1].S != c.note {
+			t.Errorf("row %d = %v, want (%d, %q)", i, c.row, c.id, c.note)
+		}
+		if unsafe.StringData(c.row[1].S) == unsafe.SliceData(buf) {
+			t.Errorf("row %d: the text aliases the store's memory", i)
+		}
+	}
+	if unsafe.StringData(first[1].S) != unsafe.StringData(second[1].S) {
+		t.Errorf("an equal text in the next row was copied again")
+	}
+	same := item(4, "code-00043")
+	row := make([]sqltypes.Value, len(tbl.Columns))
+	if allocs := testing.AllocsPerRun(100, func() { _ = dec.Decode(same, row) }); allocs != 0 {
+		t.Errorf("decoding a row whose text equals the last row's: %v allocations, want 0", allocs)
 	}
 }

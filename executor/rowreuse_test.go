@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,22 +94,7 @@ func TestScanReusesRowsUnderProjection(t *testing.T) {
 		`SELECT id, x, v FROM pts`,
 		`SELECT /*+ USE_INDEX(pts, pts_z) */ id, v FROM pts WHERE x BETWEEN 0 AND 1 AND y BETWEEN 0 AND 1`,
 	} {
-		stmts, err := sess.Parse(ctx, sql, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The fewest bytes of five runs: a background flush allocates too.
-		least := uint64(1 << 62)
-		for range 5 {
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			rows := readAll(t, ctx, stmts[0], nil)
-			runtime.ReadMemStats(&after)
-			if rows != n {
-				t.Fatalf("%s: %d rows, want %d", sql, rows, n)
-			}
-			least = min(least, after.TotalAlloc-before.TotalAlloc)
-		}
+		least := leastAllocated(t, ctx, sess, sql, n)
 		// A new row a row was 5 values of 56 bytes; the reused ones are
 		// the first batch's.
 		perRow := float64(least) / n
@@ -117,6 +103,30 @@ func TestScanReusesRowsUnderProjection(t *testing.T) {
 			t.Errorf("%s: %.0f bytes allocated a row, want at most 100", sql, perRow)
 		}
 	}
+}
+
+// leastAllocated is the fewest bytes of five runs of sql, each returning
+// rows rows (unless rows < 0), after a first run: a background flush
+// allocates too, and the first run plans.
+func leastAllocated(t *testing.T, ctx context.Context, sess wire.Session, sql string, rows int) uint64 {
+	t.Helper()
+	stmts, err := sess.Parse(ctx, sql, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readAll(t, ctx, stmts[0], nil)
+	least := uint64(1 << 62)
+	for range 5 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got := readAll(t, ctx, stmts[0], nil)
+		runtime.ReadMemStats(&after)
+		if rows >= 0 && got != rows {
+			t.Fatalf("%s: %d rows, want %d", sql, got, rows)
+		}
+		least = min(least, after.TotalAlloc-before.TotalAlloc)
+	}
+	return least
 }
 
 // readAll runs a statement and counts its rows, keeping none.
@@ -137,5 +147,82 @@ func readAll(t *testing.T, ctx context.Context, st wire.Statement, params []sqlt
 			return rows
 		}
 		rows++
+	}
+}
+
+// TestScanReusesRowsShortAndFiltered: a reusing scan's row memory is a
+// small batch's, whatever it reads: a secondary-index equality that finds
+// a hundred rows (a 128-row batch made it allocate and zero room for 120
+// rows, each used once) and a scan whose filter rejects most rows (each
+// rejected row took more of the slab, so a scan that kept few rows
+// allocated a row for every row it read). Both return the rows as
+// generated.
+func TestScanReusesRowsShortAndFiltered(t *testing.T) {
+	store, err := zpebble.Open("reuse-short", zpebble.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := storeEnv(t, store)
+	ctx, eng := e.ctx, e.eng
+	e.mustExec(`CREATE TABLE r (id bigint PRIMARY KEY, note text, ts bigint NOT NULL, a float8, b float8, c float8, d float8, v int) WITH (shards = 1)`)
+	const n, notes = 4000, 40 // 100 rows a note
+	for start := 0; start < n; start += 500 {
+		var vals []string
+		for id := start; id < start+500; id++ {
+			vals = append(vals, fmt.Sprintf("(%d, 'n%d', %d, 1, 2, 3, 4, %d)", id, id%notes, id/notes, id*3))
+		}
+		e.mustExec(`INSERT INTO r VALUES ` + strings.Join(vals, ", "))
+	}
+	e.mustExec(`CREATE INDEX r_note ON r (note, ts) INCLUDE (v)`)
+	e.mustExec(`ANALYZE r`)
+
+	const (
+		oneNote  = `SELECT note, ts, v FROM r WHERE note = 'n7'`
+		oneRow   = `SELECT note, ts, v FROM r WHERE note = 'n7' AND ts = 3`
+		filtered = `SELECT id, v FROM r WHERE v % 1000 = 0`
+	)
+	for _, c := range []struct {
+		sql  string
+		want func(id int) (string, bool)
+	}{
+		{oneNote, func(id int) (string, bool) { return fmt.Sprintf("n7|%d|%d", id/notes, id*3), id%notes == 7 }},
+		{oneRow, func(id int) (string, bool) { return fmt.Sprintf("n7|3|%d", id*3), id == 3*notes+7 }},
+		{filtered, func(id int) (string, bool) { return fmt.Sprintf("%d|%d", id, id*3), id*3%1000 == 0 }},
+		// Rows kept and rejected in turn, over many batches: a rejected
+		// row's memory is the next row's, never a kept one's.
+		{`SELECT id, v FROM r WHERE id % 3 <> 1`, func(id int) (string, bool) { return fmt.Sprintf("%d|%d", id, id*3), id%3 != 1 }},
+	} {
+		got := e.mustQuery(c.sql)
+		var want []string
+		for id := range n {
+			if row, ok := c.want(id); ok {
+				want = append(want, row)
+			}
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: %d rows %v, want %d %v", c.sql, len(got), got, len(want), want)
+		}
+	}
+
+	if raceEnabled {
+		return // the race detector changes what is allocated
+	}
+	sess, err := eng.NewSession(ctx, wire.SessionParams{User: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	allocated := func(sql string) int64 { return int64(leastAllocated(t, ctx, sess, sql, -1)) }
+	// The hundred rows' memory beyond one row's (the statement's own
+	// allocations are the same): a row of the table is 8 values of 56
+	// bytes, so 16 kB is room for some 36 rows.
+	if rows := allocated(oneNote) - allocated(oneRow); rows > 16<<10 {
+		t.Errorf("%s: %d bytes more than for one row, want at most 16 kB", oneNote, rows)
+	}
+	perRow := float64(allocated(filtered)) / n
+	if perRow > 100 {
+		t.Errorf("%s: %.0f bytes allocated a row read, want at most 100", filtered, perRow)
 	}
 }

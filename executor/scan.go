@@ -20,6 +20,13 @@ import (
 
 const (
 	batchRows = 128 // rows a shard stream hands over at a time
+	// reuseBatchRows is the batch of a stream whose rows are written
+	// again batch after batch (shardStream.reuse): the consumer is done
+	// with a batch's rows before the next, so a small batch is all the
+	// row memory the whole scan needs, where a 128-row batch made a
+	// 100-row secondary-index scan allocate and zero 40 kB of rows that
+	// each served once.
+	reuseBatchRows = 16
 	// firstSlabRows and maxSlabBytes bound a stream's row slabs
 	// (shardStream.newRow): the first holds a few rows, none is a large
 	// object (over 32 kB the runtime allocates and zeroes it on its own
@@ -544,6 +551,9 @@ type shardStream struct {
 	// allocates one batch's rows in all. nextSlab is the next to carve.
 	rowSlabs [][]sqltypes.Value
 	nextSlab int
+	// spare is a row of a reusing stream that the filter rejected, the
+	// next row newRow returns.
+	spare []sqltypes.Value
 	// scratch is the one row a sink's items are decoded into.
 	scratch []sqltypes.Value
 	// pending index entries awaiting their table rows
@@ -768,12 +778,22 @@ func (st *shardStream) done() bool {
 	return lim > 0 && st.sent+len(st.batch) >= lim
 }
 
-// batchCap is how many rows the next batch can hold: batchRows, or fewer
+// batchCap is how many rows the next batch can hold: batchMax, or fewer
 // when a limit leaves fewer to read, so a LIMIT 1 scan does not allocate
 // room for 128 rows.
 func (st *shardStream) batchCap() int {
+	most := st.batchMax()
 	if lim := st.s.node.Limit; lim > 0 && st.s.node.Residual == nil {
-		return max(1, min(batchRows, lim-st.sent-len(st.batch)))
+		return max(1, min(most, lim-st.sent-len(st.batch)))
+	}
+	return most
+}
+
+// batchMax is the most rows a batch holds: reuseBatchRows where the
+// stream writes its rows again batch after batch, else batchRows.
+func (st *shardStream) batchMax() int {
+	if st.reuse() {
+		return reuseBatchRows
 	}
 	return batchRows
 }
@@ -803,7 +823,9 @@ func (st *shardStream) reuse() bool {
 // the stream reuses them (reuse): the consumer is done with that batch.
 func (st *shardStream) reuseBatch() {
 	if st.reuse() && len(st.rowSlabs) > 0 {
-		st.slab, st.nextSlab, st.batch = st.rowSlabs[0], 1, st.batch[:0]
+		// (A batch ends on a kept row, so no spare row is left over;
+		// were one, it would lie ahead in the slabs now.)
+		st.slab, st.nextSlab, st.batch, st.spare = st.rowSlabs[0], 1, st.batch[:0], nil
 	}
 }
 
@@ -811,7 +833,8 @@ func (st *shardStream) reuseBatch() {
 // the batch; nil means the shard has nothing more.
 func (st *shardStream) fill(ctx context.Context) ([]scanItem, error) {
 	st.reuseBatch()
-	for len(st.batch) < batchRows && !st.finished {
+	most := st.batchMax()
+	for len(st.batch) < most && !st.finished {
 		more, err := st.step(ctx)
 		if err != nil {
 			st.close()
@@ -1035,10 +1058,15 @@ func (st *shardStream) flushLookups(ctx context.Context) error {
 // that finds a few rows (a key prefix, a secondary equality) then
 // allocates a few rows' worth, not a zeroed 128-row block. A stream that
 // reuses its rows keeps every slab and carves the next batch from them
-// again, so its slabs are sized to end with the batch (8, 16, 32, 64 and
-// 8 rows: one batch in all, where slabs growing past the batch's end
-// allocated nearly two, 248 rows' worth, each a 2-D box query).
+// again, so its slabs are sized to end with the batch (reuseBatchRows:
+// 8 and 8 rows, one batch in all, where slabs growing past the batch's
+// end allocated nearly two); its row the filter rejected is the next
+// row (spare).
 func (st *shardStream) newRow(n int) []sqltypes.Value {
+	if row := st.spare; row != nil {
+		st.spare = nil
+		return row
+	}
 	if len(st.slab) < n {
 		reuse := st.reuse()
 		if reuse && st.nextSlab < len(st.rowSlabs) && len(st.rowSlabs[st.nextSlab]) >= n {
@@ -1050,7 +1078,7 @@ func (st *shardStream) newRow(n int) []sqltypes.Value {
 			if reuse {
 				// The batch's rows so far are in the kept slabs:
 				// this one holds no more than the rest of the batch.
-				rows = min(rows, max(1, batchRows-len(st.batch)))
+				rows = min(rows, max(1, st.batchMax()-len(st.batch)))
 			}
 			st.slabRows = 2 * rows
 			st.slab = make([]sqltypes.Value, n*rows)
@@ -1067,8 +1095,17 @@ func (st *shardStream) newRow(n int) []sqltypes.Value {
 
 func (st *shardStream) emit(si scanItem) error {
 	keep, err := st.s.admit(si.row)
-	if err != nil || !keep {
+	if err != nil {
 		return err
+	}
+	if !keep {
+		if st.reuse() {
+			// Nobody holds the row: the next item is decoded into it,
+			// not into more of the slab, which a filter that rejects
+			// most rows would otherwise exhaust batch after batch.
+			st.spare = si.row
+		}
+		return nil
 	}
 	if st.s.sink != nil {
 		return st.s.sink(si.row)

@@ -27,6 +27,9 @@ func BenchmarkSelectPrepared(b *testing.B) {
 		{"point", `SELECT * FROM readings WHERE sensor_id = $1 AND ts = $2`, []sqltypes.Value{sqltypes.NewInt(42), ts}},
 		{"latest", `SELECT * FROM readings WHERE sensor_id = $1 ORDER BY ts DESC LIMIT 1`, []sqltypes.Value{sqltypes.NewInt(42)}},
 		{"secondary_limit", `SELECT * FROM readings WHERE note = $1 ORDER BY ts LIMIT 5`, []sqltypes.Value{sqltypes.NewText("n7")}},
+		// The harness's secondary eq: an index-only scan of one note's
+		// entries in (note, ts) INCLUDE (celsius), some 200 rows.
+		{"secondary_eq", `SELECT note, ts, celsius FROM readings WHERE note = $1`, []sqltypes.Value{sqltypes.NewText("n7")}},
 		// A range scan without a LIMIT that finds a few rows.
 		{"range5", `SELECT * FROM readings WHERE sensor_id = $1 AND ts >= $2 AND ts < $3`, []sqltypes.Value{sqltypes.NewInt(42), ts,
 			sqltypes.NewTimestamp(sqltypes.TimestampFromTime(time.Date(2024, 1, 1, 0, 5, 0, 0, time.UTC)))}},

@@ -163,3 +163,51 @@ func TestBatchedGetAllocs(t *testing.T) {
 		t.Errorf("a get of %d rows made %.0f allocations, want at most one a row", len(keys), allocs)
 	}
 }
+
+// TestScanAttrsOneAllocation: a scan's items share one attribute slice,
+// sized for the request's attributes at the first item, so a scan of
+// items of six attributes allocates no more than one of items of one
+// (grown one attribute at a time, six cost three allocations more).
+func TestScanAttrsOneAllocation(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes allocation counts")
+	}
+	s := openMem(t)
+	all := []string{"sensor_id", "ts", "celsius", "lat", "lon", "note"}
+	var ops []kv.Op
+	for i := 0; i < 20; i++ {
+		// Items 0-9 have one attribute, 10-19 all six.
+		attrs := rowAttrs(i)
+		if i < 10 {
+			attrs = attrs[:1]
+		}
+		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: benchKey(i), Attrs: attrs})
+	}
+	if err := s.Write(bg, kv.Batch{Ops: ops}); err != nil {
+		t.Fatal(err)
+	}
+	scan := func(from int, attrs []string) float64 {
+		// The fewest of a few measurements: the store's background work
+		// allocates too, and only adds to a measurement.
+		allocs := math.Inf(1)
+		for range 5 {
+			allocs = min(allocs, testing.AllocsPerRun(20, func() {
+				it := s.Scan(bg, kv.ScanRequest{Partition: benchKey(0).Partition, Start: benchKey(from).Sort, End: benchKey(from + 10).Sort, Attrs: attrs})
+				n := 0
+				for it.Next() {
+					if got := len(it.Item().Attrs); got != len(attrs) {
+						t.Fatalf("an item of %d attributes, want %d", got, len(attrs))
+					}
+					n++
+				}
+				if err := it.Close(); err != nil || n != 10 {
+					t.Fatalf("%d items, %v; want 10", n, err)
+				}
+			}))
+		}
+		return allocs
+	}
+	if one, six := scan(0, all[:1]), scan(10, all); six > one {
+		t.Errorf("a scan of items of six attributes made %.0f allocations, of one %.0f: want no more", six, one)
+	}
+}

@@ -102,6 +102,12 @@ func (it *iterator) Key() kv.Key { return it.cur.Key }
 func (it *iterator) Item() kv.Item {
 	if !it.decoded && it.cur.Key.Sort != nil {
 		it.decoded = true
+		if it.attrBuf == nil && it.proj != nil {
+			// Room for the projection's attributes at once: grown one
+			// attribute at a time, a row of six cost four allocations a
+			// scan (a key lookup's tenth).
+			it.attrBuf = make([]kv.Attr, 0, len(it.proj.names))
+		}
 		attrs, err := decodeValueAliased(it.attrBuf, it.value, it.proj)
 		if err != nil {
 			it.err = fmt.Errorf("kv/pebble: scan key %x: %w", it.cur.Key.Sort, err)
