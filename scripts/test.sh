@@ -59,18 +59,35 @@ echo "test: go test -race ./..."
 # DynamoDB Local): it starts at once beside the other packages, instead of
 # where go test's package order would start it (near the end, after the
 # others had the cores), and its output follows theirs.
+#
+# The SQL scripts' DynamoDB leg is the package's long pole: it waits on
+# DynamoDB Local's JVM, not on the CPU of zproxy's code. It runs in a
+# process of its own from the start (-sql-scripts), with more scripts at a
+# time, instead of after the package's sequential tests, and without the
+# race detector: its Go side is the code the Pebble leg runs under -race,
+# and kv/dynamodb's own tests and the session tests' DynamoDB legs keep
+# -race on the DynamoDB client's concurrency.
 timeout="${GO_TEST_TIMEOUT:-27m}"
 session_log="$(mktemp)"
+scripts_log="$(mktemp)"
 # shellcheck disable=SC2086 # GO_TEST_FLAGS is a list of flags
-go test -race -count=1 -parallel 4 -timeout "$timeout" ${GO_TEST_FLAGS:-} ./session >"$session_log" 2>&1 &
+go test -race -count=1 -parallel 4 -timeout "$timeout" ${GO_TEST_FLAGS:-} ./session -args -sql-scripts=pebble >"$session_log" 2>&1 &
 session_pid=$!
+# shellcheck disable=SC2086
+go test -count=1 -parallel 6 -timeout "$timeout" ${GO_TEST_FLAGS:-} -run '^TestSQLScripts$' ./session -args -sql-scripts=dynamodb >"$scripts_log" 2>&1 &
+scripts_pid=$!
 status=0
 # shellcheck disable=SC2086
 go test -race -count=1 -parallel 4 -timeout "$timeout" ${GO_TEST_FLAGS:-} $(go list ./... | grep -v '/session$') || status=$?
 session_status=0
 wait "$session_pid" || session_status=$?
+scripts_status=0
+wait "$scripts_pid" || scripts_status=$?
+echo "test: session (-race; its SQL scripts on Pebble)"
 cat "$session_log"
-rm -f "$session_log"
-if [[ $status -ne 0 || $session_status -ne 0 ]]; then
+echo "test: session's SQL scripts on DynamoDB Local"
+cat "$scripts_log"
+rm -f "$session_log" "$scripts_log"
+if [[ $status -ne 0 || $session_status -ne 0 || $scripts_status -ne 0 ]]; then
 	exit 1
 fi

@@ -57,6 +57,12 @@ import (
 
 var backendFlag = flag.String("backend", "", "run the SQL suite only against this backend (pebble or dynamodb)")
 
+// scriptsBackendFlag restricts TestSQLScripts alone, leaving the other
+// tests every backend: scripts/test.sh runs the scripts' DynamoDB leg in a
+// process of its own, from the start and beside the rest, instead of
+// after the package's sequential tests.
+var scriptsBackendFlag = flag.String("sql-scripts", "", "run TestSQLScripts only against this backend (pebble or dynamodb); other tests are unaffected")
+
 // sltSlow finds where a script's time goes (the suite's wall time is
 // bounded by its slowest scripts on DynamoDB Local).
 var sltSlow = flag.Duration("slt-slow", 0, "log each script statement that takes longer than this (0: none)")
@@ -101,6 +107,9 @@ func TestSQLScripts(t *testing.T) {
 	}
 	files = heaviestFirst(files)
 	for _, be := range backends(t) {
+		if *scriptsBackendFlag != "" && be.name != *scriptsBackendFlag {
+			continue
+		}
 		t.Run(be.name, func(t *testing.T) {
 			// The backends' scripts interleave: the DynamoDB ones mostly
 			// wait on DynamoDB Local, the Pebble ones use the CPU.
