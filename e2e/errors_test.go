@@ -440,6 +440,8 @@ func TestErrorPositionsWithSchemas(t *testing.T) {
 		{"RESET search_path", "SELECT 1, nosuch_schema.f(1) FROM error_positions_pub", "3F000", 11},
 		{"SET search_path = error_positions_s", "SELECT * FROM error_positions_pub", "42P01", 15},
 		{"SET search_path = error_positions_s", "SELECT 1, 2 FROM  error_positions_pub", "42P01", 19},
+		// A view's name that no schema on the path takes: no position.
+		{"SET search_path = ''", "CREATE VIEW error_positions_v AS SELECT 1", "3F000", 0},
 	} {
 		mustExec(t, conn, c.setup)
 		wantErrorAt(ctx, t, conn, c.sql, c.code, c.pos)

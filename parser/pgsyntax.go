@@ -432,11 +432,8 @@ func (r *rewriter) argCount(open, close int) int {
 		return 0
 	}
 	n := 1
-	for k := open + 1; k < close; k = r.commaAt(k, close) + 1 {
-		if k = r.commaAt(k, close); k == close {
-			break
-		}
-		n++
+	for k := r.nextAtDepth(open+1, ","); k >= 0; k = r.nextAtDepth(k+1, ",") {
+		n++ // (nextAtDepth stops at close, below the arguments' depth)
 	}
 	return n
 }

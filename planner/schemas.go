@@ -198,7 +198,9 @@ func (q *qualifier) qualify(tn *ast.TableName) {
 		if q.creates[tn] {
 			k, err := q.snap.CreationKey(name)
 			if err != nil {
-				q.fail(err, nil, name)
+				// (Without a position: PostgreSQL's "no schema has been
+				// selected to create in" for a view has none.)
+				q.fail(err, nil, "")
 				return
 			}
 			key = k
