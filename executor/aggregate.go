@@ -246,15 +246,10 @@ type arrayAgg struct {
 	size int64
 }
 
-// arrayAggMaxElems is the most values array_agg takes: PostgreSQL's state
-// doubles an array of Datums from 64 entries, so the next value asks for
-// 134217728 of them, 1 GB, which palloc refuses (XX000).
-const arrayAggMaxElems = 1 << 26
-
 func (a *arrayAgg) add(args []sqltypes.Value) error {
-	if len(a.elems) >= arrayAggMaxElems {
+	if err := sqltypes.AccumElemsLimit(int64(len(a.elems)) + 1); err != nil {
 		a.elems = nil
-		return sqltypes.AllocLimit(2 * arrayAggMaxElems * 8)
+		return err
 	}
 	// PostgreSQL checks the data's size when it builds the array at the
 	// end; checked here, the same error comes before the values are held.
@@ -264,7 +259,12 @@ func (a *arrayAgg) add(args []sqltypes.Value) error {
 		return err
 	}
 	a.any = true
-	a.elems = append(a.elems, args[0])
+	elems, err := sqltypes.AppendElem(a.elems, args[0], "array_agg's array")
+	if err != nil {
+		a.elems = nil
+		return err
+	}
+	a.elems = elems
 	return nil
 }
 

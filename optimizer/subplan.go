@@ -33,6 +33,7 @@ type SubPlan struct {
 	mu     sync.Mutex
 	cached bool
 	rows   [][]sqltypes.Value
+	array  sqltypes.Value // ARRAY(subquery)'s, built as its rows are read
 	set    map[uint64][]sqltypes.Value
 	hasNul bool
 }
@@ -134,7 +135,7 @@ func (s *SubPlan) eval(ctx *ir.EvalContext, row []sqltypes.Value) (sqltypes.Valu
 		case ir.ExistsSubquery:
 			return sqltypes.NewBool(len(s.rows) > 0), nil
 		case ir.ArraySubquery:
-			return arrayOfRows(s.Typ, s.rows), nil
+			return s.array, nil
 		}
 		if len(s.rows) == 0 {
 			return compareRows(s.Kind, s.Op, nil, nil)
@@ -186,6 +187,8 @@ func (s *SubPlan) eval(ctx *ir.EvalContext, row []sqltypes.Value) (sqltypes.Valu
 	case ir.ExistsSubquery:
 		_, ok, err := res.Next()
 		return sqltypes.NewBool(ok), err
+	case ir.ArraySubquery:
+		return collectArray(res, s.Typ)
 	}
 	var rows [][]sqltypes.Value
 	for {
@@ -207,20 +210,32 @@ func (s *SubPlan) eval(ctx *ir.EvalContext, row []sqltypes.Value) (sqltypes.Valu
 			return sqltypes.NewBool(true), nil // no need to read further
 		}
 	}
-	if s.Kind == ir.ArraySubquery {
-		return arrayOfRows(s.Typ, rows), nil
-	}
 	return compareRows(s.Kind, s.Op, left, rows)
 }
 
-// arrayOfRows is ARRAY(subquery): the first column of the rows, in their
-// order, as an array of type t ('{}' for no rows).
-func arrayOfRows(t sqltypes.Type, rows [][]sqltypes.Value) sqltypes.Value {
-	elems := make([]sqltypes.Value, len(rows))
-	for i, r := range rows {
-		elems[i] = r[0]
+// collectArray is ARRAY(subquery): the first column of res's rows, in
+// their order, as an array of type t ('{}' for no rows). The elements go
+// straight into the array (no copy of each row is held), which past
+// PostgreSQL's accumulation limit fails as PostgreSQL's does, and whose
+// memory, when large, is charged to the process's gate
+// (sqltypes.AppendElem).
+func collectArray(res ir.SubplanResult, t sqltypes.Type) (sqltypes.Value, error) {
+	var elems []sqltypes.Value
+	for {
+		r, ok, err := res.Next()
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		if !ok {
+			return sqltypes.NewArray1(t.ElemType(), elems), nil
+		}
+		if err := sqltypes.AccumElemsLimit(int64(len(elems)) + 1); err != nil {
+			return sqltypes.Null, err
+		}
+		if elems, err = sqltypes.AppendElem(elems, r[0], "ARRAY(subquery)'s array"); err != nil {
+			return sqltypes.Null, err
+		}
 	}
-	return sqltypes.NewArray1(t.ElemType(), elems)
 }
 
 func tooManyRows() error {
@@ -243,6 +258,13 @@ func (s *SubPlan) fill(ctx *ir.EvalContext, row []sqltypes.Value) error {
 		return err
 	}
 	defer res.Close()
+	if s.Kind == ir.ArraySubquery {
+		if s.array, err = collectArray(res, s.Typ); err != nil {
+			return err
+		}
+		s.cached = true
+		return nil
+	}
 	for {
 		r, ok, err := res.Next()
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/zproxy/zproxy/internal/memacct"
 	"github.com/zproxy/zproxy/internal/metrics"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/internal/stmtstats"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/kv/kvsplit"
@@ -47,6 +48,13 @@ type Config struct {
 	// AllSessionsMemoryLimit what all of them hold together; <= 0: none.
 	SessionMemoryLimit     int64
 	AllSessionsMemoryLimit int64
+	// ChargeLargeValues charges the element arrays of large values built
+	// in memory (array_fill, array_agg, ARRAY(subquery), ...) to the
+	// all-sessions pool while they live (sqltypes.SetValueMemory), so one
+	// session's array cannot take the process's memory. The gate is the
+	// process's, so only the process's one engine sets it (cmd/zproxy);
+	// Close takes it off again.
+	ChargeLargeValues bool
 	// MemoryPressure, when set, is called with true when what all
 	// sessions hold rises past MemoryPressureAt, and with false when it
 	// falls below half of that (memacct.Pool.SetPressureHook).
@@ -174,6 +182,9 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.MemoryPressure != nil {
 		e.mem.SetPressureHook(cfg.MemoryPressureAt, cfg.MemoryPressure)
 	}
+	if cfg.ChargeLargeValues {
+		sqltypes.SetValueMemory(e.mem.Account(0))
+	}
 	cfg.Metrics.WatchStatements(e.stmts)
 	if err := e.startBackground(ctx); err != nil {
 		return nil, err
@@ -270,6 +281,9 @@ func (e *Engine) Close() error {
 			return
 		}
 		e.closeErr = errors.Join(e.dbs.closeAll(), e.exec.Close(), e.temp.close()) // the spill store, the temporary tables
+		if e.cfg.ChargeLargeValues {
+			sqltypes.SetValueMemory(nil)
+		}
 	})
 	return e.closeErr
 }

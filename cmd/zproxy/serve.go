@@ -237,6 +237,7 @@ func newEngine(ctx context.Context, cfg Config, store kv.Store, m *metrics.Metri
 
 		SessionMemoryLimit:     int64(cfg.SessionMemoryLimit),
 		AllSessionsMemoryLimit: int64(cfg.AllSessionsMemoryLimit),
+		ChargeLargeValues:      true,
 		MemoryPressure:         gcUnderPressure(cfg.GCPercent),
 		MemoryPressureAt:       pressureAt,
 		Settings:               cfg.ServerSettings(),

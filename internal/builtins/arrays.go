@@ -94,7 +94,12 @@ func catArrays(x, y *sqltypes.ArrayValue, elem sqltypes.Type) (sqltypes.Value, e
 	if err := sqltypes.ArrayElemsLimit(int64(len(x.Elems)) + int64(len(y.Elems))); err != nil {
 		return sqltypes.Null, err
 	}
-	out := &sqltypes.ArrayValue{Elem: elem, Elems: append(append([]sqltypes.Value(nil), x.Elems...), y.Elems...)}
+	elems, err := sqltypes.MakeElems(int64(len(x.Elems))+int64(len(y.Elems)), "the concatenated array")
+	if err != nil {
+		return sqltypes.Null, err
+	}
+	copy(elems[copy(elems, x.Elems):], y.Elems)
+	out := &sqltypes.ArrayValue{Elem: elem, Elems: elems}
 	out.Dims = append([]int32(nil), outer.Dims...)
 	if nx == ny {
 		out.Dims[0] += y.Dims[0]
@@ -200,7 +205,11 @@ func init() {
 		if a[0].IsNull() {
 			return sqltypes.Null, nil
 		}
-		return sqltypes.NewArray1(sqltypes.TypeText, splitToTable(a)), nil
+		pieces, err := splitToTable(a, true)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewArray1(sqltypes.TypeText, pieces), nil
 	}
 	Register("string_to_array",
 		Overload{Params: []Param{textP, textP}, Result: Returns(sqltypes.ArrayOf(sqltypes.TypeText)), CalledOnNull: true,

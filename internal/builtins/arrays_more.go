@@ -63,7 +63,10 @@ func ArrayFill(elem sqltypes.Type, v sqltypes.Value, dimsV, lowerV sqltypes.Valu
 	if len(dims) == 0 || n == 0 {
 		return sqltypes.NewArray(&sqltypes.ArrayValue{Elem: elem}), nil
 	}
-	elems := make([]sqltypes.Value, n)
+	elems, err := sqltypes.MakeElems(n, "array_fill's array")
+	if err != nil {
+		return sqltypes.Null, err
+	}
 	for i := range elems {
 		elems[i] = v
 	}

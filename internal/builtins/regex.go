@@ -332,7 +332,13 @@ func init() {
 		if err != nil {
 			return sqltypes.Null, err
 		}
-		elems := make([]sqltypes.Value, len(parts))
+		if err := sqltypes.AccumElemsLimit(int64(len(parts))); err != nil {
+			return sqltypes.Null, err
+		}
+		elems, err := sqltypes.MakeElems(int64(len(parts)), "regexp_split_to_array's array")
+		if err != nil {
+			return sqltypes.Null, err
+		}
 		for i, p := range parts {
 			elems[i] = sqltypes.NewText(p)
 		}

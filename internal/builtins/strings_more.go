@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -114,32 +115,54 @@ func normalForm(name string) (norm.Form, error) {
 // splitToTable is string_to_table's (and string_to_array's) split: no
 // pieces of an empty string, one piece per character for a NULL
 // delimiter, the whole string for an empty one; a piece equal to
-// nullStr (when given) is NULL.
-func splitToTable(a []sqltypes.Value) []sqltypes.Value {
+// nullStr (when given) is NULL. The pieces are counted first and go
+// straight into values that share the string's bytes, so a long string
+// of short pieces costs one element array, charged to the process's gate
+// when large (sqltypes.MakeElems); string_to_array's is held to
+// PostgreSQL's accumulation limit (forArray).
+func splitToTable(a []sqltypes.Value, forArray bool) ([]sqltypes.Value, error) {
 	if a[0].IsNull() {
-		return nil
+		return nil, nil
 	}
 	s := a[0].S
-	var parts []string
+	var n int
 	switch {
 	case s == "":
+		return nil, nil
 	case a[1].IsNull():
-		for _, r := range s {
-			parts = append(parts, string(r))
-		}
+		n = utf8.RuneCountInString(s)
 	case a[1].S == "":
-		parts = []string{s}
+		n = 1
 	default:
-		parts = strings.Split(s, a[1].S)
+		n = strings.Count(s, a[1].S) + 1
 	}
-	out := make([]sqltypes.Value, len(parts))
-	for i, p := range parts {
+	if forArray {
+		if err := sqltypes.AccumElemsLimit(int64(n)); err != nil {
+			return nil, err
+		}
+	}
+	out, err := sqltypes.MakeElems(int64(n), "string_to_array's array")
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		var p string
+		switch {
+		case a[1].IsNull():
+			_, size := utf8.DecodeRuneInString(s)
+			p, s = s[:size], s[size:]
+		case i == n-1:
+			p = s
+		default:
+			at := strings.Index(s, a[1].S)
+			p, s = s[:at], s[at+len(a[1].S):]
+		}
 		out[i] = sqltypes.NewText(p)
 		if len(a) > 2 && !a[2].IsNull() && p == a[2].S {
 			out[i] = sqltypes.Null
 		}
 	}
-	return out
+	return out, nil
 }
 
 func init() {
@@ -184,7 +207,10 @@ func init() {
 		Overload{Params: []Param{textT}, Result: Returns(sqltypes.TypeBool), Doc: doc, Eval: isNormalized},
 		Overload{Params: []Param{textT, textT}, Result: Returns(sqltypes.TypeBool), Doc: doc, Eval: isNormalized})
 
-	split := &SetFunc{Rows: func(_ *Context, a []sqltypes.Value) (SetRows, error) { return Column(splitToTable(a)), nil }}
+	split := &SetFunc{Rows: func(_ *Context, a []sqltypes.Value) (SetRows, error) {
+		pieces, err := splitToTable(a, false)
+		return Column(pieces), err
+	}}
 	doc = "split delimited text"
 	Register("string_to_table",
 		Overload{Params: []Param{textT, textT}, Result: Returns(sqltypes.TypeText), CalledOnNull: true, Doc: doc, Set: split},

@@ -259,7 +259,9 @@ func (ap *arrayParser) parse() error {
 			if err != nil {
 				return err
 			}
-			ap.elems = append(ap.elems, v)
+			if ap.elems, err = AppendElem(ap.elems, v, "the array's input"); err != nil {
+				return err
+			}
 			counts[depth]++
 			state = afterItem
 		}

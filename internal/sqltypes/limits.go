@@ -85,6 +85,22 @@ func ArrayElemsLimit(n int64) error {
 	return nil
 }
 
+// MaxAccumElems is the most elements an array built one at a time may
+// take (array_agg, ARRAY(subquery), string_to_array): PostgreSQL's
+// accumArrayResult doubles an array of Datums from 64 entries, so the next
+// element past it asks for 2^27 of them, 1 GB, which palloc refuses.
+const MaxAccumElems = 1 << 26
+
+// AccumElemsLimit checks an array built one element at a time that has
+// reached n elements, as accumArrayResult's growth meets palloc's limit:
+// XX000 "invalid memory alloc request size 1073741824".
+func AccumElemsLimit(n int64) error {
+	if n > MaxAccumElems {
+		return AllocLimit(2 * MaxAccumElems * 8)
+	}
+	return nil
+}
+
 // ArrayBytesLimit checks an array whose element data takes n bytes.
 func ArrayBytesLimit(n int64) error {
 	if n < 0 || n > MaxAllocSize {

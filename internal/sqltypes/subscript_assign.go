@@ -84,7 +84,11 @@ func grow1(a *ArrayValue, lo, hi int64) (*ArrayValue, int, error) {
 	if nlb < -1<<31 || nub > 1<<31-1 {
 		return nil, 0, pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", MaxArraySize)
 	}
-	out := &ArrayValue{Elem: a.Elem, Dims: []int32{int32(n)}, Elems: make([]Value, n)}
+	elems, err := MakeElems(n, "the array assigned to")
+	if err != nil {
+		return nil, 0, err
+	}
+	out := &ArrayValue{Elem: a.Elem, Dims: []int32{int32(n)}, Elems: elems}
 	if nlb != 1 {
 		out.Lower = []int32{int32(nlb)}
 	}

@@ -1,0 +1,126 @@
+package sqltypes
+
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// Large values' memory.
+//
+// PostgreSQL bounds a value by its own representation (MaxAllocSize,
+// limits.go), and each backend is a process of its own, so one session's
+// 500 MB array costs no other session anything. zproxy's sessions share
+// one process, and an element here is a Value of valueSize bytes where
+// PostgreSQL's int4 element takes 4: array_fill(1, ARRAY[134217727]),
+// within PostgreSQL's limits, would be 7.5 GB of live heap, and two or
+// three sessions asking at once would take the whole proxy down.
+//
+// So the element arrays of large values are charged to a process-wide
+// gate (SetValueMemory: cmd/zproxy gives the engine's all-sessions pool,
+// internal/memacct) for as long as they live: MakeElems and AppendElem
+// take the bytes before allocating and give them back when the collector
+// frees the array (runtime.AddCleanup), so a statement that builds a big
+// array a row and drops it is charged for the ones alive at once, not for
+// their sum. A request past the gate's limit collects first (what is
+// garbage is still charged until then) and fails with the gate's 53200
+// only if the memory is really held. Arrays under largeElems bytes are not
+// charged: their sum is bounded by what builds them (work_mem, the
+// session's limits) and the charge would cost every small array a call.
+
+// MemoryGate is where large values take their memory from
+// (*memacct.Account is one).
+type MemoryGate interface {
+	// Grow takes n bytes for what, or fails (53200) taking nothing.
+	Grow(n int64, what string) error
+	// Shrink gives back n bytes taken by Grow.
+	Shrink(n int64)
+}
+
+// valueSize is the bytes one element of an array takes in memory.
+const valueSize = int64(unsafe.Sizeof(Value{}))
+
+// largeElems is the size in bytes from which an element array is charged
+// to the gate (about 18,700 elements).
+const largeElems = 1 << 20
+
+// gateRetry is how long a refused request waits, in all, for the
+// cleanups of the arrays a collection found dead to give their bytes back.
+const gateRetry = 50 * time.Millisecond
+
+type gateBox struct{ g MemoryGate }
+
+var valueGate atomic.Pointer[gateBox]
+
+// SetValueMemory makes g the gate large values are charged to (nil: none,
+// the default) and returns the previous one. The gate is the process's:
+// memory is, and only one engine per process sets it.
+func SetValueMemory(g MemoryGate) MemoryGate {
+	var box *gateBox
+	if g != nil {
+		box = &gateBox{g}
+	}
+	if old := valueGate.Swap(box); old != nil {
+		return old.g
+	}
+	return nil
+}
+
+// MakeElems returns n zero elements for a value being built by what (a
+// phrase for the error: "array_fill's array"), charged to the gate while
+// they live when they are large. The caller has checked n against
+// PostgreSQL's limits (ArrayElemsLimit).
+func MakeElems(n int64, what string) ([]Value, error) {
+	return makeElems(n, n, what)
+}
+
+// makeElems is MakeElems with a capacity.
+func makeElems(n, capacity int64, what string) ([]Value, error) {
+	size := capacity * valueSize
+	box := valueGate.Load()
+	if box == nil || size < largeElems {
+		return make([]Value, n, capacity), nil
+	}
+	if err := grow(box.g, size, what); err != nil {
+		return nil, err
+	}
+	elems := make([]Value, n, capacity)
+	runtime.AddCleanup(unsafe.SliceData(elems), box.g.Shrink, size)
+	return elems, nil
+}
+
+// AppendElem appends v to elems as append does, growing a large backing
+// array through the gate (see MakeElems).
+func AppendElem(elems []Value, v Value, what string) ([]Value, error) {
+	if len(elems) < cap(elems) {
+		return append(elems, v), nil
+	}
+	newCap := max(2*int64(cap(elems)), 8)
+	if newCap*valueSize < largeElems || valueGate.Load() == nil {
+		return append(elems, v), nil
+	}
+	grown, err := makeElems(int64(len(elems)), newCap, what)
+	if err != nil {
+		return nil, err
+	}
+	copy(grown, elems)
+	return append(grown, v), nil
+}
+
+// grow takes size bytes from g; when g refuses, it collects and waits
+// for the dead arrays' cleanups to give their bytes back before it gives
+// up.
+func grow(g MemoryGate, size int64, what string) error {
+	err := g.Grow(size, what)
+	if err == nil {
+		return nil
+	}
+	runtime.GC()
+	for deadline := time.Now().Add(gateRetry); ; {
+		if err = g.Grow(size, what); err == nil || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
