@@ -171,6 +171,9 @@ func (s *SubPlan) eval(ctx *ir.EvalContext, row []sqltypes.Value) (sqltypes.Valu
 		return sqltypes.Null, err
 	}
 	defer res.Close()
+	if k, ok := res.(ir.KeptRows); ok {
+		defer k.Forget() // this evaluation's rows are dropped after it
+	}
 	switch s.Kind {
 	case ir.ScalarSubquery:
 		r, ok, err := res.Next()
@@ -205,12 +208,25 @@ func (s *SubPlan) eval(ctx *ir.EvalContext, row []sqltypes.Value) (sqltypes.Valu
 		if err := evalLeft(); err != nil {
 			return sqltypes.Null, err
 		}
-		rows = append(rows, append([]sqltypes.Value(nil), r[:s.width()]...))
+		kept := append([]sqltypes.Value(nil), r[:s.width()]...)
+		if err := keepRow(res, kept); err != nil {
+			return sqltypes.Null, err
+		}
+		rows = append(rows, kept)
 		if v := rowCompare(s.Op, left, r); s.Kind == ir.AnySubquery && !v.IsNull() && v.Bool() {
 			return sqltypes.NewBool(true), nil // no need to read further
 		}
 	}
 	return compareRows(s.Kind, s.Op, left, rows)
+}
+
+// keepRow charges a row the subplan keeps to the statement's memory
+// budget, where the executor offers one (ir.KeptRows).
+func keepRow(res ir.SubplanResult, row []sqltypes.Value) error {
+	if k, ok := res.(ir.KeptRows); ok {
+		return k.Keep(row)
+	}
+	return nil
 }
 
 // collectArray is ARRAY(subquery): the first column of res's rows, in
@@ -277,7 +293,11 @@ func (s *SubPlan) fill(ctx *ir.EvalContext, row []sqltypes.Value) error {
 			s.rows = append(s.rows, nil)
 			break // one row answers EXISTS
 		}
-		s.rows = append(s.rows, append([]sqltypes.Value(nil), r[:s.width()]...))
+		kept := append([]sqltypes.Value(nil), r[:s.width()]...)
+		if err := keepRow(res, kept); err != nil {
+			return err
+		}
+		s.rows = append(s.rows, kept)
 		if (s.Kind == ir.ScalarSubquery || s.Kind == ir.RowSubquery) && len(s.rows) > 1 {
 			return tooManyRows()
 		}
