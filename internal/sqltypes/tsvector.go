@@ -90,10 +90,21 @@ func (t *TSVectorValue) Find(word string) int {
 func MakeTSVector(lex []TSLexeme) *TSVectorValue {
 	slices.SortStableFunc(lex, func(a, b TSLexeme) int { return strings.Compare(a.Word, b.Word) })
 	out := lex[:0]
+	// owned is the entry of out whose positions are a slice of this
+	// function's own, which later repeats of its word append to in place:
+	// the first repeat copies the entry's positions out of the caller's
+	// slice once (appending to it could write into a neighbour's), so a
+	// word repeated n times costs O(n), not a copy of its positions at
+	// every repeat (3M repeats of one word ran for minutes).
+	owned := -1
 	for _, l := range lex {
 		if n := len(out); n > 0 && out[n-1].Word == l.Word {
 			if len(l.Pos) > 0 {
-				out[n-1].Pos = append(slices.Clip(out[n-1].Pos), l.Pos...)
+				if owned != n-1 {
+					out[n-1].Pos = slices.Clip(out[n-1].Pos)
+					owned = n - 1
+				}
+				out[n-1].Pos = append(out[n-1].Pos, l.Pos...)
 			}
 			continue
 		}

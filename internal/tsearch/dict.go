@@ -170,10 +170,19 @@ func (c *Config) ToTSVectorOf(texts []string) *sqltypes.TSVectorValue {
 	return makeVector(words)
 }
 
+// makeVector is make_tsvector: the words' lexemes with their positions.
+// PostgreSQL's uniqueWORD keeps at most TSMaxNumPos-1 positions of a word
+// (255), where a tsvector read from text keeps TSMaxNumPos (uniquePos).
 func makeVector(words []ParsedWord) *sqltypes.TSVectorValue {
 	lex := make([]sqltypes.TSLexeme, 0, len(words))
 	for _, w := range words {
 		lex = append(lex, sqltypes.TSLexeme{Word: w.Word, Pos: []sqltypes.TSPos{sqltypes.MakeTSPos(w.Pos, 0)}})
 	}
-	return sqltypes.MakeTSVector(lex)
+	v := sqltypes.MakeTSVector(lex)
+	for i := range v.Lexemes {
+		if p := v.Lexemes[i].Pos; len(p) >= sqltypes.TSMaxNumPos {
+			v.Lexemes[i].Pos = p[:sqltypes.TSMaxNumPos-1]
+		}
+	}
+	return v
 }
