@@ -241,9 +241,10 @@ func TestSessionMemoryLimitCursorsAndStatements(t *testing.T) {
 
 // TestLargeArrayMemory: an array whose elements would take more of the
 // proxy's memory than --all-sessions-memory-limit leaves (array_fill of
-// 20M elements is about 1.1 GB here, 80 MB in PostgreSQL) fails with 53200
-// naming what asked, before it is allocated, and the proxy's RSS stays
-// put; the session and another one go on. Arrays that fit one at a time
+// 20M elements is about 1.1 GB here, 80 MB in PostgreSQL), or a JSON
+// document whose tree would, fails with 53200 naming what asked, before it
+// is allocated, and the proxy's RSS stays put; the session and another one
+// go on. Arrays that fit one at a time
 // but far exceed the limit together (one a row, each garbage after its
 // row) all succeed: what they hold is given back as the collector frees
 // them. PostgreSQL's own limits come first where they are smaller
@@ -259,6 +260,9 @@ func TestLargeArrayMemory(t *testing.T) {
 		{"SELECT cardinality(array_agg(g)) FROM generate_series(1, 5000000) g", "53200", "array_agg's array"},
 		{"SELECT cardinality(ARRAY(SELECT g FROM generate_series(1, 5000000) g))", "53200", "ARRAY(subquery)'s array"},
 		{"SELECT cardinality(a || a) FROM (SELECT array_fill(1, ARRAY[3000000]) a) s", "53200", "the concatenated array"},
+		// 10 MB of text, some 700 MB as a tree: refused as it is parsed.
+		{"SELECT jsonb_array_length(('[' || repeat('1,', 5000000) || '1]')::jsonb)", "53200", "a JSON document"},
+		{"SELECT json_array_length(('[' || repeat('1,', 5000000) || '1]')::json)", "53200", "a JSON document"},
 		{"SELECT cardinality(string_to_array(repeat('a,', 70000000), ','))", "XX000", ""},
 	} {
 		var n int64

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -92,7 +93,15 @@ type jsonParser struct {
 	elems []JSONValue
 	// hiKeys and hiElems are the stacks' highest lengths in this parse.
 	hiKeys, hiElems int
+	// charge counts every member's memory against the process's gate
+	// (valuemem.go): a document of short members takes over a hundred
+	// times its text's size as a tree.
+	charge valueCharge
 }
+
+// jsonMemberSize is the memory one member of a parsed container takes at
+// the least: its JSONValue, and its key in an object or its number.
+const jsonMemberSize = int64(unsafe.Sizeof(JSONValue{})) + 16
 
 func jsonSyntaxError(detail string, args ...any) error {
 	return pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type json").WithDetail(detail, args...)
@@ -150,7 +159,9 @@ const maxPooledMembers = 1024
 func parseJSONText(s string, raw bool) (*JSONValue, error) {
 	p := jsonParsers.Get().(*jsonParser)
 	p.s, p.i, p.raw, p.depth = s, 0, raw, 0
+	p.charge = startCharge("a JSON document")
 	defer func() {
+		p.charge.drop() // kept by the root when the parse succeeded
 		// The stacks are empty again; clear what they held so that the
 		// pool keeps no value alive.
 		clear(p.keys[:p.hiKeys])
@@ -169,6 +180,7 @@ func parseJSONText(s string, raw bool) (*JSONValue, error) {
 	if p.i < len(p.s) {
 		return nil, p.unexpected("end of input")
 	}
+	keepCharge(&p.charge, v)
 	return v, nil
 }
 
@@ -215,6 +227,11 @@ func (p *jsonParser) value(v *JSONValue) error {
 //
 //go:noinline
 func (p *jsonParser) member() (e JSONValue, err error) {
+	if p.charge.g != nil { // no call on the path of a process without a gate
+		if err = p.charge.add(jsonMemberSize); err != nil {
+			return e, err
+		}
+	}
 	err = p.value(&e)
 	return e, err
 }

@@ -124,3 +124,56 @@ func grow(g MemoryGate, size int64, what string) error {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// valueCharge is the memory a value being built piece by piece takes (a
+// JSON document's members), charged to the gate in steps of largeElems as
+// it grows, so that a value many times the size of its input fails before
+// it is built rather than after. The zero valueCharge charges nothing.
+type valueCharge struct {
+	g       MemoryGate
+	what    string
+	held    int64 // charged to g
+	pending int64 // counted, not charged yet
+}
+
+// startCharge begins a value's charge (none without a gate).
+func startCharge(what string) valueCharge {
+	if box := valueGate.Load(); box != nil {
+		return valueCharge{g: box.g, what: what}
+	}
+	return valueCharge{}
+}
+
+// add counts n more bytes, charging them once a step's worth is counted.
+func (c *valueCharge) add(n int64) error {
+	if c.g == nil {
+		return nil
+	}
+	c.pending += n
+	if c.pending < largeElems {
+		return nil
+	}
+	if err := grow(c.g, c.pending, c.what); err != nil {
+		return err
+	}
+	c.held, c.pending = c.held+c.pending, 0
+	return nil
+}
+
+// drop gives back what was charged (the value was not built).
+func (c *valueCharge) drop() {
+	if c.held > 0 {
+		c.g.Shrink(c.held)
+	}
+	*c = valueCharge{}
+}
+
+// keepCharge hands what c charged to obj's life: it is given back when the
+// collector frees obj (the value's root; a part of it kept past the root
+// leaves the charge early, which only undercounts).
+func keepCharge[T any](c *valueCharge, obj *T) {
+	if c.held > 0 {
+		runtime.AddCleanup(obj, c.g.Shrink, c.held)
+	}
+	*c = valueCharge{}
+}

@@ -3,6 +3,7 @@ package sqltypes
 import (
 	"errors"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,5 +84,37 @@ func waitFor(t *testing.T, cond func() bool, what string) {
 		}
 		runtime.GC()
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestJSONParseCharged: a parsed document's members are charged as they
+// are parsed, so one past the gate fails with 53200 before it is built,
+// and a document that fits is charged until it is collected.
+func TestJSONParseCharged(t *testing.T) {
+	pool := memacct.NewPool(16 << 20)
+	prev := SetValueMemory(pool.Account(0))
+	t.Cleanup(func() { SetValueMemory(prev) })
+
+	doc := func(n int) string { return "[" + strings.Repeat("1,", n-1) + "1]" }
+	for _, raw := range []bool{false, true} {
+		_, err := parseJSONText(doc(200_000), raw) // about 27 MB as a tree
+		var pe *pgerr.Error
+		if !errors.As(err, &pe) || pe.Code != pgerr.OutOfMemory {
+			t.Fatalf("raw %v: a document past the gate: %v, want 53200", raw, err)
+		}
+		waitFor(t, func() bool { return pool.Used() == 0 }, "the refused document's charge given back")
+		v, err := parseJSONText(doc(50_000), raw) // about 7 MB
+		if err != nil || len(v.Elems) != 50_000 {
+			t.Fatalf("raw %v: a document within the gate: %v", raw, err)
+		}
+		if pool.Used() < 5<<20 {
+			t.Fatalf("raw %v: the document is charged %d bytes, want its members'", raw, pool.Used())
+		}
+		runtime.KeepAlive(v)
+		v = nil
+		waitFor(t, func() bool { return pool.Used() == 0 }, "the document's charge given back once collected")
+		if v, err := parseJSONText(`{"a": [1, 2, {"b": null}]}`, raw); err != nil || pool.Used() != 0 || len(v.Keys) != 1 {
+			t.Fatalf("raw %v: a small document: %v, pool holds %d", raw, err, pool.Used())
+		}
 	}
 }
