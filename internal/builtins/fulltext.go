@@ -129,7 +129,11 @@ func init() {
 		return out
 	}
 	Register("to_tsvector", withConfig(tTV, "the text's lexemes with their positions", func(c *tsearch.Config, s string) (sqltypes.Value, error) {
-		return tsvectorV(c.ToTSVector(s)), nil
+		v, err := c.ToTSVector(s)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return tsvectorV(v), nil
 	})...)
 	queryMaker := func(name string, kind tsearch.QueryKind, doc string) {
 		Register(name, withConfig(tTQ, doc, func(c *tsearch.Config, s string) (sqltypes.Value, error) {
@@ -165,7 +169,11 @@ func init() {
 		if err != nil {
 			return sqltypes.Null, err
 		}
-		return sqltypes.NewBool(tsearch.Match(c.ToTSVector(a.S), b.TSQuery())), nil
+		v, err := c.ToTSVector(a.S)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewBool(tsearch.Match(v, b.TSQuery())), nil
 	}
 	matchTT := func(ctx *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
 		c, err := DefaultTSConfig(ctx)
@@ -176,7 +184,11 @@ func init() {
 		if err != nil {
 			return sqltypes.Null, err
 		}
-		return sqltypes.NewBool(tsearch.Match(c.ToTSVector(a.S), q)), nil
+		v, err := c.ToTSVector(a.S)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewBool(tsearch.Match(v, q)), nil
 	}
 	binary := func(params []Param, result sqltypes.Type, vol Volatility, doc string, f func(ctx *Context, a, b sqltypes.Value) (sqltypes.Value, error)) Overload {
 		return Overload{Params: params, Result: Returns(result), Volatility: vol, Doc: doc, Binary: f,
@@ -561,7 +573,11 @@ func init() {
 						return sqltypes.Null, err
 					}
 				}
-				return tsvectorV(c.ToTSVectorOf(jsonTexts(j, flags, nil))), nil
+				v, err := c.ToTSVectorOf(jsonTexts(j, flags, nil))
+				if err != nil {
+					return sqltypes.Null, err
+				}
+				return tsvectorV(v), nil
 			}}
 	}
 	Register("to_tsvector", jsonVector(true, true, false), jsonVector(true, false, false), jsonVector(false, true, false), jsonVector(false, false, false))

@@ -150,14 +150,14 @@ func (c *Config) parseText(out []ParsedWord, s string, pos int) ([]ParsedWord, i
 }
 
 // ToTSVector is to_tsvector(config, text).
-func (c *Config) ToTSVector(s string) *sqltypes.TSVectorValue {
+func (c *Config) ToTSVector(s string) (*sqltypes.TSVectorValue, error) {
 	return makeVector(c.ParseText(s))
 }
 
 // ToTSVectorOf is to_tsvector over a json document's strings: each text's
 // words after the last's, a position left out after a text that had any,
 // so that a phrase does not run from one string into the next.
-func (c *Config) ToTSVectorOf(texts []string) *sqltypes.TSVectorValue {
+func (c *Config) ToTSVectorOf(texts []string) (*sqltypes.TSVectorValue, error) {
 	var words []ParsedWord
 	pos := 0
 	for _, s := range texts {
@@ -172,17 +172,29 @@ func (c *Config) ToTSVectorOf(texts []string) *sqltypes.TSVectorValue {
 
 // makeVector is make_tsvector: the words' lexemes with their positions.
 // PostgreSQL's uniqueWORD keeps at most TSMaxNumPos-1 positions of a word
-// (255), where a tsvector read from text keeps TSMaxNumPos (uniquePos).
-func makeVector(words []ParsedWord) *sqltypes.TSVectorValue {
+// (255), where a tsvector read from text keeps TSMaxNumPos (uniquePos);
+// then the lexemes with their positions, laid out as a tsvector stores
+// them (each lexeme's positions 2-byte aligned after it, with their
+// count), must fit in TSMaxStrPos bytes: 54000 "string is too long for
+// tsvector" past it, as PostgreSQL's.
+func makeVector(words []ParsedWord) (*sqltypes.TSVectorValue, error) {
 	lex := make([]sqltypes.TSLexeme, 0, len(words))
 	for _, w := range words {
 		lex = append(lex, sqltypes.TSLexeme{Word: w.Word, Pos: []sqltypes.TSPos{sqltypes.MakeTSPos(w.Pos, 0)}})
 	}
 	v := sqltypes.MakeTSVector(lex)
+	size := 0
 	for i := range v.Lexemes {
 		if p := v.Lexemes[i].Pos; len(p) >= sqltypes.TSMaxNumPos {
 			v.Lexemes[i].Pos = p[:sqltypes.TSMaxNumPos-1]
 		}
+		size += len(v.Lexemes[i].Word)
+		if n := len(v.Lexemes[i].Pos); n > 0 {
+			size += size&1 + 2 + 2*n // SHORTALIGN, the count, the positions
+		}
 	}
-	return v
+	if size > sqltypes.TSMaxStrPos {
+		return nil, pgerr.New(pgerr.ProgramLimitExceeded, "string is too long for tsvector (%d bytes, max %d bytes)", size, sqltypes.TSMaxStrPos)
+	}
+	return v, nil
 }
