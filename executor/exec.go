@@ -366,42 +366,16 @@ func (ec *execCtx) RunSubplan(ev *ir.EvalContext, plan any, outer []sqltypes.Val
 	if err != nil {
 		return nil, err
 	}
-	return &subplanRows{ctx: c.ctx, rows: rows, mem: c.mem}, nil
+	return &subplanRows{ctx: c.ctx, rows: rows}, nil
 }
 
 type subplanRows struct {
 	ctx  context.Context
 	rows Rows
-	mem  *memBudget
-	held int64 // what Keep charged to mem
 }
-
-var _ ir.KeptRows = (*subplanRows)(nil)
 
 func (s *subplanRows) Next() ([]sqltypes.Value, bool, error) { return s.rows.Next(s.ctx) }
 func (s *subplanRows) Close()                                { s.rows.Close() }
-
-// Keep implements ir.KeptRows: a kept row costs what a hash set's entry
-// does (rowSet.add).
-func (s *subplanRows) Keep(row []sqltypes.Value) error {
-	if s.mem == nil {
-		return nil
-	}
-	n := rowSize(row) + 16
-	if err := s.mem.grow(n); err != nil {
-		return err
-	}
-	s.held += n
-	return nil
-}
-
-// Forget implements ir.KeptRows.
-func (s *subplanRows) Forget() {
-	if s.mem != nil && s.held > 0 {
-		s.mem.release(s.held)
-		s.held = 0
-	}
-}
 
 func (ec *execCtx) build(ctx context.Context, n optimizer.Node) (Rows, error) {
 	r, err := ec.buildNode(ctx, n)

@@ -55,18 +55,6 @@ type SubplanResult interface {
 	Close()
 }
 
-// KeptRows is an optional capability of a SubplanResult whose reader keeps
-// copies of the rows it reads (an uncorrelated IN, ANY or ALL subquery's
-// rows, kept for the statement; a correlated one's, for one evaluation):
-// Keep charges a kept row to the statement's memory budget
-// (zproxy.work_mem), failing with 53200 past it, so a subquery of a
-// billion rows fails rather than taking the process's memory; Forget gives
-// back everything Keep charged through this result.
-type KeptRows interface {
-	Keep(row []sqltypes.Value) error
-	Forget()
-}
-
 // ColRef reads column Index of the input row.
 type ColRef struct {
 	Index int

@@ -171,9 +171,9 @@ func (s *SubPlan) eval(ctx *ir.EvalContext, row []sqltypes.Value) (sqltypes.Valu
 		return sqltypes.Null, err
 	}
 	defer res.Close()
-	if k, ok := res.(ir.KeptRows); ok {
-		defer k.Forget() // this evaluation's rows are dropped after it
-	}
+	// This evaluation's rows are charged while it keeps them.
+	charge := sqltypes.StartCharge("the rows of a subquery")
+	defer charge.Drop()
 	switch s.Kind {
 	case ir.ScalarSubquery:
 		r, ok, err := res.Next()
@@ -209,7 +209,7 @@ func (s *SubPlan) eval(ctx *ir.EvalContext, row []sqltypes.Value) (sqltypes.Valu
 			return sqltypes.Null, err
 		}
 		kept := append([]sqltypes.Value(nil), r[:s.width()]...)
-		if err := keepRow(res, kept); err != nil {
+		if err := charge.Add(sqltypes.RowMemory(kept)); err != nil {
 			return sqltypes.Null, err
 		}
 		rows = append(rows, kept)
@@ -218,15 +218,6 @@ func (s *SubPlan) eval(ctx *ir.EvalContext, row []sqltypes.Value) (sqltypes.Valu
 		}
 	}
 	return compareRows(s.Kind, s.Op, left, rows)
-}
-
-// keepRow charges a row the subplan keeps to the statement's memory
-// budget, where the executor offers one (ir.KeptRows).
-func keepRow(res ir.SubplanResult, row []sqltypes.Value) error {
-	if k, ok := res.(ir.KeptRows); ok {
-		return k.Keep(row)
-	}
-	return nil
 }
 
 // collectArray is ARRAY(subquery): the first column of res's rows, in
@@ -281,6 +272,12 @@ func (s *SubPlan) fill(ctx *ir.EvalContext, row []sqltypes.Value) error {
 		s.cached = true
 		return nil
 	}
+	// The rows (and an IN's hash set of them), kept for the statement,
+	// are charged to the process's gate for large values as they are
+	// read and for as long as they are kept: a subquery of a hundred
+	// million rows fails with 53200 instead of taking the proxy's memory.
+	charge := sqltypes.StartCharge("the rows of a subquery")
+	defer charge.Drop()
 	for {
 		r, ok, err := res.Next()
 		if err != nil {
@@ -294,7 +291,7 @@ func (s *SubPlan) fill(ctx *ir.EvalContext, row []sqltypes.Value) error {
 			break // one row answers EXISTS
 		}
 		kept := append([]sqltypes.Value(nil), r[:s.width()]...)
-		if err := keepRow(res, kept); err != nil {
+		if err := charge.Add(sqltypes.RowMemory(kept)); err != nil {
 			return err
 		}
 		s.rows = append(s.rows, kept)
@@ -303,6 +300,9 @@ func (s *SubPlan) fill(ctx *ir.EvalContext, row []sqltypes.Value) error {
 		}
 	}
 	if s.Kind == ir.AnySubquery && s.Op == ir.OpEq && s.width() == 1 {
+		if err := charge.Add(int64(len(s.rows)) * setEntryMemory); err != nil {
+			return err
+		}
 		s.set = make(map[uint64][]sqltypes.Value, len(s.rows))
 		for _, r := range s.rows {
 			if r[0].IsNull() {
@@ -313,9 +313,16 @@ func (s *SubPlan) fill(ctx *ir.EvalContext, row []sqltypes.Value) error {
 			s.set[h] = append(s.set[h], r[0])
 		}
 	}
+	if len(s.rows) > 0 {
+		sqltypes.KeepCharge(&charge, &s.rows[0])
+	}
 	s.cached = true
 	return nil
 }
+
+// setEntryMemory is what an IN's hash set takes a row at the least: its
+// key, its bucket's slice and the value.
+const setEntryMemory = 8 + 24 + 56
 
 // hashKey hashes a value so that numbers equal across kinds (1 = 1.0) hash
 // alike.

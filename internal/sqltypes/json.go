@@ -96,7 +96,7 @@ type jsonParser struct {
 	// charge counts every member's memory against the process's gate
 	// (valuemem.go): a document of short members takes over a hundred
 	// times its text's size as a tree.
-	charge valueCharge
+	charge ValueCharge
 }
 
 // jsonMemberSize is the memory one member of a parsed container takes at
@@ -159,9 +159,9 @@ const maxPooledMembers = 1024
 func parseJSONText(s string, raw bool) (*JSONValue, error) {
 	p := jsonParsers.Get().(*jsonParser)
 	p.s, p.i, p.raw, p.depth = s, 0, raw, 0
-	p.charge = startCharge("a JSON document")
+	p.charge = StartCharge("a JSON document")
 	defer func() {
-		p.charge.drop() // kept by the root when the parse succeeded
+		p.charge.Drop() // kept by the root when the parse succeeded
 		// The stacks are empty again; clear what they held so that the
 		// pool keeps no value alive.
 		clear(p.keys[:p.hiKeys])
@@ -180,7 +180,7 @@ func parseJSONText(s string, raw bool) (*JSONValue, error) {
 	if p.i < len(p.s) {
 		return nil, p.unexpected("end of input")
 	}
-	keepCharge(&p.charge, v)
+	KeepCharge(&p.charge, v)
 	return v, nil
 }
 
@@ -228,7 +228,7 @@ func (p *jsonParser) value(v *JSONValue) error {
 //go:noinline
 func (p *jsonParser) member() (e JSONValue, err error) {
 	if p.charge.g != nil { // no call on the path of a process without a gate
-		if err = p.charge.add(jsonMemberSize); err != nil {
+		if err = p.charge.Add(jsonMemberSize); err != nil {
 			return e, err
 		}
 	}

@@ -125,27 +125,30 @@ func grow(g MemoryGate, size int64, what string) error {
 	}
 }
 
-// valueCharge is the memory a value being built piece by piece takes (a
-// JSON document's members), charged to the gate in steps of largeElems as
-// it grows, so that a value many times the size of its input fails before
-// it is built rather than after. The zero valueCharge charges nothing.
-type valueCharge struct {
+// ValueCharge is the memory a value being built piece by piece takes (a
+// JSON document's members, the rows a subquery keeps), charged to the gate
+// in steps of largeElems as it grows, so that a value many times the size
+// of its input fails before it is built rather than after. The zero
+// ValueCharge charges nothing.
+type ValueCharge struct {
 	g       MemoryGate
 	what    string
 	held    int64 // charged to g
 	pending int64 // counted, not charged yet
 }
 
-// startCharge begins a value's charge (none without a gate).
-func startCharge(what string) valueCharge {
+// StartCharge begins the charge of a value being built by what (none
+// without a gate).
+func StartCharge(what string) ValueCharge {
 	if box := valueGate.Load(); box != nil {
-		return valueCharge{g: box.g, what: what}
+		return ValueCharge{g: box.g, what: what}
 	}
-	return valueCharge{}
+	return ValueCharge{}
 }
 
-// add counts n more bytes, charging them once a step's worth is counted.
-func (c *valueCharge) add(n int64) error {
+// Add counts n more bytes, charging them once a step's worth is counted,
+// or fails with the gate's 53200.
+func (c *ValueCharge) Add(n int64) error {
 	if c.g == nil {
 		return nil
 	}
@@ -160,20 +163,32 @@ func (c *valueCharge) add(n int64) error {
 	return nil
 }
 
-// drop gives back what was charged (the value was not built).
-func (c *valueCharge) drop() {
+// Drop gives back what was charged (the value was not built, or is
+// dropped).
+func (c *ValueCharge) Drop() {
 	if c.held > 0 {
 		c.g.Shrink(c.held)
 	}
-	*c = valueCharge{}
+	*c = ValueCharge{}
 }
 
-// keepCharge hands what c charged to obj's life: it is given back when the
-// collector frees obj (the value's root; a part of it kept past the root
-// leaves the charge early, which only undercounts).
-func keepCharge[T any](c *valueCharge, obj *T) {
+// KeepCharge hands what c charged to the life of the allocation obj points
+// into: it is given back when the collector frees it (the value's root; a
+// part of the value kept past the root leaves the charge early, which only
+// undercounts).
+func KeepCharge[T any](c *ValueCharge, obj *T) {
 	if c.held > 0 {
 		runtime.AddCleanup(obj, c.g.Shrink, c.held)
 	}
-	*c = valueCharge{}
+	*c = ValueCharge{}
+}
+
+// RowMemory is the memory a row kept apart from its producer takes at the
+// least: its slice, its values and their strings' bytes.
+func RowMemory(r []Value) int64 {
+	n := 24 + int64(len(r))*valueSize
+	for _, v := range r {
+		n += int64(len(v.S))
+	}
+	return n
 }
