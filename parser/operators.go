@@ -739,7 +739,7 @@ func (r *rewriter) similar(head, j int) error {
 	if !ok {
 		return r.syntaxErrorAt(j)
 	}
-	hi, ok := r.operandEnd(j+2, precOther)
+	hi, ok := r.operandEnd(j+2, precPattern)
 	if !ok {
 		return r.syntaxErrorAt(j + 2)
 	}
@@ -756,6 +756,33 @@ func (r *rewriter) similar(head, j int) error {
 	}
 	r.ed[hi].post += "))"
 	r.primStart[hi] = lo
+	return nil
+}
+
+// likePatterns puts the pattern of x [NOT] LIKE|ILIKE y in parentheses
+// where it spans binary operators: PostgreSQL's LIKE binds looser than
+// every operator but the comparisons, where TiDB's grammar takes a simple
+// expression there, so LIKE 'a' || '%' was a syntax error. It runs after
+// the other operators are respelled, so its parentheses are the outermost
+// around the operand (LIKE ANY is respelled by pgOperators already).
+func (r *rewriter) likePatterns(head int) error {
+	for j := head; j < len(r.toks); j++ {
+		if r.ed[j].done || !(r.toks[j].is("like") || r.toks[j].is("ilike")) || j+1 >= len(r.toks) {
+			continue
+		}
+		start := j + 1
+		for start < len(r.toks) && r.prefixAt(start) {
+			start++
+		}
+		first, ok := r.primaryEnd(start)
+		if !ok {
+			continue // TiDB's error, at its place
+		}
+		if hi, ok := r.operandEnd(j+1, precPattern); ok && hi > first {
+			r.ed[j+1].pre = "(" + r.ed[j+1].pre
+			r.ed[hi].post += ")"
+		}
+	}
 	return nil
 }
 
@@ -799,11 +826,15 @@ func (r *rewriter) infix(head, j int) error {
 // Binary operator precedence levels of PostgreSQL's grammar that the
 // respelled operators (comparisons before ANY/ALL, SIMILAR TO, the
 // "other" operators of infixOps) meet around them, loosest first.
+// precPattern is LIKE's, ILIKE's and SIMILAR TO's, below all of them: their
+// pattern extends over every operator of the levels above (a LIKE '%' ||
+// b || '%' matches a against the whole concatenation).
 const (
-	precOther = 1 + iota // ||, @>, ~ and every other operator
-	precAdd              // + -
-	precMul              // * / %
-	precExp              // ^
+	precPattern = iota
+	precOther   // ||, @>, ~ and every other operator
+	precAdd     // + -
+	precMul     // * / %
+	precExp     // ^
 )
 
 // binaryPrec is the precedence of token k as a binary operator not yet

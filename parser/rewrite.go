@@ -300,6 +300,9 @@ func (r *rewriter) rewrite(head int) (err error) {
 		if err == nil {
 			err = r.pgOperators(head)
 		}
+		if err == nil {
+			err = r.likePatterns(head)
+		}
 	}()
 	for i := head; i < len(r.toks); i++ {
 		if r.ed[i].done {
