@@ -403,6 +403,10 @@ func (in *aggInstance) feed(ev *ir.EvalContext, row []sqltypes.Value, mem *memBu
 	}
 	args := in.args[:len(c.Args)]
 	for i, a := range c.Args {
+		if ref, ok := a.(*ir.ColRef); ok {
+			args[i] = row[ref.Index] // ColRef.Eval, without the call (projectRows.Next)
+			continue
+		}
 		v, err := a.Eval(ev, row)
 		if err != nil {
 			return err
