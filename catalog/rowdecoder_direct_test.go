@@ -64,3 +64,34 @@ func BenchmarkRowDecoderReadings(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeScalarsReadings decodes a readings index entry's scalars
+// (kv.ScalarIterator) as the box classes' scans do: the 2-D box's
+// sensor_id, ts and celsius, and the aggregate's celsius.
+func BenchmarkDecodeScalarsReadings(b *testing.B) {
+	tbl := &Table{ID: 3, Name: "readings", Columns: []Column{
+		{Name: "sensor_id", Type: sqltypes.TypeInt8}, {Name: "ts", Type: sqltypes.TypeTimestamp},
+		{Name: "celsius", Type: sqltypes.TypeFloat8}, {Name: "lat", Type: sqltypes.TypeFloat8},
+		{Name: "lon", Type: sqltypes.TypeFloat8}, {Name: "note", Type: sqltypes.TypeText},
+	}}
+	tbl.PrimaryKey = []KeyColumn{{Column: 0}, {Column: 1}}
+	tbl.AssignColumnIDs()
+	for _, c := range []struct {
+		name string
+		cols []int
+		sc   []kv.Scalar
+	}{
+		{"2-D", []int{0, 1, 2}, []kv.Scalar{{Kind: kv.AttrInt, Present: true, I: 7}, {Kind: kv.AttrInt, Present: true, I: 757382400123456}, {Kind: kv.AttrFloat, Present: true, F: 15.27}}},
+		{"aggregate", []int{2}, []kv.Scalar{{Kind: kv.AttrFloat, Present: true, F: 15.27}}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			dec := NewRowDecoder(tbl, c.cols)
+			row := make([]sqltypes.Value, len(tbl.Columns))
+			for b.Loop() {
+				if err := dec.DecodeScalars(c.sc, row); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -109,3 +109,39 @@ func TestScalarsMatchProjectedDecode(t *testing.T) {
 		t.Error("a request with an attribute without an ID read as scalars")
 	}
 }
+
+// BenchmarkScalars reads an index entry of the readings table (sensor_id,
+// ts, celsius, lat, lon, note, in format 2) as the box classes' scans do:
+// the 2-D box's three columns and the aggregate's one.
+func BenchmarkScalars(b *testing.B) {
+	entry := withIDs([]kv.Attr{
+		{Name: "sensor_id", Kind: kv.AttrInt, I: 123456},
+		{Name: "ts", Kind: kv.AttrInt, I: 1704103212345678},
+		{Name: "celsius", Kind: kv.AttrFloat, F: 21.37},
+		{Name: "lat", Kind: kv.AttrFloat, F: 40.123456},
+		{Name: "lon", Kind: kv.AttrFloat, F: -73.987654},
+		{Name: "note", Kind: kv.AttrString, S: "n42"},
+	})
+	v, err := appendValue(nil, entry)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		names []string
+		ids   []uint16
+	}{
+		{"2-D", []string{"sensor_id", "ts", "celsius"}, []uint16{1, 2, 3}},
+		{"aggregate", []string{"celsius"}, []uint16{3}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			p := newProjection(c.names, c.ids)
+			dst := make([]kv.Scalar, len(c.names))
+			for b.Loop() {
+				if !decodeV2Scalars(dst, v, p) {
+					b.Fatal("not read")
+				}
+			}
+		})
+	}
+}

@@ -278,6 +278,16 @@ func (r *valueReader) payload(a *kv.Attr) (data []byte, err error) {
 }
 
 func (r *valueReader) lengthPrefixed() ([]byte, error) {
+	if r.pos < len(r.buf) && r.buf[r.pos] < 0x80 {
+		// A length under 128 (every name, most strings): one byte,
+		// read here rather than by a call to binary.Uvarint's loop.
+		start := r.pos + 1
+		if end := start + int(r.buf[r.pos]); end <= len(r.buf) {
+			r.pos = end
+			return r.buf[start:end], nil
+		}
+		return nil, errCorruptValue
+	}
 	l, n := binary.Uvarint(r.buf[r.pos:])
 	if n <= 0 || !minimalVarint(r.buf[r.pos:], n) || l > uint64(len(r.buf)-r.pos-n) {
 		return nil, errCorruptValue
