@@ -118,6 +118,11 @@ func (d *RowDecoder) AttrNames(withIDs bool) (names []string, ids []uint16) {
 	return names, ids
 }
 
+// Columns are the columns the decoder fills, in increasing ordinal: the
+// order of AttrNames, and of DecodeScalars's slots. The caller must not
+// change them.
+func (d *RowDecoder) Columns() []int { return d.cols }
+
 // Decode fills row (len(t.Columns) values) from attrs. Values never alias
 // attrs, which may be store memory that the next item overwrites; a text
 // value equal to the column's in the item decoded before is that item's

@@ -85,6 +85,11 @@ type scanRows struct {
 	// no residual filter sees it, so a text value may alias the store's
 	// memory (catalog.RowDecoder.DecodeAliasing).
 	sinkAliases bool
+	// scalarSink, when set beside sink, takes an entry's scalars
+	// (kv.ScalarIterator) in place of its decoded row, where no residual
+	// filter is to see the row; it reports false, taking nothing, for an
+	// entry it cannot use, which then goes to sink as a row.
+	scalarSink func(sc []kv.Scalar) bool
 	// reuseRows: the consumer is done with a batch's rows once it asks
 	// for the next batch (a projection of plain columns, which copies
 	// every value it keeps), so inline streams decode each batch into the
@@ -956,6 +961,11 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 		}
 		st.misses = 0
 	}
+	if st.s.scalarSink != nil && !n.Lookup && n.Residual == nil && st.scalarIt != nil && item.Key.Sort == nil {
+		if st.readScalars() && st.s.scalarSink(st.scalars) {
+			return true, nil
+		}
+	}
 	var row []sqltypes.Value
 	if st.s.sink != nil && !n.Lookup {
 		// The sink is done with the row when it returns: one buffer
@@ -997,10 +1007,7 @@ func (st *shardStream) decode(item *kv.Item, row []sqltypes.Value) error {
 	n := st.s.node
 	aliasing := st.s.sinkAliases && !n.Lookup && n.Residual == nil
 	if st.scalarIt != nil && item.Key.Sort == nil {
-		if st.scalars == nil {
-			st.scalars = make([]kv.Scalar, len(st.attrs))
-		}
-		if st.scalarIt.Scalars(st.scalars) {
+		if st.readScalars() {
 			if aliasing {
 				return st.dec.DecodeScalarsAliasing(st.scalars, row)
 			}
@@ -1014,6 +1021,15 @@ func (st *shardStream) decode(item *kv.Item, row []sqltypes.Value) error {
 		return st.dec.DecodeAliasing(item.Attrs, row)
 	}
 	return st.dec.Decode(item.Attrs, row)
+}
+
+// readScalars reads the current item into st.scalars (kv.ScalarIterator)
+// and reports whether it could.
+func (st *shardStream) readScalars() bool {
+	if st.scalars == nil {
+		st.scalars = make([]kv.Scalar, len(st.attrs))
+	}
+	return st.scalarIt.Scalars(st.scalars)
 }
 
 // closeRange releases the current range's iterator.
