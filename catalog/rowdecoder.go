@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -41,6 +42,9 @@ type RowDecoder struct {
 	// text column repeats row after row (every row of a secondary-index
 	// equality has the one value), and one copy serves them all.
 	last []string
+	// cols are the wanted columns in increasing ordinal: AttrNames's
+	// order, the slots of DecodeScalars.
+	cols []int
 	// The slices' memory for a narrow table, in the decoder's one
 	// allocation: a scan makes its decoder at every execution, and five
 	// allocations were a key lookup's tenth.
@@ -51,6 +55,7 @@ type RowDecoder struct {
 	idsBuf   [smallTable + 4]uint16
 	ordsBuf  [smallTable + 4]int
 	lastBuf  [smallTable]string
+	colsBuf  [smallTable]int
 }
 
 // smallTable is the widest table whose decoder needs no allocation but
@@ -63,7 +68,7 @@ func NewRowDecoder(t *Table, cols []int) *RowDecoder {
 	d := &RowDecoder{t: t}
 	if n := len(t.Columns); n <= smallTable {
 		d.init, d.want, d.kinds, d.names, d.ids, d.ords = d.initBuf[:n], d.wantBuf[:n], d.kindsBuf[:n], d.namesBuf[:0], d.idsBuf[:0], d.ordsBuf[:0]
-		d.last = d.lastBuf[:n]
+		d.last, d.cols = d.lastBuf[:n], d.colsBuf[:0]
 	} else {
 		d.init, d.want, d.kinds = make([]sqltypes.Value, n), make([]bool, n), make([]sqltypes.Kind, n)
 		d.last = make([]string, n)
@@ -86,6 +91,11 @@ func NewRowDecoder(t *Table, cols []int) *RowDecoder {
 			d.init[c], d.initErr = t.Columns[c].MissingValue()
 		}
 	}
+	for c, want := range d.want {
+		if want {
+			d.cols = append(d.cols, c)
+		}
+	}
 	return d
 }
 
@@ -95,26 +105,23 @@ func NewRowDecoder(t *Table, cols []int) *RowDecoder {
 // kv.Capabilities.AttrIDs; 0 for a column without one). names is never
 // nil, so a decoder of no column (count(*)) asks for no attribute.
 func (d *RowDecoder) AttrNames(withIDs bool) (names []string, ids []uint16) {
-	n := 0
-	for _, want := range d.want {
-		if want {
-			n++
-		}
-	}
-	names = make([]string, 0, n)
+	names = make([]string, 0, len(d.cols))
 	if withIDs {
-		ids = make([]uint16, 0, n)
+		ids = make([]uint16, 0, len(d.cols))
 	}
-	for c, want := range d.want {
-		if want {
-			names = append(names, d.t.Columns[c].AttrName())
-			if withIDs {
-				ids = append(ids, d.t.Columns[c].ID)
-			}
+	for _, c := range d.cols {
+		names = append(names, d.t.Columns[c].AttrName())
+		if withIDs {
+			ids = append(ids, d.t.Columns[c].ID)
 		}
 	}
 	return names, ids
 }
+
+// Columns are the columns the decoder fills, in increasing ordinal: the
+// order of AttrNames, and of DecodeScalars's slots. The caller must not
+// change them.
+func (d *RowDecoder) Columns() []int { return d.cols }
 
 // Decode fills row (len(t.Columns) values) from attrs. Values never alias
 // attrs, which may be store memory that the next item overwrites; a text
@@ -162,29 +169,13 @@ func (d *RowDecoder) decode(attrs []kv.Attr, row []sqltypes.Value, mode decodeMo
 		} else {
 			ord = d.resolve(i, a)
 		}
-		if ord >= 0 && d.kinds[ord] != sqltypes.KindNull {
-			if v, ok := direct(a, d.kinds[ord]); ok {
-				row[ord] = v
-				continue
-			}
+		if ord >= 0 && d.kinds[ord] != sqltypes.KindNull && setDirect(&row[ord], a.Kind, a.I, a.F, d.kinds[ord]) {
+			continue
 		}
 		if ord < 0 {
 			continue
 		}
-		typ := d.t.Columns[ord].Type
-		if mode != decodeOwned && a.Kind == kv.AttrString && typ.Kind() == sqltypes.KindText && !typ.HasComposite() {
-			switch {
-			case mode == decodeAlias:
-				row[ord] = sqltypes.NewText(a.S)
-			case a.S == d.last[ord]:
-				row[ord] = sqltypes.NewText(d.last[ord])
-			default:
-				d.last[ord] = strings.Clone(a.S)
-				row[ord] = sqltypes.NewText(d.last[ord])
-			}
-			continue
-		}
-		v, err := attrValue(a, typ, mode == decodeOwned)
+		v, err := d.value(ord, a, mode)
 		if err != nil {
 			return err
 		}
@@ -193,18 +184,84 @@ func (d *RowDecoder) decode(attrs []kv.Attr, row []sqltypes.Value, mode decodeMo
 	return nil
 }
 
-// direct is attrValue's value of a for a column of kind k (RowDecoder.kinds)
-// when a is of the kind such a column stores, and false otherwise.
-func direct(a *kv.Attr, k sqltypes.Kind) (sqltypes.Value, bool) {
-	switch {
-	case a.Kind == kv.AttrInt && (k == sqltypes.KindInt || k == sqltypes.KindDate):
-		return sqltypes.Value{K: k, I: a.I}, true
-	case a.Kind == kv.AttrInt && (k == sqltypes.KindTimestamp || k == sqltypes.KindTimestampTZ):
-		return sqltypes.Value{K: k, I: sqltypes.TimestampFromStored(a.I)}, true
-	case a.Kind == kv.AttrFloat && k == sqltypes.KindFloat:
-		return sqltypes.Value{K: k, F: a.F}, true
+// value is column ord's value of its attribute a, sharing what mode lets
+// it of a's strings.
+func (d *RowDecoder) value(ord int, a *kv.Attr, mode decodeMode) (sqltypes.Value, error) {
+	typ := d.t.Columns[ord].Type
+	if mode != decodeOwned && a.Kind == kv.AttrString && typ.Kind() == sqltypes.KindText && !typ.HasComposite() {
+		switch {
+		case mode == decodeAlias:
+			return sqltypes.NewText(a.S), nil
+		case a.S != d.last[ord]:
+			d.last[ord] = strings.Clone(a.S)
+		}
+		return sqltypes.NewText(d.last[ord]), nil
 	}
-	return sqltypes.Value{}, false
+	return attrValue(a, typ, mode == decodeOwned)
+}
+
+// DecodeScalars is Decode of an item read by kv.ScalarIterator.Scalars
+// for the decoder's AttrNames(true): sc[j] is the attribute of the j-th
+// column AttrNames lists. A scan's row is then one walk of the stored
+// value: no attribute to build, none to match to its column.
+func (d *RowDecoder) DecodeScalars(sc []kv.Scalar, row []sqltypes.Value) error {
+	return d.decodeScalars(sc, row, decodeCopy)
+}
+
+// DecodeScalarsAliasing is DecodeScalars for DecodeAliasing's consumer.
+func (d *RowDecoder) DecodeScalarsAliasing(sc []kv.Scalar, row []sqltypes.Value) error {
+	return d.decodeScalars(sc, row, decodeAlias)
+}
+
+func (d *RowDecoder) decodeScalars(sc []kv.Scalar, row []sqltypes.Value, mode decodeMode) error {
+	if d.initErr != nil {
+		return d.initErr
+	}
+	if len(sc) != len(d.cols) {
+		return errScalarSlots
+	}
+	copy(row, d.init)
+	for j := range sc {
+		s := &sc[j]
+		if !s.Present {
+			continue // the item lacks the attribute: the column's initial value
+		}
+		ord := d.cols[j]
+		if k := d.kinds[ord]; k != sqltypes.KindNull && setDirect(&row[ord], s.Kind, s.I, s.F, k) {
+			continue
+		}
+		c := &d.t.Columns[ord]
+		a := s.Attr(c.AttrName(), c.ID)
+		v, err := d.value(ord, &a, mode)
+		if err != nil {
+			return err
+		}
+		row[ord] = v
+	}
+	return nil
+}
+
+// errScalarSlots is a caller's slots that are not the decoder's columns.
+var errScalarSlots = errors.New("catalog: scalar slots do not match the decoder's columns")
+
+// setDirect sets *v to attrValue's value of an attribute of kind kind
+// (payload i or f) for a column of kind k (RowDecoder.kinds) when the
+// attribute is of the kind such a column stores, and reports false
+// otherwise. It writes *v in place: a Value built and then copied was
+// stored field by field and read back whole, a stall on every column of
+// every row.
+func setDirect(v *sqltypes.Value, kind kv.AttrKind, i int64, f float64, k sqltypes.Kind) bool {
+	switch {
+	case kind == kv.AttrInt && (k == sqltypes.KindInt || k == sqltypes.KindDate):
+		*v = sqltypes.Value{K: k, I: i}
+	case kind == kv.AttrInt && (k == sqltypes.KindTimestamp || k == sqltypes.KindTimestampTZ):
+		*v = sqltypes.Value{K: k, I: sqltypes.TimestampFromStored(i)}
+	case kind == kv.AttrFloat && k == sqltypes.KindFloat:
+		*v = sqltypes.Value{K: k, F: f}
+	default:
+		return false
+	}
+	return true
 }
 
 // resolve finds the wanted column (or -1) of attribute a, at position i of

@@ -43,9 +43,9 @@ func TestRowDecoderDirect(t *testing.T) {
 	}
 }
 
-// BenchmarkRowDecoderReadings decodes a readings row (bench/sidebyside's
-// shape: int8, timestamp, three float8, text).
-func BenchmarkRowDecoderReadings(b *testing.B) {
+// readingsTable is bench/sidebyside's readings table: int8, timestamp,
+// three float8, text.
+func readingsTable() *Table {
 	tbl := &Table{ID: 3, Name: "readings", Columns: []Column{
 		{Name: "sensor_id", Type: sqltypes.TypeInt8}, {Name: "ts", Type: sqltypes.TypeTimestamp},
 		{Name: "celsius", Type: sqltypes.TypeFloat8}, {Name: "lat", Type: sqltypes.TypeFloat8},
@@ -53,6 +53,13 @@ func BenchmarkRowDecoderReadings(b *testing.B) {
 	}}
 	tbl.PrimaryKey = []KeyColumn{{Column: 0}, {Column: 1}}
 	tbl.AssignColumnIDs()
+	return tbl
+}
+
+// BenchmarkRowDecoderReadings decodes a readings row (bench/sidebyside's
+// shape: int8, timestamp, three float8, text).
+func BenchmarkRowDecoderReadings(b *testing.B) {
+	tbl := readingsTable()
 	attrs := tbl.RowAttrs([]sqltypes.Value{sqltypes.NewInt(7), sqltypes.NewTimestamp(757382400123456), sqltypes.NewFloat(15.27),
 		sqltypes.NewFloat(40.712776), sqltypes.NewFloat(-74.005974), sqltypes.NewText("code-00042")}, 1)
 	dec := NewRowDecoder(tbl, []int{0, 1, 2, 3, 4, 5})
@@ -62,5 +69,30 @@ func BenchmarkRowDecoderReadings(b *testing.B) {
 		if err := dec.Decode(attrs, row); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkDecodeScalarsReadings decodes a readings index entry's scalars
+// (kv.ScalarIterator) as the box classes' scans do: the 2-D box's
+// sensor_id, ts and celsius, and the aggregate's celsius.
+func BenchmarkDecodeScalarsReadings(b *testing.B) {
+	tbl := readingsTable()
+	for _, c := range []struct {
+		name string
+		cols []int
+		sc   []kv.Scalar
+	}{
+		{"2-D", []int{0, 1, 2}, []kv.Scalar{{Kind: kv.AttrInt, Present: true, I: 7}, {Kind: kv.AttrInt, Present: true, I: 757382400123456}, {Kind: kv.AttrFloat, Present: true, F: 15.27}}},
+		{"aggregate", []int{2}, []kv.Scalar{{Kind: kv.AttrFloat, Present: true, F: 15.27}}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			dec := NewRowDecoder(tbl, c.cols)
+			row := make([]sqltypes.Value, len(tbl.Columns))
+			for b.Loop() {
+				if err := dec.DecodeScalars(c.sc, row); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

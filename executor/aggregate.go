@@ -101,14 +101,11 @@ func (a *sumAgg) add(args []sqltypes.Value) error {
 	if v.IsNull() {
 		return nil
 	}
-	a.n++
 	if v.K == sqltypes.KindFloat || a.isFloat {
-		if !a.isFloat {
-			a.isFloat, a.f = true, float64(a.i)
-		}
-		a.f += v.AsFloat()
+		a.addFloat(v.AsFloat())
 		return nil
 	}
+	a.n++
 	s := a.i + v.I
 	if (s > a.i) != (v.I > 0) {
 		if v.K == sqltypes.KindMoney {
@@ -118,6 +115,15 @@ func (a *sumAgg) add(args []sqltypes.Value) error {
 	}
 	a.i = s
 	return nil
+}
+
+// addFloat is add of a non-NULL float (scanagg_scalar.go feeds it so).
+func (a *sumAgg) addFloat(x float64) {
+	a.n++
+	if !a.isFloat {
+		a.isFloat, a.f = true, float64(a.i)
+	}
+	a.f += x
 }
 
 func (a *sumAgg) result() (sqltypes.Value, error) {
@@ -150,11 +156,15 @@ func (a *momentAgg) add(args []sqltypes.Value) error {
 	if v.IsNull() {
 		return nil
 	}
-	x := v.AsFloat()
+	a.addFloat(v.AsFloat())
+	return nil
+}
+
+// addFloat is add of a non-NULL value x (scanagg_scalar.go feeds it so).
+func (a *momentAgg) addFloat(x float64) {
 	a.n++
 	a.sum += x
 	a.mean += (x - a.mean) / float64(a.n)
-	return nil
 }
 
 func (a *momentAgg) result() (sqltypes.Value, error) {
@@ -403,6 +413,10 @@ func (in *aggInstance) feed(ev *ir.EvalContext, row []sqltypes.Value, mem *memBu
 	}
 	args := in.args[:len(c.Args)]
 	for i, a := range c.Args {
+		if ref, ok := a.(*ir.ColRef); ok {
+			args[i] = row[ref.Index] // ColRef.Eval, without the call (projectRows.Next)
+			continue
+		}
 		v, err := a.Eval(ev, row)
 		if err != nil {
 			return err

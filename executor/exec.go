@@ -541,6 +541,13 @@ func (p *projectRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) 
 			p.out[i] = p.near.lastDist()
 			continue
 		}
+		if c, ok := e.(*ir.ColRef); ok {
+			// ColRef.Eval's value, without the call: a plain column
+			// is most of most projections, and the value returned and
+			// stored again was a stall a column a row.
+			p.out[i] = row[c.Index]
+			continue
+		}
 		v, err := e.Eval(p.ec.eval, row)
 		if err != nil {
 			return nil, false, err

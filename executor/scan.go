@@ -85,6 +85,11 @@ type scanRows struct {
 	// no residual filter sees it, so a text value may alias the store's
 	// memory (catalog.RowDecoder.DecodeAliasing).
 	sinkAliases bool
+	// scalarSink, when set beside sink, takes an entry's scalars
+	// (kv.ScalarIterator) in place of its decoded row, where no residual
+	// filter is to see the row; it reports false, taking nothing, for an
+	// entry it cannot use, which then goes to sink as a row.
+	scalarSink func(sc []kv.Scalar) bool
 	// reuseRows: the consumer is done with a batch's rows once it asks
 	// for the next batch (a projection of plain columns, which copies
 	// every value it keeps), so inline streams decode each batch into the
@@ -580,7 +585,13 @@ type shardStream struct {
 	spent kv.Rescanner
 	// keyIt is it when the store can give a key without decoding its item
 	// (kv.KeyIterator): entries a Z-order box skips are then never decoded.
-	keyIt     kv.KeyIterator
+	keyIt kv.KeyIterator
+	// scalarIt is it when the store can read an item's attributes into
+	// scalars (kv.ScalarIterator), which dec turns into the row's values:
+	// one decode a row instead of attributes and then values. scalars
+	// are its slots, one per attrs entry.
+	scalarIt  kv.ScalarIterator
+	scalars   []kv.Scalar
 	partition []byte
 	// attrs are the attributes the stream's items must carry: those of
 	// the columns dec decodes (kv.ScanRequest.Attrs), and their IDs.
@@ -874,6 +885,10 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 		}
 		st.spent = nil
 		st.keyIt, _ = st.it.(kv.KeyIterator)
+		st.scalarIt = nil
+		if st.attrIDs != nil {
+			st.scalarIt, _ = st.it.(kv.ScalarIterator)
+		}
 		st.misses, st.target = 0, nil
 		st.prefetch(ctx)
 	}
@@ -946,8 +961,10 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 		}
 		st.misses = 0
 	}
-	if item.Key.Sort == nil {
-		item = st.it.Item()
+	if st.s.scalarSink != nil && !n.Lookup && n.Residual == nil && st.scalarIt != nil && item.Key.Sort == nil {
+		if st.readScalars() && st.s.scalarSink(st.scalars) {
+			return true, nil
+		}
 	}
 	var row []sqltypes.Value
 	if st.s.sink != nil && !n.Lookup {
@@ -960,18 +977,16 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 	} else {
 		row = st.newRow(len(n.Table.Columns))
 	}
-	var err error
-	if st.s.sinkAliases && !n.Lookup && n.Residual == nil {
-		err = st.dec.DecodeAliasing(item.Attrs, row)
-	} else {
-		err = st.dec.Decode(item.Attrs, row)
-	}
+	err := st.decode(&item, row)
 	if err != nil {
 		return false, err
 	}
 	si := scanItem{row: row}
 	if st.keepKeys {
 		// Only a k-way merge compares keys after the iterator moves on.
+		if item.Key.Sort == nil {
+			item.Key = st.keyIt.Key()
+		}
 		si.key = append([]byte(nil), item.Key.Sort...)
 	}
 	if !n.Lookup {
@@ -982,6 +997,39 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 		return true, st.flushLookups(ctx)
 	}
 	return true, nil
+}
+
+// decode decodes the current item into row: through its scalars when the
+// iterator can read it so (kv.ScalarIterator), else from *item, which it
+// reads unless the caller has (its key nil). (A pointer: an Item passed
+// and returned by value was copied through the stack, a stall a row.)
+func (st *shardStream) decode(item *kv.Item, row []sqltypes.Value) error {
+	n := st.s.node
+	aliasing := st.s.sinkAliases && !n.Lookup && n.Residual == nil
+	if st.scalarIt != nil && item.Key.Sort == nil {
+		if st.readScalars() {
+			if aliasing {
+				return st.dec.DecodeScalarsAliasing(st.scalars, row)
+			}
+			return st.dec.DecodeScalars(st.scalars, row)
+		}
+	}
+	if item.Key.Sort == nil {
+		*item = st.it.Item()
+	}
+	if aliasing {
+		return st.dec.DecodeAliasing(item.Attrs, row)
+	}
+	return st.dec.Decode(item.Attrs, row)
+}
+
+// readScalars reads the current item into st.scalars (kv.ScalarIterator)
+// and reports whether it could.
+func (st *shardStream) readScalars() bool {
+	if st.scalars == nil {
+		st.scalars = make([]kv.Scalar, len(st.attrs))
+	}
+	return st.scalarIt.Scalars(st.scalars)
 }
 
 // closeRange releases the current range's iterator.

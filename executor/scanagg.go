@@ -3,8 +3,10 @@ package executor
 import (
 	"context"
 
+	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
 )
 
@@ -58,6 +60,17 @@ func (a *scanAggRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) 
 		}
 		return nil
 	}}
+	if feed := newScalarFeed(a.scan.Table, catalog.NewRowDecoder(a.scan.Table, s.decodedCols()).Columns(), aggs); feed != nil {
+		s.scalarSink = func(sc []kv.Scalar) bool {
+			if !feed.feed(sc) {
+				return false
+			}
+			if st != nil {
+				st.Rows++
+			}
+			return true
+		}
+	}
 	err := s.start(ctx)
 	for more := true; err == nil && more; {
 		// Next returns at the end: every row went to the sink.

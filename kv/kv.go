@@ -7,6 +7,7 @@ import (
 	"math"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
@@ -225,6 +226,56 @@ type KeyIterator interface {
 	Iterator
 	// Key is Item().Key, valid as long as Item's.
 	Key() Key
+}
+
+// ScalarIterator is an Iterator that can read the current item's requested
+// attributes (ScanRequest.Attrs with AttrIDs) into the caller's slots
+// without building an Attr for each: no name, no string header, no 80-byte
+// struct a column, and the caller's decoder knows each slot's column
+// without matching the attribute to it. A scan's per-row decode is then one
+// walk of the value, not a decode into attributes and another of those
+// into values. kv/pebble's iterators are ScalarIterators for values in its
+// format 2 (written with IDs).
+type ScalarIterator interface {
+	KeyIterator
+	// Scalars fills dst, one slot per attribute of the request (in its
+	// Attrs order; len(dst) == len(Attrs)), with the current item's
+	// attributes: a slot whose attribute the item lacks has Present
+	// false. It reports false, leaving dst undefined, when the item cannot
+	// be read so (a value without IDs, an attribute whose ID does not go
+	// with the requested name, a value that does not decode); the caller
+	// then reads Item as before, which gives the same attributes or the
+	// error. The slots' B aliases the store's memory, valid until the
+	// iterator moves.
+	Scalars(dst []Scalar) bool
+}
+
+// Scalar is one attribute as ScalarIterator reads it: Attr without its
+// name, ID and S (a String's bytes are in B, as a Bytes' are).
+type Scalar struct {
+	Kind    AttrKind
+	Present bool
+	I       int64
+	F       float64
+	B       []byte
+}
+
+// Attr returns s as the attribute named name with ID id, its String or
+// Bytes payload aliasing s.B (an empty Bytes is non-nil, as an Attr's is).
+func (s *Scalar) Attr(name string, id uint16) Attr {
+	a := Attr{Name: name, Kind: s.Kind, ID: id, I: s.I, F: s.F}
+	switch s.Kind {
+	case AttrString:
+		if len(s.B) > 0 {
+			a.S = unsafe.String(&s.B[0], len(s.B))
+		}
+	case AttrBytes:
+		a.B = s.B[:len(s.B):len(s.B)]
+		if a.B == nil {
+			a.B = []byte{}
+		}
+	}
+	return a
 }
 
 // Rescanner is an Iterator that can be moved onto another range of its

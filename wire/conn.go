@@ -108,13 +108,12 @@ type conn struct {
 	// Execute, cleared when an Execute completes and at Sync (zero: none).
 	cmdDeadline time.Time
 
-	style   sqltypes.Style // the session's output settings while rows are sent
+	style sqltypes.Style // the session's output settings while rows are sent
+	// rowBuf, rowSpan and rowVals are encodeRow's row (the fast-path
+	// call's result); sendDataRow writes a row into wbuf directly.
 	rowBuf  []byte
 	rowSpan []int
 	rowVals [][]byte
-	// dataRow is the DataRow every row is sent as (send encodes it at
-	// once), so a row costs no message allocation of its own.
-	dataRow pgproto3.DataRow
 }
 
 func newConn(s *Server, nc net.Conn, pid uint32) *conn {

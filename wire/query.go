@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"time"
 
@@ -268,22 +269,77 @@ func (c *conn) sendRows(ctx context.Context, res Result, cols []Column, formats 
 	}
 }
 
-// sendDataRow sends one row as a DataRow.
+// sendDataRow sends one row as a DataRow, encoded straight into the send
+// buffer: no copy of each value from a row buffer into the message, no
+// slices of it, and each value read in place (a Value copied out of the
+// row and the copy read back was a stall a column).
 func (c *conn) sendDataRow(cols []Column, formats []int16, row []sqltypes.Value) error {
-	if err := c.encodeRow(cols, formats, row); err != nil {
+	if err := checkRowWidth(cols, row); err != nil {
 		return err
 	}
-	c.dataRow.Values = c.rowVals
-	c.send(&c.dataRow)
-	c.pending += len(c.rowBuf) + 4*len(c.rowVals) + 7
+	c.sendMu.Lock()
+	defer c.sendMu.Unlock()
+	buf := c.wbuf
+	start := len(buf)
+	buf = append(buf, 'D', 0, 0, 0, 0, byte(len(row)>>8), byte(len(row)))
+	for i := range row {
+		v := &row[i]
+		if v.IsNull() {
+			buf = append(buf, 0xff, 0xff, 0xff, 0xff) // -1: NULL
+			continue
+		}
+		at := len(buf)
+		buf = append(buf, 0, 0, 0, 0)
+		var err error
+		if buf, err = c.appendValue(buf, &cols[i], formatOf(formats, i), v); err != nil {
+			c.wbuf = buf[:start] // nothing of the row is sent
+			return err
+		}
+		if len(buf)-at-4 > maxFieldLen {
+			c.wbuf = buf[:start]
+			return pgerr.New(pgerr.ProgramLimitExceeded, "a value of %d bytes is over the protocol's limit", len(buf)-at-4)
+		}
+		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
+	}
+	binary.BigEndian.PutUint32(buf[start+1:], uint32(len(buf)-start-1))
+	c.pending += len(buf) - start
+	c.wbuf = buf
 	return nil
+}
+
+// maxFieldLen is the longest value a DataRow carries (pgproto3's limit).
+const maxFieldLen = 1<<30 - 1
+
+// checkRowWidth reports a row whose width is not its result's.
+func checkRowWidth(cols []Column, row []sqltypes.Value) error {
+	if len(row) != len(cols) {
+		return pgerr.New(pgerr.InternalError, "row has %d values, but the result has %d columns", len(row), len(cols))
+	}
+	return nil
+}
+
+// appendValue appends the non-NULL value v of column col, in format, to
+// buf: cast to the column's type first when it is of another kind.
+func (c *conn) appendValue(buf []byte, col *Column, format int16, v *sqltypes.Value) ([]byte, error) {
+	t := &col.Type
+	if v.K != t.Kind() && t.ID != sqltypes.Unknown {
+		cv, err := sqltypes.Cast(*v, *t)
+		if err != nil {
+			return buf, err
+		}
+		v = &cv
+	}
+	if format == formatBinary {
+		return AppendBinary(buf, *t, *v)
+	}
+	return sqltypes.AppendTextStyled(buf, *t, *v, c.style), nil
 }
 
 // encodeRow encodes one row into the connection's reusable buffers
 // (rowVals slices rowBuf), so a row costs no allocation.
 func (c *conn) encodeRow(cols []Column, formats []int16, row []sqltypes.Value) error {
-	if len(row) != len(cols) {
-		return pgerr.New(pgerr.InternalError, "row has %d values, but the result has %d columns", len(row), len(cols))
+	if err := checkRowWidth(cols, row); err != nil {
+		return err
 	}
 	buf := c.rowBuf[:0]
 	if buf == nil {
@@ -292,27 +348,15 @@ func (c *conn) encodeRow(cols []Column, formats []int16, row []sqltypes.Value) e
 		buf = make([]byte, 0, 256)
 	}
 	span := c.rowSpan[:0]
-	for i, v := range row {
-		if v.IsNull() {
+	for i := range row {
+		if row[i].IsNull() {
 			span = append(span, -1, -1)
 			continue
 		}
-		t := cols[i].Type
-		if v.K != t.Kind() && t.ID != sqltypes.Unknown {
-			cv, err := sqltypes.Cast(v, t)
-			if err != nil {
-				return err
-			}
-			v = cv
-		}
 		start := len(buf)
-		if formatOf(formats, i) == formatBinary {
-			var err error
-			if buf, err = AppendBinary(buf, t, v); err != nil {
-				return err
-			}
-		} else {
-			buf = sqltypes.AppendTextStyled(buf, t, v, c.style)
+		var err error
+		if buf, err = c.appendValue(buf, &cols[i], formatOf(formats, i), &row[i]); err != nil {
+			return err
 		}
 		span = append(span, start, len(buf))
 	}

@@ -349,6 +349,19 @@ func BenchmarkDataRow(b *testing.B) {
 				}
 			}
 		})
+		// The row sent: encoded into the send buffer (emptied now and
+		// then, as a flush does).
+		b.Run(fmt.Sprintf("send/formats=%v", formats), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if len(c.wbuf) > 32<<10 {
+					c.wbuf = c.wbuf[:0]
+				}
+				if err := c.sendDataRow(cols, formats, row); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

@@ -88,7 +88,10 @@ func (it *iterator) Next() bool {
 		return false
 	}
 	key, value := it.pit.Key(), it.pit.Value()
-	it.cur = kv.Item{Key: kv.Key{Partition: it.req.Partition, Sort: key[it.prefixLen:]}}
+	// In place (cur was cleared above): an Item built and then copied
+	// was a stall on every item, its fields stored one by one and read
+	// back in wider loads.
+	it.cur.Key.Partition, it.cur.Key.Sort = it.req.Partition, key[it.prefixLen:]
 	it.value, it.decoded = value, false
 	it.req.Stats.AddRead(1, len(key)+len(value))
 	return true
@@ -118,6 +121,19 @@ func (it *iterator) Item() kv.Item {
 		it.cur.Attrs = attrs
 	}
 	return it.cur
+}
+
+var _ kv.ScalarIterator = (*iterator)(nil)
+
+// Scalars implements kv.ScalarIterator for a scan that asked for its
+// attributes by ID, every one with one, and an item in format 2. An item
+// it cannot read so is left to Item, which decodes it (or reports its
+// error) as it always did.
+func (it *iterator) Scalars(dst []kv.Scalar) bool {
+	if it.decoded || it.cur.Key.Sort == nil || it.proj == nil || it.proj.slots == nil {
+		return false
+	}
+	return decodeV2Scalars(dst, it.value, it.proj)
 }
 
 // Seek maps onto SeekGE (forward) or SeekLT (reverse), clamped to the scan's

@@ -161,21 +161,34 @@ type valueReader struct {
 // newValueReader checks v's format and header and returns a reader at its
 // first attribute.
 func newValueReader(v []byte) (valueReader, error) {
+	var r valueReader
+	err := r.init(v)
+	return r, err
+}
+
+// init sets r to read v, as newValueReader returns it; r is left undefined
+// when v's header does not decode.
+func (r *valueReader) init(v []byte) error {
 	if len(v) == 0 {
-		return valueReader{}, errCorruptValue
+		return errCorruptValue
 	}
+	// Field by field: a reader built and then copied whole was a stall
+	// (its fields stored one by one, read back in wider loads).
+	r.buf, r.i, r.lastID = v, 0, 0
 	switch v[0] {
 	case valueFormatV1:
-		return valueReader{buf: v, pos: 1}, nil
+		r.pos, r.v2, r.table, r.n = 1, false, 0, 0
+		return nil
 	case valueFormatV2:
 		n, w := binary.Uvarint(v[1:])
 		if w <= 0 || !minimalVarint(v[1:], w) || n == 0 || n > uint64(len(v)-1-w)/v2EntrySize {
-			return valueReader{}, errCorruptValue
+			return errCorruptValue
 		}
-		table := 1 + w
-		return valueReader{buf: v, v2: true, table: table, n: int(n), pos: table + int(n)*v2EntrySize}, nil
+		r.v2, r.table, r.n = true, 1+w, int(n)
+		r.pos = r.table + r.n*v2EntrySize
+		return nil
 	}
-	return valueReader{}, errCorruptValue
+	return errCorruptValue
 }
 
 // more reports whether an attribute is left to read. At the end of a
@@ -265,6 +278,16 @@ func (r *valueReader) payload(a *kv.Attr) (data []byte, err error) {
 }
 
 func (r *valueReader) lengthPrefixed() ([]byte, error) {
+	if r.pos < len(r.buf) && r.buf[r.pos] < 0x80 {
+		// A length under 128 (every name, most strings): one byte,
+		// read here rather than by a call to binary.Uvarint's loop.
+		start := r.pos + 1
+		if end := start + int(r.buf[r.pos]); end <= len(r.buf) {
+			r.pos = end
+			return r.buf[start:end], nil
+		}
+		return nil, errCorruptValue
+	}
 	l, n := binary.Uvarint(r.buf[r.pos:])
 	if n <= 0 || !minimalVarint(r.buf[r.pos:], n) || l > uint64(len(r.buf)-r.pos-n) {
 		return nil, errCorruptValue
@@ -458,37 +481,101 @@ func decodeValueAliased(dst []kv.Attr, v []byte, p *projection) ([]kv.Attr, erro
 // with ids that reads the attributes of the wanted entries only.
 func decodeV2Projected(dst []kv.Attr, r valueReader, ids []uint16) ([]kv.Attr, error) {
 	dst = dst[:0]
-	first := r.pos // the first attr starts after the table
-	j := 0
-	for i := 0; i < r.n && j < len(ids); i++ {
-		e := r.buf[r.table+i*v2EntrySize:]
-		id := binary.LittleEndian.Uint16(e)
-		for j < len(ids) && ids[j] < id {
-			j++
-		}
-		if j == len(ids) {
-			break
-		}
-		if ids[j] != id {
-			continue
-		}
-		j++
-		off := int(binary.LittleEndian.Uint16(e[2:]))
-		if off < first || off >= len(r.buf) {
-			return nil, errCorruptValue
-		}
-		kind := kv.AttrKind(r.buf[off])
-		r.pos = off + 1
-		name, err := r.lengthPrefixed()
+	w := v2Walk{r: r, first: r.pos}
+	for {
+		id, _, kind, name, ok, err := w.next(ids)
 		if err != nil {
 			return nil, err
 		}
+		if !ok {
+			return dst, nil
+		}
 		dst = append(dst, kv.Attr{Kind: kind, ID: id, Name: aliasString(name)})
-		if err := r.aliasPayload(&dst[len(dst)-1]); err != nil {
+		if err := w.r.aliasPayload(&dst[len(dst)-1]); err != nil {
 			return nil, err
 		}
 	}
-	return dst, nil
+}
+
+// v2Walk walks a format 2 value's table merged with sorted IDs, stopping
+// at the attributes of the wanted ones only.
+type v2Walk struct {
+	r     valueReader
+	first int // the first attr starts after the table
+	i, j  int // the next entry of the table and of ids
+}
+
+// next moves to the next attribute whose ID is among ids (sorted) and
+// reads its header: its ID, its position among ids, kind and name, the
+// reader's cursor left at its payload. It reports false at the end (err
+// when the value is corrupt).
+func (w *v2Walk) next(ids []uint16) (id uint16, at int, kind kv.AttrKind, name []byte, ok bool, err error) {
+	r := &w.r
+	for ; w.i < r.n && w.j < len(ids); w.i++ {
+		e := r.buf[r.table+w.i*v2EntrySize:]
+		id = binary.LittleEndian.Uint16(e)
+		for w.j < len(ids) && ids[w.j] < id {
+			w.j++
+		}
+		if w.j == len(ids) {
+			break
+		}
+		if ids[w.j] != id {
+			continue
+		}
+		at = w.j
+		w.i, w.j = w.i+1, w.j+1
+		off := int(binary.LittleEndian.Uint16(e[2:]))
+		if off < w.first || off >= len(r.buf) {
+			return 0, 0, 0, nil, false, errCorruptValue
+		}
+		kind = kv.AttrKind(r.buf[off])
+		r.pos = off + 1
+		if name, err = r.lengthPrefixed(); err != nil {
+			return 0, 0, 0, nil, false, err
+		}
+		return id, at, kind, name, true, nil
+	}
+	return 0, 0, 0, nil, false, nil
+}
+
+// decodeV2Scalars is kv.ScalarIterator's read of a format 2 value for a
+// projection by IDs (p.slots set): each wanted attribute's kind and payload
+// go into the slot of its request position, aliasing v. It reports false
+// for a value of another format, a corrupt one, or an attribute whose name
+// is not the one requested with its ID (decodeValueAliased then decides,
+// as it did before this path).
+func decodeV2Scalars(dst []kv.Scalar, v []byte, p *projection) bool {
+	if len(v) == 0 || v[0] != valueFormatV2 || len(dst) != len(p.slots) {
+		return false
+	}
+	w := &p.walk
+	if w.r.init(v) != nil {
+		return false
+	}
+	w.first, w.i, w.j = w.r.pos, 0, 0
+	for k := range dst {
+		dst[k].Present = false
+	}
+	var a kv.Attr
+	for {
+		_, at, kind, name, ok, err := w.next(p.ids)
+		if !ok {
+			return err == nil
+		}
+		slot := p.slots[at]
+		if string(name) != p.names[slot] {
+			return false
+		}
+		a.Kind, a.I, a.F = kind, 0, 0
+		data, err := w.r.payload(&a)
+		if err != nil {
+			return false
+		}
+		// Field by field, in place (see setDirect in catalog).
+		s := &dst[slot]
+		s.Kind, s.Present, s.I, s.F, s.B = kind, true, a.I, a.F, data
+	}
 }
 
 // aliasPayload reads a's payload at the cursor into a, String and Bytes
@@ -526,12 +613,18 @@ type projection struct {
 	// among names.
 	seen []string
 	keep []bool
+	// slots[k] is the request position of ids[k] (decodeV2Scalars's
+	// slot), nil when some requested attribute has no ID.
+	slots []int
+	// walk is decodeV2Scalars's walk of the current value.
+	walk v2Walk
 	// Room for ids, seen and keep of a table's usual width, in the one
 	// allocation of the projection (growing them one attribute at a time
 	// cost most of a short scan's allocations).
-	idsBuf  [16]uint16
-	seenBuf [16]string
-	keepBuf [16]bool
+	idsBuf   [16]uint16
+	seenBuf  [16]string
+	keepBuf  [16]bool
+	slotsBuf [16]int
 }
 
 func newProjection(names []string, ids []uint16) *projection {
@@ -548,8 +641,25 @@ func newProjection(names []string, ids []uint16) *projection {
 			}
 		}
 		slices.Sort(p.ids)
+		p.slots = scalarSlots(p.slotsBuf[:0], ids, p.ids)
 	}
 	return p
+}
+
+// scalarSlots returns, for each of sorted (ids without zeros, sorted), its
+// position in ids, appended to dst; nil when an ID is 0 or repeated (a
+// column without an ID is matched by name, which Scalars does not do).
+func scalarSlots(dst []int, ids, sorted []uint16) []int {
+	if len(sorted) != len(ids) || len(ids) == 0 {
+		return nil
+	}
+	for k, id := range sorted {
+		if k > 0 && sorted[k-1] == id {
+			return nil
+		}
+		dst = append(dst, slices.Index(ids, id))
+	}
+	return dst
 }
 
 // keeps reports whether the attribute with ID id (0 for none) and name
