@@ -134,7 +134,7 @@ func (g *GenericPlan) Instantiate(params []sqltypes.Value, opts Options) (*Plan,
 	if !ok {
 		return nil, false
 	}
-	return &Plan{Root: root, Scan: in.first, Notices: g.plan.Notices, Columns: g.plan.Columns, opts: opts, fullScans: g.plan.fullScans}, true
+	return &Plan{Root: root, Scan: in.first, Notices: g.plan.Notices, Columns: g.plan.Columns, opts: costOptionsOf(opts), fullScans: g.plan.fullScans}, true
 }
 
 // KeyFromParams reports whether p is a generic plan's instance whose scan
@@ -241,13 +241,6 @@ type instantiation struct {
 
 // node copies the operators above the scans and derives the scans.
 func (c *instantiation) node(n Node) (Node, bool) {
-	var in Node
-	if ins := n.Inputs(); len(ins) == 1 {
-		var ok bool
-		if in, ok = c.node(ins[0]); !ok {
-			return nil, false
-		}
-	}
 	switch x := n.(type) {
 	case *Scan:
 		var s *Scan
@@ -267,45 +260,57 @@ func (c *instantiation) node(n Node) (Node, bool) {
 		}
 		return s, ok
 	case *Project:
-		c := *x
-		c.Input = in
-		return &c, true
+		cp := *x
+		return c.above(&cp, &cp.Input)
 	case *Filter:
-		c := *x
-		c.Input = in
-		return &c, true
+		cp := *x
+		return c.above(&cp, &cp.Input)
 	case *Limit:
-		c := *x
-		c.Input = in
-		return &c, true
+		cp := *x
+		return c.above(&cp, &cp.Input)
 	case *Sort:
-		c := *x
-		c.Input = in
-		return &c, true
+		cp := *x
+		return c.above(&cp, &cp.Input)
 	case *Distinct:
-		c := *x
-		c.Input = in
-		return &c, true
+		cp := *x
+		return c.above(&cp, &cp.Input)
 	case *Aggregate:
-		c := *x
-		c.Input = in
-		return &c, true
+		cp := *x
+		return c.above(&cp, &cp.Input)
 	case *Values:
 		return x, true
 	case *Insert:
-		c := *x
-		c.Source = in
-		return &c, true
+		cp := *x
+		return c.above(&cp, &cp.Source)
 	case *Update:
-		c := *x
-		c.Source = in
-		return &c, true
+		if len(x.Heirs) > 0 {
+			// The heirs' writes hold scans of their own, which only a
+			// plan made for these values has.
+			return nil, false
+		}
+		cp := *x
+		return c.above(&cp, &cp.Source)
 	case *Delete:
-		c := *x
-		c.Source = in
-		return &c, true
+		if len(x.Heirs) > 0 {
+			return nil, false
+		}
+		cp := *x
+		return c.above(&cp, &cp.Source)
 	}
 	return nil, false
+}
+
+// above is copied, an operator's copy, with its one input (which input
+// points to, in the copy) instantiated in place. The input is reached
+// through the copy's field rather than Inputs, whose slice was an
+// allocation per operator and execution.
+func (c *instantiation) above(copied Node, input *Node) (Node, bool) {
+	in, ok := c.node(*input)
+	if !ok {
+		return nil, false
+	}
+	*input = in
+	return copied, true
 }
 
 // rederive is the scan tmpl with its key ranges derived from the values in
@@ -449,7 +454,7 @@ type keyedInstance struct {
 	ranges [1]KeyRange
 	shards [1]int
 	// room holds the key and then, for a range, its end: the instance
-	// stays within its allocation size class (2,304 bytes).
+	// stays within its allocation size class (1,536 bytes).
 	room [56]byte
 }
 
@@ -574,6 +579,6 @@ func (k *keyedScan) instantiate(g *Plan, params []sqltypes.Value, opts Options) 
 	if !ok {
 		return nil, false
 	}
-	in.plan = Plan{Root: root, Scan: c.first, Notices: g.Notices, Columns: g.Columns, opts: opts, fullScans: g.fullScans, keyed: true}
+	in.plan = Plan{Root: root, Scan: c.first, Notices: g.Notices, Columns: g.Columns, opts: costOptionsOf(opts), fullScans: g.fullScans, keyed: true}
 	return &in.plan, true
 }
