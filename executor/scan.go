@@ -582,6 +582,12 @@ type shardStream struct {
 	// (kv.KeyIterator): entries a Z-order box skips are then never decoded.
 	keyIt     kv.KeyIterator
 	partition []byte
+	// partBuf and decBuf are the memory of partition and of the decoder
+	// the stream reads its items with (dec, or rowDec for a lookup): in
+	// the stream's one allocation, as a key lookup makes a stream every
+	// execution.
+	partBuf [catalog.PartitionLen]byte
+	decBuf  catalog.RowDecoder
 	// attrs are the attributes the stream's items must carry: those of
 	// the columns dec decodes (kv.ScanRequest.Attrs), and their IDs.
 	attrs   []string
@@ -606,11 +612,13 @@ type shardStream struct {
 func (s *scanRows) newShardStream(shard int, sem chan struct{}, keepKeys bool) *shardStream {
 	n := s.node
 	st := &shardStream{s: s, shard: shard, sem: sem, keepKeys: keepKeys, ranges: n.ShardRanges(shard)}
-	st.partition = n.Table.Partition(shard)
+	st.partition = n.Table.AppendPartition(st.partBuf[:0], shard)
 	if n.Index != nil {
-		st.partition = catalog.IndexPartition(n.Index.ID, shard)
+		st.partition = catalog.AppendIndexPartition(st.partBuf[:0], n.Index.ID, shard)
 	}
-	if n.Reverse {
+	if n.Reverse && len(st.ranges) > 1 {
+		// A copy, as the ranges are the plan's; one range is its own
+		// reverse (a key prefix's latest rows).
 		reversed := make([]optimizer.KeyRange, len(st.ranges))
 		for i, r := range st.ranges {
 			reversed[len(st.ranges)-1-i] = r
@@ -622,7 +630,8 @@ func (s *scanRows) newShardStream(shard int, sem chan struct{}, keepKeys bool) *
 		st.box = n.ZSchema.NewBoxScan(n.ZBox)
 	}
 	cols := s.decodedCols()
-	st.dec = catalog.NewRowDecoder(n.Table, cols)
+	st.decBuf.Init(n.Table, cols)
+	st.dec = &st.decBuf
 	if n.Lookup {
 		// The index entry must yield the primary key that names its row.
 		st.rowDec = st.dec
