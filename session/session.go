@@ -804,9 +804,12 @@ func (env *runEnv) done(plan *optimizer.Plan, stats *kv.Stats, returned, rows in
 		read = stats.ItemsRead.Load()
 	}
 	st.tables.report(e.cfg.Metrics, plan, stats)
-	e.cfg.Metrics.Query(env.kind, plan.AccessPath(), time.Since(env.start), read, returned)
-	st.record(plan, stats, rows, time.Since(env.start))
-	st.autoExplainDone(plan, time.Since(env.start), rows, stats)
+	// One reading of the clock for the three: a key lookup's clock reads
+	// were some 5% of its CPU.
+	took := time.Since(env.start)
+	e.cfg.Metrics.Query(env.kind, plan.AccessPath(), took, read, returned)
+	st.record(plan, stats, rows, took)
+	st.autoExplainDone(plan, took, rows, stats)
 }
 
 // stmtRun is what run makes for every execution, allocated together:
