@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -50,6 +51,23 @@ type prepared struct {
 	// stmts holds stmt for statements(), which the statement log asks
 	// for at every Bind and Execute.
 	stmts [1]Statement
+
+	// rowDesc is the RowDescription of cols in the result formats
+	// rowDescFormats (rowDescriptionIn), kept for the next Describe:
+	// pgbench describes its portal at every execution.
+	rowDesc        *pgproto3.RowDescription
+	rowDescFormats []int16
+}
+
+// rowDescriptionIn is the RowDescription of ps's columns in the result
+// formats given, made anew only when they differ from the last asked
+// for. Its columns are fixed once described (describe), so the formats
+// are all it depends on; the message is only encoded, never changed.
+func (ps *prepared) rowDescriptionIn(formats []int16) *pgproto3.RowDescription {
+	if ps.rowDesc == nil || !slices.Equal(ps.rowDescFormats, formats) {
+		ps.rowDesc, ps.rowDescFormats = rowDescription(ps.cols, formats), slices.Clone(formats)
+	}
+	return ps.rowDesc
 }
 
 // paramSpec says how to decode one parameter and what to cast it to.
@@ -85,6 +103,9 @@ type portal struct {
 	// mem is what the session's memory account was charged for it
 	// (chargePortal).
 	mem int64
+	// paramBuf holds params when they are few, in the portal's
+	// allocation: a key lookup binds one or two at every execution.
+	paramBuf [2]sqltypes.Value
 }
 
 // simpleQuery runs a Query message: every statement of the string in turn,
@@ -482,7 +503,12 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	if err := checkFormats(m.ResultFormatCodes, len(m.ResultFormatCodes), "result"); err != nil {
 		return err
 	}
-	values := make([]sqltypes.Value, len(m.Parameters))
+	p := &portal{stmt: ps, formats: append([]int16(nil), m.ResultFormatCodes...)}
+	values := p.paramBuf[:0]
+	if len(m.Parameters) > len(p.paramBuf) {
+		values = make([]sqltypes.Value, 0, len(m.Parameters))
+	}
+	values = values[:len(m.Parameters)]
 	var style sqltypes.Style
 	if len(m.Parameters) > 0 {
 		// Once a Bind, not once a parameter: a multi-row INSERT binds
@@ -500,11 +526,7 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 		c.reg.closePortal(old)
 		delete(c.reg.portals, m.DestinationPortal)
 	}
-	p := &portal{
-		stmt:    ps,
-		params:  values,
-		formats: append([]int16(nil), m.ResultFormatCodes...),
-	}
+	p.params = values
 	if pd, ok := ps.stmt.(PortalDescriber); ok {
 		p.boundCols, p.describedAtBind = pd.PortalColumns(c.ctx)
 	}
@@ -595,7 +617,7 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 		}
 		c.send(&pgproto3.ParameterDescription{ParameterOIDs: oids})
 		if ps.cols != nil {
-			c.send(rowDescription(ps.cols, nil))
+			c.send(ps.rowDescriptionIn(nil))
 		} else {
 			c.send(&pgproto3.NoData{})
 		}
@@ -604,17 +626,20 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 		if p == nil {
 			return pgerr.New(pgerr.InvalidCursorName, "portal %q does not exist", m.Name)
 		}
-		cols := p.cols
+		cols, ofStmt := p.cols, false
 		if p.res == nil && p.cursor == nil {
-			cols = p.stmt.cols
+			cols, ofStmt = p.stmt.cols, true
 			if p.describedAtBind {
-				cols = p.boundCols
+				cols, ofStmt = p.boundCols, false
 			}
 		}
-		if cols != nil {
-			c.send(rowDescription(cols, p.formats))
-		} else {
+		switch {
+		case cols == nil:
 			c.send(&pgproto3.NoData{})
+		case ofStmt:
+			c.send(p.stmt.rowDescriptionIn(p.formats))
+		default:
+			c.send(rowDescription(cols, p.formats))
 		}
 	default:
 		return pgerr.New(pgerr.ProtocolViolation, "invalid DESCRIBE message subtype %d", m.ObjectType)
