@@ -447,7 +447,7 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 			return nil, pgerr.New(pgerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 		}
 	}
-	s.engine.cat.started(s, st.parsed.Text)
+	s.engine.cat.started(s, st.parsed.Text, start)
 	res, kind, err := st.execute(ctx, params, start)
 	if err != nil {
 		s.failBlock()
