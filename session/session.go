@@ -403,7 +403,7 @@ func (s *Session) fnContextWith(ctx context.Context, start time.Time, h *stmtHan
 		s.xact.n = 0 // a statement outside a block is a transaction of its own
 	}
 	return builtins.Context{Now: start, Location: s.location(), Style: s.Style(), Sequences: &h.seq, LargeObjects: &h.lo, Random: &s.random,
-		Done: ctx.Done(), Err: ctx.Err,
+		Cancel: ctx,
 		Session: builtins.SessionInfo{User: s.currentUser(), SessionUser: s.sessionUser(), Database: s.params.Database, PID: int(s.params.PID), ClientAddr: s.params.ClientAddr, ServerAddr: s.params.ServerAddr,
 			Xact: &s.xact},
 		Settings: s.settingFn, ExactSettings: s.exactSettingFn}
