@@ -206,7 +206,7 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 			res.Close()
 			return err
 		}
-		c.send(&pgproto3.CommandComplete{CommandTag: []byte(res.Tag())})
+		c.commandComplete(res.Tag())
 		return res.Close()
 	}
 	cols := res.Columns()
@@ -223,7 +223,7 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 		res.Close()
 		return err
 	}
-	c.send(&pgproto3.CommandComplete{CommandTag: []byte(res.Tag())})
+	c.commandComplete(res.Tag())
 	return res.Close()
 }
 
@@ -650,6 +650,10 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 // handleExecute runs a portal, or resumes a suspended one, for up to
 // MaxRows rows.
 func (c *conn) handleExecute(m *pgproto3.Execute) error {
+	// The reader decodes every Execute into one message (reusedMessages),
+	// and a COPY FROM this runs reads the client's next messages: a copy.
+	own := *m
+	m = &own
 	if err := c.commandTimedOut(); err != nil {
 		return err
 	}
@@ -670,7 +674,7 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 		if p.cols != nil {
 			tag = "SELECT 0"
 		}
-		c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+		c.commandComplete(tag)
 		return nil
 	}
 	start := time.Now()
@@ -713,7 +717,7 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 					return err
 				}
 				p.tag, p.done = res.Tag(), true
-				c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag)})
+				c.commandComplete(p.tag)
 				p.res = nil
 				return res.Close()
 			}
@@ -727,7 +731,7 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 			return nil
 		}
 		p.tag, p.done = p.res.Tag(), true
-		c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag)})
+		c.commandComplete(p.tag)
 		res := p.res
 		p.res = nil
 		return res.Close()
@@ -762,7 +766,7 @@ func (c *conn) executeCursor(p *portal, maxRows uint32) error {
 		if suspended {
 			c.send(&pgproto3.PortalSuspended{})
 		} else {
-			c.send(&pgproto3.CommandComplete{CommandTag: []byte(fmt.Sprintf("SELECT %d", n))})
+			c.commandComplete(fmt.Sprintf("SELECT %d", n))
 		}
 		return nil
 	})
