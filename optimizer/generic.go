@@ -123,7 +123,7 @@ func (g *GenericPlan) Instantiate(params []sqltypes.Value, opts Options) (*Plan,
 	FullScans(g.plan)
 	g.keyedOnce.Do(func() { g.keyed = keyedScanOf(g.plan) })
 	if g.keyed != nil {
-		if p, ok := g.keyed.instantiate(g.plan, params, opts); ok {
+		if p, ok := g.keyed.instantiate(g.plan, params, &opts); ok {
 			return p, true
 		}
 		// A NULL, a value of another kind, an error: the general path
@@ -231,7 +231,9 @@ func constantCount(e ir.Expr) bool {
 // instantiation is one Instantiate's walk of the plan: the values, and
 // the copy of the plan's first scan (for metrics) once made.
 type instantiation struct {
-	ctx       *ir.EvalContext
+	ctx *ir.EvalContext
+	// opts are the execution's, for a scan planned again (replanScan); a
+	// keyed instance, whose one scan is keyedOut, leaves them unset.
 	opts      Options
 	firstScan *Scan
 	first     *Scan
@@ -538,8 +540,10 @@ func equalityOperand(e ir.Expr, col int) ir.Expr {
 }
 
 // instantiate is plan g with k's scan keyed by params, or ok false when a
-// value is not that simple (keyedScan) and rederive must decide.
-func (k *keyedScan) instantiate(g *Plan, params []sqltypes.Value, opts Options) (*Plan, bool) {
+// value is not that simple (keyedScan) and rederive must decide. opts are
+// the execution's, by reference: read, never kept, and some 500 bytes to
+// copy.
+func (k *keyedScan) instantiate(g *Plan, params []sqltypes.Value, opts *Options) (*Plan, bool) {
 	in := &keyedInstance{ctx: ir.EvalContext{Params: params, Now: opts.Fn.Now, Fn: opts.Fn}}
 	ctx := &in.ctx
 	key := in.room[:0]
@@ -574,11 +578,11 @@ func (k *keyedScan) instantiate(g *Plan, params []sqltypes.Value, opts Options) 
 	// same path's, which no value changes (scanShards).
 	out.describe = rangeDescription{t: t, keyCols: best.keyCols, eqLen: best.eqLen, maxPoints: k.d.maxPoints, conj: k.d.conj, ctx: ctx}
 	out.use.ctx = ctx
-	c := instantiation{ctx: ctx, opts: opts, firstScan: g.Scan, keyedTmpl: tmpl, keyedOut: out}
+	c := instantiation{ctx: ctx, firstScan: g.Scan, keyedTmpl: tmpl, keyedOut: out}
 	root, ok := c.node(g.Root)
 	if !ok {
 		return nil, false
 	}
-	in.plan = Plan{Root: root, Scan: c.first, Notices: g.Notices, Columns: g.Columns, opts: costOptionsOf(opts), fullScans: g.fullScans, keyed: true}
+	in.plan = Plan{Root: root, Scan: c.first, Notices: g.Notices, Columns: g.Columns, opts: costOptionsOf(*opts), fullScans: g.fullScans, keyed: true}
 	return &in.plan, true
 }
