@@ -124,7 +124,8 @@ func (ec *execCtx) newScan(ctx context.Context, planned *optimizer.Scan) (Rows, 
 	if n.TopN != nil && len(n.SortKeys) == 0 {
 		return ec.newTopN(planned, n), nil
 	}
-	s := &scanRows{ec: ec, node: n, statKey: planned}
+	s := ec.scanRowsMem()
+	*s = scanRows{ec: ec, node: n, statKey: planned}
 	if n == planned && n.ZSchema != nil && ec.stats != nil {
 		s.rangeItems = make([]atomic.Int64, len(n.Ranges))
 	}
