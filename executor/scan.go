@@ -589,6 +589,10 @@ type shardStream struct {
 	// execution.
 	partBuf [catalog.PartitionLen]byte
 	decBuf  catalog.RowDecoder
+	// firstBatch is the memory of a first batch of one item (emit),
+	// taken once (firstTaken).
+	firstBatch [1]scanItem
+	firstTaken bool
 	// attrs are the attributes the stream's items must carry: those of
 	// the columns dec decodes (kv.ScanRequest.Attrs), and their IDs.
 	attrs   []string
@@ -1121,7 +1125,15 @@ func (st *shardStream) emit(si scanItem) error {
 		return st.s.sink(si.row)
 	}
 	if st.batch == nil {
-		st.batch = make([]scanItem, 0, st.batchCap())
+		if c := st.batchCap(); c == 1 && !st.firstTaken {
+			// A LIMIT 1 scan's one batch (latest by key), in the stream's
+			// allocation; only the first batch, as a batch handed over
+			// is the consumer's.
+			st.firstTaken = true
+			st.batch = st.firstBatch[:0:1]
+		} else {
+			st.batch = make([]scanItem, 0, c)
+		}
 	}
 	st.batch = append(st.batch, si)
 	return nil
