@@ -75,6 +75,12 @@ func IndexPartition(indexID uint64, shard int) []byte {
 	return partition(indexTag, indexID, shard)
 }
 
+// AppendIndexPartition appends IndexPartition(indexID, shard) to b, as
+// AppendPartition does a table's.
+func AppendIndexPartition(b []byte, indexID uint64, shard int) []byte {
+	return appendPartition(b, indexTag, indexID, shard)
+}
+
 func partition(tag byte, id uint64, shard int) []byte {
 	return appendPartition(make([]byte, 0, PartitionLen), tag, id, shard)
 }

@@ -56,6 +56,10 @@ type RowDecoder struct {
 	ordsBuf  [smallTable + 4]int
 	lastBuf  [smallTable]string
 	colsBuf  [smallTable]int
+	// attrNamesBuf and attrIDsBuf hold what AttrNames returns for a
+	// narrow table.
+	attrNamesBuf [smallTable]string
+	attrIDsBuf   [smallTable]uint16
 }
 
 // smallTable is the widest table whose decoder needs no allocation but
@@ -65,7 +69,18 @@ const smallTable = 8
 // NewRowDecoder returns a decoder of t's items that fills the columns
 // cols (ordinals of t.Columns).
 func NewRowDecoder(t *Table, cols []int) *RowDecoder {
-	d := &RowDecoder{t: t}
+	d := &RowDecoder{}
+	d.Init(t, cols)
+	return d
+}
+
+// Init makes d a decoder of t's items that fills the columns cols, as
+// NewRowDecoder does, for a caller that keeps its decoder in a struct of
+// its own (an executor's scan stream, made every execution of a key
+// lookup): the decoder costs no allocation of its own. d must not be
+// copied after Init, as its slices may point into it.
+func (d *RowDecoder) Init(t *Table, cols []int) {
+	*d = RowDecoder{t: t}
 	if n := len(t.Columns); n <= smallTable {
 		d.init, d.want, d.kinds, d.names, d.ids, d.ords = d.initBuf[:n], d.wantBuf[:n], d.kindsBuf[:n], d.namesBuf[:0], d.idsBuf[:0], d.ordsBuf[:0]
 		d.last, d.cols = d.lastBuf[:n], d.colsBuf[:0]
@@ -96,7 +111,6 @@ func NewRowDecoder(t *Table, cols []int) *RowDecoder {
 			d.cols = append(d.cols, c)
 		}
 	}
-	return d
 }
 
 // AttrNames are the store attributes of the columns the decoder fills: all
@@ -105,9 +119,18 @@ func NewRowDecoder(t *Table, cols []int) *RowDecoder {
 // kv.Capabilities.AttrIDs; 0 for a column without one). names is never
 // nil, so a decoder of no column (count(*)) asks for no attribute.
 func (d *RowDecoder) AttrNames(withIDs bool) (names []string, ids []uint16) {
-	names = make([]string, 0, len(d.cols))
+	// A narrow table's in the decoder's own memory: what a scan asks its
+	// store for lives as long as the decoder.
+	n := len(d.cols)
+	names = d.attrNamesBuf[:0]
+	if n > smallTable {
+		names = make([]string, 0, n)
+	}
 	if withIDs {
-		ids = make([]uint16, 0, len(d.cols))
+		ids = d.attrIDsBuf[:0]
+		if n > smallTable {
+			ids = make([]uint16, 0, n)
+		}
 	}
 	for _, c := range d.cols {
 		names = append(names, d.t.Columns[c].AttrName())

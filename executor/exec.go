@@ -243,7 +243,9 @@ func (e *Executor) Run(ctx context.Context, plan *optimizer.Plan, params []sqlty
 		ec.finish()
 		return nil, err
 	}
-	return &statementRows{Rows: r, ec: ec}, nil
+	rows := &ec.alloc.rows
+	*rows = statementRows{Rows: r, ec: ec}
+	return rows, nil
 }
 
 func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts RunOptions) *execCtx {
@@ -259,7 +261,7 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 		a.reads.capacity, a.reads.limit = true, opts.MaxReadCapacity
 	}
 	ec := &a.ec
-	*ec = execCtx{ex: e, ctx: ctx, kv: &a.reads, txn: opts.Txn, capacity: opts.Capacity, stats: opts.Stats, kvStats: opts.KV, mem: &a.mem,
+	*ec = execCtx{ex: e, alloc: a, ctx: ctx, kv: &a.reads, txn: opts.Txn, capacity: opts.Capacity, stats: opts.Stats, kvStats: opts.KV, mem: &a.mem,
 		ctes: &a.ctes, spill: e.newSpillState(opts.TempFileLimit, &a.spill)}
 	if opts.Txn != nil {
 		ec.kv = opts.Txn.kv
@@ -282,6 +284,22 @@ type execAlloc struct {
 	eval  ir.EvalContext
 	ctes  cteStates
 	spill spillAlloc
+	// rows are what Run returns, and scan the memory of the statement's
+	// first table scan, taken once (scanRowsMem): a key lookup's whole
+	// executor is then this allocation, its stream's and its row's.
+	rows      statementRows
+	scan      scanRows
+	scanTaken atomic.Bool
+}
+
+// scanRowsMem is memory for a scan of ec's statement: the statement's
+// own for its first (execAlloc.scan), a new allocation for the others. A
+// subplan's run shares its statement's, so the first to ask takes it.
+func (ec *execCtx) scanRowsMem() *scanRows {
+	if a := ec.alloc; a != nil && a.scanTaken.CompareAndSwap(false, true) {
+		return &a.scan
+	}
+	return new(scanRows)
 }
 
 // cteStates are the WITH queries' states of one statement, shared by its
@@ -296,8 +314,10 @@ type cteStates struct {
 // execCtx is one execution of a plan (and, for a subplan run, of a part of
 // it: then eval carries the outer rows).
 type execCtx struct {
-	ex  *Executor
-	ctx context.Context
+	ex *Executor
+	// alloc is the statement's execAlloc, which its subplans' runs share.
+	alloc *execAlloc
+	ctx   context.Context
 	// kv is what the statement reads and writes through: the store, or
 	// the session's transaction (txn).
 	kv   kv.ReadWriter

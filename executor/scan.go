@@ -129,7 +129,8 @@ func (ec *execCtx) newScan(ctx context.Context, planned *optimizer.Scan) (Rows, 
 	if n.TopN != nil && len(n.SortKeys) == 0 {
 		return ec.newTopN(planned, n), nil
 	}
-	s := &scanRows{ec: ec, node: n, statKey: planned}
+	s := ec.scanRowsMem()
+	*s = scanRows{ec: ec, node: n, statKey: planned}
 	if n == planned && n.ZSchema != nil && ec.stats != nil {
 		s.rangeItems = make([]atomic.Int64, len(n.Ranges))
 	}
@@ -593,6 +594,16 @@ type shardStream struct {
 	scalarIt  kv.ScalarIterator
 	scalars   []kv.Scalar
 	partition []byte
+	// partBuf and decBuf are the memory of partition and of the decoder
+	// the stream reads its items with (dec, or rowDec for a lookup): in
+	// the stream's one allocation, as a key lookup makes a stream every
+	// execution.
+	partBuf [catalog.PartitionLen]byte
+	decBuf  catalog.RowDecoder
+	// firstBatch is the memory of a first batch of one item (emit),
+	// taken once (firstTaken).
+	firstBatch [1]scanItem
+	firstTaken bool
 	// attrs are the attributes the stream's items must carry: those of
 	// the columns dec decodes (kv.ScanRequest.Attrs), and their IDs.
 	attrs   []string
@@ -617,11 +628,13 @@ type shardStream struct {
 func (s *scanRows) newShardStream(shard int, sem chan struct{}, keepKeys bool) *shardStream {
 	n := s.node
 	st := &shardStream{s: s, shard: shard, sem: sem, keepKeys: keepKeys, ranges: n.ShardRanges(shard)}
-	st.partition = n.Table.Partition(shard)
+	st.partition = n.Table.AppendPartition(st.partBuf[:0], shard)
 	if n.Index != nil {
-		st.partition = catalog.IndexPartition(n.Index.ID, shard)
+		st.partition = catalog.AppendIndexPartition(st.partBuf[:0], n.Index.ID, shard)
 	}
-	if n.Reverse {
+	if n.Reverse && len(st.ranges) > 1 {
+		// A copy, as the ranges are the plan's; one range is its own
+		// reverse (a key prefix's latest rows).
 		reversed := make([]optimizer.KeyRange, len(st.ranges))
 		for i, r := range st.ranges {
 			reversed[len(st.ranges)-1-i] = r
@@ -633,7 +646,8 @@ func (s *scanRows) newShardStream(shard int, sem chan struct{}, keepKeys bool) *
 		st.box = n.ZSchema.NewBoxScan(n.ZBox)
 	}
 	cols := s.decodedCols()
-	st.dec = catalog.NewRowDecoder(n.Table, cols)
+	st.decBuf.Init(n.Table, cols)
+	st.dec = &st.decBuf
 	if n.Lookup {
 		// The index entry must yield the primary key that names its row.
 		st.rowDec = st.dec
@@ -1159,7 +1173,15 @@ func (st *shardStream) emit(si scanItem) error {
 		return st.s.sink(si.row)
 	}
 	if st.batch == nil {
-		st.batch = make([]scanItem, 0, st.batchCap())
+		if c := st.batchCap(); c == 1 && !st.firstTaken {
+			// A LIMIT 1 scan's one batch (latest by key), in the stream's
+			// allocation; only the first batch, as a batch handed over
+			// is the consumer's.
+			st.firstTaken = true
+			st.batch = st.firstBatch[:0:1]
+		} else {
+			st.batch = make([]scanItem, 0, c)
+		}
 	}
 	st.batch = append(st.batch, si)
 	return nil

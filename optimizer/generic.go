@@ -123,7 +123,7 @@ func (g *GenericPlan) Instantiate(params []sqltypes.Value, opts Options) (*Plan,
 	FullScans(g.plan)
 	g.keyedOnce.Do(func() { g.keyed = keyedScanOf(g.plan) })
 	if g.keyed != nil {
-		if p, ok := g.keyed.instantiate(g.plan, params, opts); ok {
+		if p, ok := g.keyed.instantiate(g.plan, params, &opts); ok {
 			return p, true
 		}
 		// A NULL, a value of another kind, an error: the general path
@@ -134,7 +134,7 @@ func (g *GenericPlan) Instantiate(params []sqltypes.Value, opts Options) (*Plan,
 	if !ok {
 		return nil, false
 	}
-	return &Plan{Root: root, Scan: in.first, Notices: g.plan.Notices, Columns: g.plan.Columns, opts: opts, fullScans: g.plan.fullScans}, true
+	return &Plan{Root: root, Scan: in.first, Notices: g.plan.Notices, Columns: g.plan.Columns, opts: costOptionsOf(opts), fullScans: g.plan.fullScans}, true
 }
 
 // KeyFromParams reports whether p is a generic plan's instance whose scan
@@ -231,7 +231,9 @@ func constantCount(e ir.Expr) bool {
 // instantiation is one Instantiate's walk of the plan: the values, and
 // the copy of the plan's first scan (for metrics) once made.
 type instantiation struct {
-	ctx       *ir.EvalContext
+	ctx *ir.EvalContext
+	// opts are the execution's, for a scan planned again (replanScan); a
+	// keyed instance, whose one scan is keyedOut, leaves them unset.
 	opts      Options
 	firstScan *Scan
 	first     *Scan
@@ -241,13 +243,6 @@ type instantiation struct {
 
 // node copies the operators above the scans and derives the scans.
 func (c *instantiation) node(n Node) (Node, bool) {
-	var in Node
-	if ins := n.Inputs(); len(ins) == 1 {
-		var ok bool
-		if in, ok = c.node(ins[0]); !ok {
-			return nil, false
-		}
-	}
 	switch x := n.(type) {
 	case *Scan:
 		var s *Scan
@@ -267,45 +262,57 @@ func (c *instantiation) node(n Node) (Node, bool) {
 		}
 		return s, ok
 	case *Project:
-		c := *x
-		c.Input = in
-		return &c, true
+		cp := *x
+		return c.above(&cp, &cp.Input)
 	case *Filter:
-		c := *x
-		c.Input = in
-		return &c, true
+		cp := *x
+		return c.above(&cp, &cp.Input)
 	case *Limit:
-		c := *x
-		c.Input = in
-		return &c, true
+		cp := *x
+		return c.above(&cp, &cp.Input)
 	case *Sort:
-		c := *x
-		c.Input = in
-		return &c, true
+		cp := *x
+		return c.above(&cp, &cp.Input)
 	case *Distinct:
-		c := *x
-		c.Input = in
-		return &c, true
+		cp := *x
+		return c.above(&cp, &cp.Input)
 	case *Aggregate:
-		c := *x
-		c.Input = in
-		return &c, true
+		cp := *x
+		return c.above(&cp, &cp.Input)
 	case *Values:
 		return x, true
 	case *Insert:
-		c := *x
-		c.Source = in
-		return &c, true
+		cp := *x
+		return c.above(&cp, &cp.Source)
 	case *Update:
-		c := *x
-		c.Source = in
-		return &c, true
+		if len(x.Heirs) > 0 {
+			// The heirs' writes hold scans of their own, which only a
+			// plan made for these values has.
+			return nil, false
+		}
+		cp := *x
+		return c.above(&cp, &cp.Source)
 	case *Delete:
-		c := *x
-		c.Source = in
-		return &c, true
+		if len(x.Heirs) > 0 {
+			return nil, false
+		}
+		cp := *x
+		return c.above(&cp, &cp.Source)
 	}
 	return nil, false
+}
+
+// above is copied, an operator's copy, with its one input (which input
+// points to, in the copy) instantiated in place. The input is reached
+// through the copy's field rather than Inputs, whose slice was an
+// allocation per operator and execution.
+func (c *instantiation) above(copied Node, input *Node) (Node, bool) {
+	in, ok := c.node(*input)
+	if !ok {
+		return nil, false
+	}
+	*input = in
+	return copied, true
 }
 
 // rederive is the scan tmpl with its key ranges derived from the values in
@@ -449,7 +456,7 @@ type keyedInstance struct {
 	ranges [1]KeyRange
 	shards [1]int
 	// room holds the key and then, for a range, its end: the instance
-	// stays within its allocation size class (2,304 bytes).
+	// stays within its allocation size class (1,536 bytes).
 	room [56]byte
 }
 
@@ -533,8 +540,10 @@ func equalityOperand(e ir.Expr, col int) ir.Expr {
 }
 
 // instantiate is plan g with k's scan keyed by params, or ok false when a
-// value is not that simple (keyedScan) and rederive must decide.
-func (k *keyedScan) instantiate(g *Plan, params []sqltypes.Value, opts Options) (*Plan, bool) {
+// value is not that simple (keyedScan) and rederive must decide. opts are
+// the execution's, by reference: read, never kept, and some 500 bytes to
+// copy.
+func (k *keyedScan) instantiate(g *Plan, params []sqltypes.Value, opts *Options) (*Plan, bool) {
 	in := &keyedInstance{ctx: ir.EvalContext{Params: params, Now: opts.Fn.Now, Fn: opts.Fn}}
 	ctx := &in.ctx
 	key := in.room[:0]
@@ -569,11 +578,11 @@ func (k *keyedScan) instantiate(g *Plan, params []sqltypes.Value, opts Options) 
 	// same path's, which no value changes (scanShards).
 	out.describe = rangeDescription{t: t, keyCols: best.keyCols, eqLen: best.eqLen, maxPoints: k.d.maxPoints, conj: k.d.conj, ctx: ctx}
 	out.use.ctx = ctx
-	c := instantiation{ctx: ctx, opts: opts, firstScan: g.Scan, keyedTmpl: tmpl, keyedOut: out}
+	c := instantiation{ctx: ctx, firstScan: g.Scan, keyedTmpl: tmpl, keyedOut: out}
 	root, ok := c.node(g.Root)
 	if !ok {
 		return nil, false
 	}
-	in.plan = Plan{Root: root, Scan: c.first, Notices: g.Notices, Columns: g.Columns, opts: opts, fullScans: g.fullScans, keyed: true}
+	in.plan = Plan{Root: root, Scan: c.first, Notices: g.Notices, Columns: g.Columns, opts: costOptionsOf(*opts), fullScans: g.fullScans, keyed: true}
 	return &in.plan, true
 }

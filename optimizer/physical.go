@@ -65,7 +65,7 @@ func Optimize(stmt ir.Statement, params []sqltypes.Value, opts Options) (*Plan, 
 	if plan.Columns == nil {
 		plan.Columns = plan.Root.Columns()
 	}
-	plan.opts = b.opts
+	plan.opts = costOptionsOf(b.opts)
 	return plan, nil
 }
 
@@ -597,7 +597,8 @@ func (b *builder) dynamicScan(spec *scanSpec) (*Scan, error) {
 	if err != nil {
 		return nil, err
 	}
-	scan.Dynamic, scan.spec, scan.opts = true, spec, b.opts
+	opts := b.opts
+	scan.Dynamic, scan.spec, scan.dynOpts = true, spec, &opts
 	return scan, nil
 }
 
@@ -615,7 +616,7 @@ func (n *Scan) Resolve(ctx *ir.EvalContext) (*Scan, error) {
 	spec := *n.spec
 	spec.Filter = filter
 	var discard []*pgerr.Error
-	out, err := planScan(&spec, ctx, n.opts, &discard)
+	out, err := planScan(&spec, ctx, *n.dynOpts, &discard)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/zorder"
 	"sync"
 )
@@ -174,7 +175,11 @@ type Scan struct {
 	// with the outer values known (Resolve). Spec is what to plan.
 	Dynamic bool
 	spec    *scanSpec
-	opts    Options
+	// dynOpts are the options a dynamic scan is planned again with, behind
+	// a pointer: every other scan leaves it nil, and a generic plan's
+	// instance copies its scan, where Options' some 500 bytes were a
+	// fifth of the copy.
+	dynOpts *Options
 	// SortKeys is set on a resolved dynamic scan whose path does not yield
 	// the order its plan promised: its rows are sorted on them, and Limit
 	// then bounds the sort rather than the reads.
@@ -455,10 +460,11 @@ type Plan struct {
 	// each, in order, before the statement; their RETURNING rows are what
 	// the statement's CTE Scans of them read.
 	Writes []*CTEWrite
-	// opts are what the plan was built with, for its costs; costs are
-	// every operator's estimate (cost.go), computed when EXPLAIN first
-	// asks (Costs), off the path of statements that are not explained.
-	opts      Options
+	// opts are what the plan's costs read of the options it was built
+	// with; costs are every operator's estimate (cost.go), computed when
+	// EXPLAIN first asks (Costs), off the path of statements that are not
+	// explained.
+	opts      costOptions
 	costsOnce sync.Once
 	costs     map[Node]*NodeCost
 	// fullScans is FullScans plus one (zero: not counted yet); a generic
@@ -471,8 +477,22 @@ type Plan struct {
 
 // Costs returns every operator's estimate (cost.go), for EXPLAIN.
 func (p *Plan) Costs() map[Node]*NodeCost {
-	p.costsOnce.Do(func() { p.costs = costPlan(p, p.opts) })
+	p.costsOnce.Do(func() { p.costs = costPlan(p, Options{Caps: p.opts.caps, Stats: p.opts.stats}) })
 	return p.costs
+}
+
+// costOptions are the parts of Options that costing a plan reads (the
+// store's capabilities and the tables' statistics), kept in a plan instead
+// of the whole: a generic plan's instance is made every execution, and the
+// rest (the function context above all) was some 400 bytes of it.
+type costOptions struct {
+	caps  kv.Capabilities
+	stats func(tableID uint64) *catalog.TableStats
+}
+
+// costOptionsOf is what a plan built with opts keeps for its costs.
+func costOptionsOf(opts Options) costOptions {
+	return costOptions{caps: opts.Caps, stats: opts.Stats}
 }
 
 // CTEWrite is a data-modifying WITH query planned.

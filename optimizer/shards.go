@@ -72,14 +72,21 @@ func scanShards(t *catalog.Table, best *candidate, scan *Scan) ([]int, string) {
 // ShardRanges returns the key ranges a scan reads in one of its shards:
 // every range, except those its shard columns place in another shard.
 func (s *Scan) ShardRanges(shard int) []KeyRange {
-	oneShard := false
+	kept := 0
 	for _, r := range s.Ranges {
-		oneShard = oneShard || r.OneShard
+		if !r.OneShard || r.Shard == shard {
+			kept++
+		}
 	}
-	if !oneShard {
+	switch kept {
+	case len(s.Ranges):
+		// The plan's own ranges, which readers leave as they are: a key
+		// prefix's one range in its shard needs no slice of its own.
 		return s.Ranges
+	case 0:
+		return nil
 	}
-	var out []KeyRange
+	out := make([]KeyRange, 0, kept)
 	for _, r := range s.Ranges {
 		if !r.OneShard || r.Shard == shard {
 			out = append(out, r)

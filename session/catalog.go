@@ -124,13 +124,14 @@ func (c *catalogState) unregister(s *Session) {
 	}
 }
 
-// started marks a session running query; idle marks it idle again.
-func (c *catalogState) started(s *Session, query string) {
+// started marks a session running query since now (the statement's start,
+// which its caller has read from the clock already); idle marks it idle
+// again.
+func (c *catalogState) started(s *Session, query string, now time.Time) {
 	a := s.activity
 	if a == nil {
 		return
 	}
-	now := time.Now()
 	a.mu.Lock()
 	a.query, a.queryStart, a.change, a.active = query, now, now, true
 	a.appName, a.txStatus = s.derived().appName, s.txStatus

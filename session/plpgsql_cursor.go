@@ -218,7 +218,7 @@ func (x *plExec) openPortal(name string, st ir.Statement, params []sqltypes.Valu
 	// statement (cancellation, sequences, the catalog, the routines they
 	// call) is the cursor's context, as for DECLARE.
 	fn := x.opts.Fn
-	fn.Done, fn.Err = qctx.Done(), qctx.Err
+	fn.Cancel = qctx
 	fn.Sequences = &sessionSequences{s: s, ctx: qctx}
 	fn.Catalog = r.st.catalogEnv(qctx)
 	rr := &routineRunner{st: r.st, ctx: qctx, txn: r.txn, opts: r.opts, snap: r.snap, style: r.style}

@@ -88,6 +88,9 @@ type conn struct {
 	sendMu  sync.Mutex
 	wbuf    []byte
 	pending int // bytes sent since the last flush
+	// complete is the CommandComplete the connection's goroutine sends
+	// (commandComplete), its tag's bytes kept from one to the next.
+	complete pgproto3.CommandComplete
 
 	sess           Session
 	user           string
@@ -238,6 +241,15 @@ func (c *conn) send(msg pgproto3.BackendMessage) {
 		return
 	}
 	c.wbuf = out
+}
+
+// commandComplete sends CommandComplete with tag through the connection's
+// own message, which send encodes at once: a message and a copy of the tag
+// were two allocations every statement. Only the connection's goroutine
+// sends it.
+func (c *conn) commandComplete(tag string) {
+	c.complete.CommandTag = append(c.complete.CommandTag[:0], tag...)
+	c.send(&c.complete)
 }
 
 func (c *conn) flush() error {

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -38,6 +39,18 @@ type frontendReader struct {
 	r    *bufio.Reader
 	body []byte // the last message's body; valid until the next read
 	max  int    // largest body accepted
+	hdr  [5]byte
+	// msgs are what receive decodes the messages every execution of the
+	// extended protocol sends into, again each time, rather than new
+	// ones: a message is valid until the next receive, as its body is.
+	msgs reusedMessages
+}
+
+// reusedMessages are a reader's Bind, Describe and Execute (receive).
+type reusedMessages struct {
+	bind     pgproto3.Bind
+	describe pgproto3.Describe
+	execute  pgproto3.Execute
 }
 
 func newFrontendReader(r io.Reader, limit int) *frontendReader {
@@ -76,8 +89,8 @@ func (fr *frontendReader) next() (byte, []byte, error) {
 	if cap(fr.body) > keepBodyBuffer {
 		fr.body = nil
 	}
-	var hdr [5]byte
-	if _, err := io.ReadFull(fr.r, hdr[:]); err != nil {
+	hdr := fr.hdr[:] // the reader's: a local array escapes to the heap
+	if _, err := io.ReadFull(fr.r, hdr); err != nil {
 		return 0, nil, err
 	}
 	n := int(int32(binary.BigEndian.Uint32(hdr[1:]))) - 4
@@ -106,7 +119,7 @@ func (fr *frontendReader) receive() (pgproto3.FrontendMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeFrontend(t, body)
+	return decodeFrontendIn(t, body, &fr.msgs)
 }
 
 // decodeFrontend decodes one message of the query phase from its type byte
@@ -114,6 +127,15 @@ func (fr *frontendReader) receive() (pgproto3.FrontendMessage, error) {
 // connection: it cannot know what the client meant); a body that does not
 // decode is a malformedError.
 func decodeFrontend(t byte, body []byte) (pgproto3.FrontendMessage, error) {
+	return decodeFrontendIn(t, body, nil)
+}
+
+// decodeFrontendIn is decodeFrontend decoding a Bind, Describe or Execute
+// into reuse's, when reuse is set.
+func decodeFrontendIn(t byte, body []byte, reuse *reusedMessages) (pgproto3.FrontendMessage, error) {
+	if reuse == nil {
+		reuse = &reusedMessages{}
+	}
 	var msg pgproto3.FrontendMessage
 	switch t {
 	case 'Q':
@@ -121,11 +143,15 @@ func decodeFrontend(t byte, body []byte) (pgproto3.FrontendMessage, error) {
 	case 'P':
 		msg = &pgproto3.Parse{}
 	case 'B':
-		msg = &pgproto3.Bind{}
+		msg = &reuse.bind // Decode starts from the zero Bind
 	case 'D':
-		msg = &pgproto3.Describe{}
+		reuse.describe = pgproto3.Describe{}
+		msg = &reuse.describe
 	case 'E':
-		msg = &pgproto3.Execute{}
+		// Decoded here: pgproto3's Decode makes a bytes.Buffer and a
+		// copy of the portal's name with its terminator.
+		reuse.execute = pgproto3.Execute{}
+		msg = &reuse.execute
 	case 'C':
 		msg = &pgproto3.Close{}
 	case 'S':
@@ -145,10 +171,28 @@ func decodeFrontend(t byte, body []byte) (pgproto3.FrontendMessage, error) {
 	default:
 		return nil, &framingError{pgerr.New(pgerr.ProtocolViolation, "invalid frontend message type %d", t)}
 	}
-	if !decodes(msg, body) {
+	var ok bool
+	if e, isExecute := msg.(*pgproto3.Execute); isExecute {
+		ok = decodeExecute(e, body)
+	} else {
+		ok = decodes(msg, body)
+	}
+	if !ok {
 		return nil, &malformedError{msgType: t, err: pgerr.New(pgerr.ProtocolViolation, "%s", malformedMessage(t))}
 	}
 	return msg, nil
+}
+
+// decodeExecute decodes an Execute's body into m as pgproto3's Decode
+// does: the portal's name up to its terminator, then the row limit (any
+// bytes after it are ignored). ok false when the body is malformed.
+func decodeExecute(m *pgproto3.Execute, body []byte) (ok bool) {
+	i := bytes.IndexByte(body, 0)
+	if i < 0 || len(body)-(i+1) < 4 {
+		return false
+	}
+	m.Portal, m.MaxRows = string(body[:i]), binary.BigEndian.Uint32(body[i+1:])
+	return true
 }
 
 // malformedMessage is PostgreSQL's wording for a message of type t that does

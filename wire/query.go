@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -51,6 +52,23 @@ type prepared struct {
 	// stmts holds stmt for statements(), which the statement log asks
 	// for at every Bind and Execute.
 	stmts [1]Statement
+
+	// rowDesc is the RowDescription of cols in the result formats
+	// rowDescFormats (rowDescriptionIn), kept for the next Describe:
+	// pgbench describes its portal at every execution.
+	rowDesc        *pgproto3.RowDescription
+	rowDescFormats []int16
+}
+
+// rowDescriptionIn is the RowDescription of ps's columns in the result
+// formats given, made anew only when they differ from the last asked
+// for. Its columns are fixed once described (describe), so the formats
+// are all it depends on; the message is only encoded, never changed.
+func (ps *prepared) rowDescriptionIn(formats []int16) *pgproto3.RowDescription {
+	if ps.rowDesc == nil || !slices.Equal(ps.rowDescFormats, formats) {
+		ps.rowDesc, ps.rowDescFormats = rowDescription(ps.cols, formats), slices.Clone(formats)
+	}
+	return ps.rowDesc
 }
 
 // paramSpec says how to decode one parameter and what to cast it to.
@@ -86,6 +104,9 @@ type portal struct {
 	// mem is what the session's memory account was charged for it
 	// (chargePortal).
 	mem int64
+	// paramBuf holds params when they are few, in the portal's
+	// allocation: a key lookup binds one or two at every execution.
+	paramBuf [2]sqltypes.Value
 }
 
 // simpleQuery runs a Query message: every statement of the string in turn,
@@ -186,7 +207,7 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 			res.Close()
 			return err
 		}
-		c.send(&pgproto3.CommandComplete{CommandTag: []byte(res.Tag())})
+		c.commandComplete(res.Tag())
 		return res.Close()
 	}
 	cols := res.Columns()
@@ -203,7 +224,7 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 		res.Close()
 		return err
 	}
-	c.send(&pgproto3.CommandComplete{CommandTag: []byte(res.Tag())})
+	c.commandComplete(res.Tag())
 	return res.Close()
 }
 
@@ -526,7 +547,12 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	if err := checkFormats(m.ResultFormatCodes, len(m.ResultFormatCodes), "result"); err != nil {
 		return err
 	}
-	values := make([]sqltypes.Value, len(m.Parameters))
+	p := &portal{stmt: ps, formats: append([]int16(nil), m.ResultFormatCodes...)}
+	values := p.paramBuf[:0]
+	if len(m.Parameters) > len(p.paramBuf) {
+		values = make([]sqltypes.Value, 0, len(m.Parameters))
+	}
+	values = values[:len(m.Parameters)]
 	var style sqltypes.Style
 	if len(m.Parameters) > 0 {
 		// Once a Bind, not once a parameter: a multi-row INSERT binds
@@ -544,11 +570,7 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 		c.reg.closePortal(old)
 		delete(c.reg.portals, m.DestinationPortal)
 	}
-	p := &portal{
-		stmt:    ps,
-		params:  values,
-		formats: append([]int16(nil), m.ResultFormatCodes...),
-	}
+	p.params = values
 	if pd, ok := ps.stmt.(PortalDescriber); ok {
 		p.boundCols, p.describedAtBind = pd.PortalColumns(c.ctx)
 	}
@@ -639,7 +661,7 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 		}
 		c.send(&pgproto3.ParameterDescription{ParameterOIDs: oids})
 		if ps.cols != nil {
-			c.send(rowDescription(ps.cols, nil))
+			c.send(ps.rowDescriptionIn(nil))
 		} else {
 			c.send(&pgproto3.NoData{})
 		}
@@ -648,17 +670,20 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 		if p == nil {
 			return pgerr.New(pgerr.InvalidCursorName, "portal %q does not exist", m.Name)
 		}
-		cols := p.cols
+		cols, ofStmt := p.cols, false
 		if p.res == nil && p.cursor == nil {
-			cols = p.stmt.cols
+			cols, ofStmt = p.stmt.cols, true
 			if p.describedAtBind {
-				cols = p.boundCols
+				cols, ofStmt = p.boundCols, false
 			}
 		}
-		if cols != nil {
-			c.send(rowDescription(cols, p.formats))
-		} else {
+		switch {
+		case cols == nil:
 			c.send(&pgproto3.NoData{})
+		case ofStmt:
+			c.send(p.stmt.rowDescriptionIn(p.formats))
+		default:
+			c.send(rowDescription(cols, p.formats))
 		}
 	default:
 		return pgerr.New(pgerr.ProtocolViolation, "invalid DESCRIBE message subtype %d", m.ObjectType)
@@ -669,6 +694,10 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 // handleExecute runs a portal, or resumes a suspended one, for up to
 // MaxRows rows.
 func (c *conn) handleExecute(m *pgproto3.Execute) error {
+	// The reader decodes every Execute into one message (reusedMessages),
+	// and a COPY FROM this runs reads the client's next messages: a copy.
+	own := *m
+	m = &own
 	if err := c.commandTimedOut(); err != nil {
 		return err
 	}
@@ -689,7 +718,7 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 		if p.cols != nil {
 			tag = "SELECT 0"
 		}
-		c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+		c.commandComplete(tag)
 		return nil
 	}
 	start := time.Now()
@@ -732,7 +761,7 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 					return err
 				}
 				p.tag, p.done = res.Tag(), true
-				c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag)})
+				c.commandComplete(p.tag)
 				p.res = nil
 				return res.Close()
 			}
@@ -746,7 +775,7 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 			return nil
 		}
 		p.tag, p.done = p.res.Tag(), true
-		c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag)})
+		c.commandComplete(p.tag)
 		res := p.res
 		p.res = nil
 		return res.Close()
@@ -781,7 +810,7 @@ func (c *conn) executeCursor(p *portal, maxRows uint32) error {
 		if suspended {
 			c.send(&pgproto3.PortalSuspended{})
 		} else {
-			c.send(&pgproto3.CommandComplete{CommandTag: []byte(fmt.Sprintf("SELECT %d", n))})
+			c.commandComplete(fmt.Sprintf("SELECT %d", n))
 		}
 		return nil
 	})

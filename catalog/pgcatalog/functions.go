@@ -748,7 +748,7 @@ func signalBackend(ctx *Context, pid int64, terminate bool, timeout time.Duratio
 				return boolV(false), nil
 			}
 			select {
-			case <-ctx.Done:
+			case <-ctx.Done():
 				return sqltypes.Null, ctx.Err()
 			case <-time.After(5 * time.Millisecond):
 			}

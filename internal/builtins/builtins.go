@@ -31,6 +31,7 @@
 package builtins
 
 import (
+	"context"
 	"net/netip"
 	"slices"
 	"sort"
@@ -78,11 +79,31 @@ type Context struct {
 	// Transition are the transition tables' rows of the trigger whose
 	// function runs (REFERENCING), by name; nil outside one.
 	Transition map[string][][]sqltypes.Value
-	// Done, when set, is closed when the statement is cancelled (by the
-	// client, statement_timeout or a lost connection); functions that wait
-	// (pg_sleep) stop then, and Err says why.
-	Done <-chan struct{}
-	Err  func() error
+	// Cancel, when set, is the statement's context: done when the
+	// statement is cancelled (by the client, statement_timeout or a lost
+	// connection). Functions that wait (pg_sleep) stop then (Done), and
+	// Err says why. The context itself rather than its Done channel and
+	// Err method value: those were two allocations every statement, and
+	// only a function that waits asks for the channel.
+	Cancel context.Context
+}
+
+// Done is closed when the statement is cancelled; nil (never closed)
+// without a Cancel context.
+func (c *Context) Done() <-chan struct{} {
+	if c == nil || c.Cancel == nil {
+		return nil
+	}
+	return c.Cancel.Done()
+}
+
+// Err is why the statement was cancelled, once Done is closed: the
+// context's error, or a user's cancel request without a context.
+func (c *Context) Err() error {
+	if c == nil || c.Cancel == nil {
+		return pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
+	}
+	return c.Cancel.Err()
 }
 
 // Sequences is the session's access to sequences: values come from the

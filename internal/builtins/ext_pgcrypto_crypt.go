@@ -252,13 +252,10 @@ func desCrypt(ctx *Context, pw, setting string) (string, error) {
 	// count (the chunks' permutations cancel as the passes' do).
 	var block uint64
 	for left := int(count); left > 0; left -= 1 << 16 {
-		if ctx != nil && ctx.Done != nil {
+		if done := ctx.Done(); done != nil {
 			select {
-			case <-ctx.Done:
-				if ctx.Err != nil {
-					return "", ctx.Err()
-				}
-				return "", pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
+			case <-done:
+				return "", ctx.Err()
 			default:
 			}
 		}

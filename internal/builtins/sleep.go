@@ -4,7 +4,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -17,17 +16,10 @@ func init() {
 		if d > 0 {
 			t := time.NewTimer(d)
 			defer t.Stop()
-			var done <-chan struct{}
-			if c != nil {
-				done = c.Done
-			}
 			select {
 			case <-t.C:
-			case <-done:
-				if c.Err != nil {
-					return sqltypes.Null, c.Err()
-				}
-				return sqltypes.Null, pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
+			case <-c.Done():
+				return sqltypes.Null, c.Err()
 			}
 		}
 		return sqltypes.NewText(""), nil

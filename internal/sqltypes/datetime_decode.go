@@ -86,13 +86,18 @@ func lowerByte(c byte) byte {
 	return c
 }
 
-// splitDateTime splits input into fields as PostgreSQL's ParseDateTime.
-func splitDateTime(s string) ([]dtField, bool) {
-	var out []dtField
+// splitDateTime splits input into fields as PostgreSQL's ParseDateTime,
+// appending them to out (a caller's buffer). A field whose text is the
+// input's own (digits and punctuation, lower-case words) is a substring
+// of s, and a field is built in scratch memory on the stack: a timestamp
+// parameter's text is parsed at every execution of a statement.
+func splitDateTime(s string, out []dtField) ([]dtField, bool) {
+	var scratch [64]byte
 	i := 0
 	for i < len(s) {
 		c := s[i]
-		var b []byte
+		b := scratch[:0]
+		start := i
 		kind := -1
 		switch {
 		case isDigitByte(c):
@@ -203,10 +208,17 @@ func splitDateTime(s string) ([]dtField, bool) {
 		default:
 			return nil, false
 		}
-		out = append(out, dtField{kind: kind, s: string(b)})
+		f := s[start:i]
+		if string(b) != f {
+			f = string(b)
+		}
+		out = append(out, dtField{kind: kind, s: f})
 	}
 	return out, true
 }
+
+// dtFieldsBuf is room for the fields of most inputs (splitDateTime).
+type dtFieldsBuf [8]dtField
 
 func isPunct(c byte) bool {
 	return c > ' ' && c < 0x7f && !isDigitByte(c) && !isAlphaByte(c)
@@ -317,7 +329,8 @@ type dtDecoder struct {
 // decodeDateTime decodes date/time input as PostgreSQL's DecodeDateTime
 // in a session whose TimeZone is loc (nil: UTC), where today is.
 func decodeDateTime(s string, order DateOrder, loc *time.Location) (dtResult, dtErr) {
-	fields, ok := splitDateTime(s)
+	var buf dtFieldsBuf
+	fields, ok := splitDateTime(s, buf[:0])
 	if !ok || len(fields) == 0 {
 		return dtResult{}, dtBadFormat
 	}
@@ -761,7 +774,8 @@ func ParseTimeStyled(s string, withZone bool, st Style) (Value, error) {
 	if loc == nil {
 		loc = time.UTC
 	}
-	fields, ok := splitDateTime(s)
+	var buf dtFieldsBuf
+	fields, ok := splitDateTime(s, buf[:0])
 	if !ok || len(fields) == 0 {
 		return Null, dateTimeParseError(dtBadFormat, dtResult{}, s, typ)
 	}
