@@ -284,6 +284,13 @@ func (r *rewriter) relational(head int) error {
 			err = r.insertSubscripts(i)
 		case t.val == "is" && (r.peek(i+1, "unknown") || r.peek(i+1, "not") && r.peek(i+2, "unknown")):
 			err = r.unknownTest(head, i)
+		case (t.val == "isnull" || t.val == "notnull") && i > head && !r.toks[i-1].is("as") && !r.toks[i-1].is(".") && !r.peek(i+1, "("):
+			// PostgreSQL's postfix x ISNULL and x NOTNULL, IS NULL and
+			// IS NOT NULL of the same precedence; TiDB would take the
+			// word for a column alias (SELECT 1 ISNULL answered 1).
+			// Bare, neither word names a column or a table there: only
+			// after AS, after a dot, or as a function's name.
+			r.replace(i, map[string]string{"isnull": "IS NULL", "notnull": "IS NOT NULL"}[t.val])
 		}
 		if err != nil {
 			return err

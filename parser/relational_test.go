@@ -39,6 +39,8 @@ func TestRelationalRewrites(t *testing.T) {
 			"select (not ((`a`)<=>(`b`))),((`a`)<=>(`b`+1)) from `t`"},
 		{`SELECT a BETWEEN b AND c IS DISTINCT FROM d, x IS DISTINCT FROM a NOT BETWEEN b AND c AND y FROM t`,
 			"select (not ((`a` between `b` and `c`)<=>(`d`))),(not ((`x`)<=>(`a` not between `b` and `c`))) and `y` from `t`"},
+		{`SELECT a || b ISNULL, a NOTNULL AND b, isnull(a), a AS isnull, t.notnull FROM t`,
+			"select `a`|zp_op('||')|`b` is null,`a` is not null and `b`,isnull(`a`),`a` as `isnull`,`t`.`notnull` from `t`"},
 		{`SELECT a NOT IN (b) IS NOT DISTINCT FROM c NOT LIKE d, a NOT BETWEEN b AND c IS UNKNOWN FROM t`,
 			"select ((`a` not in (`b`))<=>(`c` not like `d`)),zp_unknown_test((`a` not between `b` and `c`)) is null from `t`"},
 		{`SELECT rank() OVER (PARTITION BY a ORDER BY b DESC NULLS LAST) FROM t`,
