@@ -59,8 +59,8 @@ func (f *flat) numType() typ {
 }
 
 // precNumAtom is an integer column or a small literal; bigint ones left
-// out where noInt8 (the base of a ^, whose powers of 4000000000 could
-// round differently in PostgreSQL's pow and Go's).
+// out where noInt8 (a multiplier, or the base of a ^, whose powers of
+// 4000000000 could round differently in PostgreSQL's pow and Go's).
 func (g *gen) precNumAtom(c ectx, f *flat, noInt8 bool) {
 	if e := g.col(c, cInt); e != nil && g.chance(65) && !(noInt8 && e.t == tInt8) {
 		f.int8 = f.int8 || e.t == tInt8
@@ -73,9 +73,12 @@ func (g *gen) precNumAtom(c ectx, f *flat, noInt8 bool) {
 // precArith writes n terms of integer arithmetic: + - * / %, unary minus,
 // ^ (left-associative, below unary minus: - 2 ^ 2 is 4) and ::bigint.
 // Divisors are positive literals; no % once a ^ made the value double
-// precision (there is no double precision % in PostgreSQL).
+// precision (there is no double precision % in PostgreSQL); no bigint
+// multiplier, as a product of two could overflow, and whether an error is
+// raised would then depend on which rows each server evaluates it on.
 func (g *gen) precArith(c ectx, f *flat, n int, powOK bool) {
 	for i := 0; i < n; i++ {
+		noInt8 := false
 		if i > 0 {
 			ops := []string{"+", "-", "*", "+", "-", "/", "%"}
 			if f.pow {
@@ -87,6 +90,7 @@ func (g *gen) precArith(c ectx, f *flat, n int, powOK bool) {
 				f.leaf(leaf(tInt4, fmt.Sprint(1+g.n(3))))
 				continue
 			}
+			noInt8 = op == "*"
 		}
 		if g.chance(20) {
 			g.tag("prec.unary-minus")
@@ -103,11 +107,11 @@ func (g *gen) precArith(c ectx, f *flat, n int, powOK bool) {
 			f.pow = true
 		case g.chance(10):
 			g.tag("prec.cast")
-			g.precNumAtom(c, f, false)
+			g.precNumAtom(c, f, noInt8)
 			f.s("::int8")
 			f.int8 = true
 		default:
-			g.precNumAtom(c, f, false)
+			g.precNumAtom(c, f, noInt8)
 		}
 	}
 }
@@ -254,14 +258,15 @@ var precBaseTerms = []precTermForm{
 // precIsTerms are the forms of precTerm that apply an IS.
 var precIsTerms = []precTermForm{
 	// IS applies to a comparison or a pattern as well as to a chain:
-	// a + 1 = b IS NULL is (a + 1 = b) IS NULL.
+	// a + 1 = b IS NULL is (a + 1 = b) IS NULL; ISNULL and NOTNULL are
+	// its postfix spellings.
 	{"is-null", func(g *gen, c ectx, f *flat, num bool) {
 		if g.chance(50) {
 			g.precOperand(c, f, num)
 		} else {
 			g.precBase(c, f)
 		}
-		f.s(pick(g, []string{" IS NULL", " IS NOT NULL"}))
+		f.s(pick(g, []string{" IS NULL", " IS NOT NULL", " ISNULL", " NOTNULL"}))
 	}},
 	{"is-truth", func(g *gen, c ectx, f *flat, num bool) {
 		g.precBase(c, f)
