@@ -61,10 +61,10 @@
 // precedence and associativity, which the front end must keep when it
 // respells a statement for TiDB's MySQL grammar, where LIKE's pattern is
 // a simple expression, || and ^ are other operators and IS binds
-// differently (a pattern cut short at || was a syntax error, and BETWEEN's
-// AND taken for a conjunction by IS DISTINCT FROM, before they were
-// fixed). Only forms PostgreSQL accepts are drawn: no comparison or IS is
-// applied to another.
+// differently (before they were fixed, a pattern cut short at || was a
+// syntax error, IS DISTINCT FROM took BETWEEN's AND for a conjunction and
+// x ISNULL was read as a column alias). Only forms PostgreSQL accepts are
+// drawn: no comparison or IS is applied to another.
 //
 // Each statement runs on both servers over the simple query protocol and
 // is compared (compare.go): both failing must fail with the same SQLSTATE
