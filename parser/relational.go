@@ -284,6 +284,13 @@ func (r *rewriter) relational(head int) error {
 			err = r.insertSubscripts(i)
 		case t.val == "is" && (r.peek(i+1, "unknown") || r.peek(i+1, "not") && r.peek(i+2, "unknown")):
 			err = r.unknownTest(head, i)
+		case (t.val == "isnull" || t.val == "notnull") && i > head && !r.toks[i-1].is("as") && !r.toks[i-1].is(".") && !r.peek(i+1, "("):
+			// PostgreSQL's postfix x ISNULL and x NOTNULL, IS NULL and
+			// IS NOT NULL of the same precedence; TiDB would take the
+			// word for a column alias (SELECT 1 ISNULL answered 1).
+			// Bare, neither word names a column or a table there: only
+			// after AS, after a dot, or as a function's name.
+			r.replace(i, map[string]string{"isnull": "IS NULL", "notnull": "IS NOT NULL"}[t.val])
 		}
 		if err != nil {
 			return err
@@ -1194,6 +1201,10 @@ func (r *rewriter) isOperandStart(head, i int) (int, error) {
 			start, k = c, c
 			continue
 		}
+		if t.is("and") && r.betweenAnd(head, k) || r.infixNot(k) {
+			start = k
+			continue
+		}
 		if t.is("(") || t.is("[") || t.is(",") || t.is(";") || t.kind == tkIdent && isStoppers[t.val] {
 			break
 		}
@@ -1203,6 +1214,35 @@ func (r *rewriter) isOperandStart(head, i int) (int, error) {
 		return 0, r.syntaxErrorAt(i)
 	}
 	return start, nil
+}
+
+// infixNot: the NOT at token k begins NOT LIKE, NOT ILIKE, NOT SIMILAR TO,
+// NOT IN or NOT BETWEEN, which bind tighter than IS (PostgreSQL's grammar
+// puts them with LIKE, IN and BETWEEN), unlike the prefix NOT, which binds
+// looser: a NOT IN (b) IS NULL is (a NOT IN (b)) IS NULL.
+func (r *rewriter) infixNot(k int) bool {
+	return r.peek(k, "not") && r.peekAny(k+1, "like", "ilike", "similar", "in", "between")
+}
+
+// betweenAnd: the AND at token k is a BETWEEN's, which binds tighter than
+// IS: a BETWEEN b AND c IS NULL is (a BETWEEN b AND c) IS NULL. It is when
+// a BETWEEN comes before it at this depth with no word between them that
+// ends an operand (a BETWEEN's lower bound has no AND, OR, NOT or IS).
+func (r *rewriter) betweenAnd(head, k int) bool {
+	for j := k - 1; j >= head; j-- {
+		t := r.toks[j]
+		switch {
+		case t.is(")") || t.is("]"):
+			if j = r.matchingBack(j); j < 0 {
+				return false
+			}
+		case t.is("between"):
+			return true
+		case t.is("(") || t.is("[") || t.is(",") || t.is(";") || t.kind == tkIdent && isStoppers[t.val]:
+			return false
+		}
+	}
+	return false
 }
 
 // unknownTest respells a IS [NOT] UNKNOWN at the IS token i as
@@ -1235,10 +1275,21 @@ func (r *rewriter) distinctFrom(head, i int) error {
 	if err != nil {
 		return err
 	}
-	// Right operand: forward to the next stopper at this depth.
+	// Right operand: forward to the next stopper at this depth, past the
+	// words of the operators that bind tighter than IS (NOT IN, BETWEEN's
+	// AND).
 	end := opEnd
+	between := false
 	for k := opEnd; k < len(r.toks); k++ {
 		t := r.toks[k]
+		if t.is("between") {
+			between = true
+		}
+		if between && t.is("and") || k > opEnd && r.infixNot(k) {
+			between = between && !t.is("and")
+			end = k + 1
+			continue
+		}
 		if t.is("(") || t.is("[") {
 			k = r.matching(k)
 			if k < 0 {

@@ -51,6 +51,21 @@
 // a failing statement and COMMIT, or COMMIT. Every statement is
 // deterministic, so PostgreSQL's answer is the only right one.
 //
+// The grammar's templates parenthesize every operator, so they never show
+// how a parser groups operators. Some predicates and values are drawn
+// without inner parentheses (prec.go, the constructs tagged prec.*):
+// LIKE, ILIKE and SIMILAR TO (NOT, ESCAPE) whose subject and pattern are
+// concatenations, || over + - * / % ^, unary minus and ::, comparisons,
+// BETWEEN, IN lists and IS [NOT] NULL / TRUE / UNKNOWN / DISTINCT FROM
+// of such chains, under NOT, AND and OR. Their meaning is PostgreSQL's
+// precedence and associativity, which the front end must keep when it
+// respells a statement for TiDB's MySQL grammar, where LIKE's pattern is
+// a simple expression, || and ^ are other operators and IS binds
+// differently (before they were fixed, a pattern cut short at || was a
+// syntax error, IS DISTINCT FROM took BETWEEN's AND for a conjunction and
+// x ISNULL was read as a column alias). Only forms PostgreSQL accepts are
+// drawn: no comparison or IS is applied to another.
+//
 // Each statement runs on both servers over the simple query protocol and
 // is compared (compare.go): both failing must fail with the same SQLSTATE
 // class; otherwise column count, names and types (RowDescription), then

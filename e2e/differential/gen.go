@@ -244,6 +244,9 @@ func repType(k class) typ {
 }
 
 func (g *gen) intExpr(c ectx, depth int) *expr {
+	if g.chance(10) {
+		return g.precValue(c, cInt)
+	}
 	a := g.expr(c, cInt, depth-1)
 	switch g.n(9) {
 	case 0, 1:
@@ -280,6 +283,9 @@ func (g *gen) intExpr(c ectx, depth int) *expr {
 }
 
 func (g *gen) floatExpr(c ectx, depth int) *expr {
+	if g.chance(10) {
+		return g.precValue(c, cFloat)
+	}
 	a := g.expr(c, cFloat, depth-1)
 	switch g.n(6) {
 	case 0, 1:
@@ -310,6 +316,9 @@ func (g *gen) castSpelling(name, short string) string {
 }
 
 func (g *gen) textExpr(c ectx, depth int) *expr {
+	if g.chance(10) {
+		return g.precValue(c, cText)
+	}
 	switch g.n(5) {
 	case 0:
 		return mk(tText, "lower($1)", g.expr(c, cText, depth-1))
@@ -340,6 +349,8 @@ func (g *gen) pred(c ectx, depth int) *expr {
 		r = g.n(80) // no subqueries left
 	}
 	switch {
+	case r < 6:
+		return g.precPred(c)
 	case r < 28:
 		return g.comparison(c, depth-1)
 	case r < 34:

@@ -294,6 +294,10 @@ func powFloat(x, y float64) (sqltypes.Value, error) {
 		return sqltypes.NewFloat(math.NaN()), nil
 	case x == 0 && y < 0:
 		return sqltypes.Null, pgerr.New(pgerr.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
+	case x == 0:
+		// 0 (or -0 for an odd y; 1 for y = 0): crPow takes logarithms,
+		// and 0 ^ 1 answered 0.0017545152000474644.
+		return sqltypes.NewFloat(math.Pow(x, y)), nil
 	case x < 0 && math.Floor(y) != y:
 		return sqltypes.Null, pgerr.New(pgerr.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
 	case math.IsInf(y, 0):
