@@ -241,6 +241,8 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT k FROM error_positions GROUP BY v", "42803", 8},
 		{"SELECT now() + 'xyz'", "22007", 16},
 		{"SELECT 'a' LIKE 1", "42883", 12},
+		{"SELECT 'a' - 'b'", "42725", 12},
+		{"SELECT '{\"a\":1}'::jsonb || '{\"b\":2}' - 'a'", "42725", 38},
 		{"SELECT 1 LIKE 'a'", "42883", 10},
 		{"SELECT 'a' NOT ILIKE 2", "42883", 12},
 		{"SELECT '3000000000'::int", "22003", 8},

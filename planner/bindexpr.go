@@ -138,7 +138,9 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 		}
 	case *ast.BinaryOperationExpr:
 		switch {
-		case pe.Code == pgerr.UndefinedFunction:
+		case pe.Code == pgerr.UndefinedFunction || pe.Code == pgerr.AmbiguousFunction:
+			// No operator matches, or several do ('a' - 'b'): at the
+			// operator, as PostgreSQL's make_op reports both.
 			pos = b.stmt.OperatorPosition(n.R.OriginTextPosition())
 		case readsInput(pe.Code):
 			// An untyped literal read as the other operand's type.
