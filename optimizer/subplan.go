@@ -322,7 +322,7 @@ func (s *SubPlan) fill(ctx *ir.EvalContext, row []sqltypes.Value) error {
 
 // setEntryMemory is what an IN's hash set takes a row at the least: its
 // key, its bucket's slice and the value.
-const setEntryMemory = 8 + 24 + 56
+const setEntryMemory = 8 + 24 + sqltypes.ValueSize
 
 // hashKey hashes a value so that numbers equal across kinds (1 = 1.0) hash
 // alike.

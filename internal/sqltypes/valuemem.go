@@ -12,7 +12,7 @@ import (
 // PostgreSQL bounds a value by its own representation (MaxAllocSize,
 // limits.go), and each backend is a process of its own, so one session's
 // 500 MB array costs no other session anything. zproxy's sessions share
-// one process, and an element here is a Value of valueSize bytes where
+// one process, and an element here is a Value of ValueSize bytes where
 // PostgreSQL's int4 element takes 4: array_fill(1, ARRAY[134217727]),
 // within PostgreSQL's limits, would be 7.5 GB of live heap, and two or
 // three sessions asking at once would take the whole proxy down.
@@ -38,8 +38,9 @@ type MemoryGate interface {
 	Shrink(n int64)
 }
 
-// valueSize is the bytes one element of an array takes in memory.
-const valueSize = int64(unsafe.Sizeof(Value{}))
+// ValueSize is the bytes one Value takes in memory: an array's element,
+// a kept row's column.
+const ValueSize = int64(unsafe.Sizeof(Value{}))
 
 // largeElems is the size in bytes from which an element array is charged
 // to the gate (about 18,700 elements).
@@ -77,7 +78,7 @@ func MakeElems(n int64, what string) ([]Value, error) {
 
 // makeElems is MakeElems with a capacity.
 func makeElems(n, capacity int64, what string) ([]Value, error) {
-	size := capacity * valueSize
+	size := capacity * ValueSize
 	box := valueGate.Load()
 	if box == nil || size < largeElems {
 		return make([]Value, n, capacity), nil
@@ -97,7 +98,7 @@ func AppendElem(elems []Value, v Value, what string) ([]Value, error) {
 		return append(elems, v), nil
 	}
 	newCap := max(2*int64(cap(elems)), 8)
-	if newCap*valueSize < largeElems || valueGate.Load() == nil {
+	if newCap*ValueSize < largeElems || valueGate.Load() == nil {
 		return append(elems, v), nil
 	}
 	grown, err := makeElems(int64(len(elems)), newCap, what)
@@ -186,7 +187,7 @@ func KeepCharge[T any](c *ValueCharge, obj *T) {
 // RowMemory is the memory a row kept apart from its producer takes at the
 // least: its slice, its values and their strings' bytes.
 func RowMemory(r []Value) int64 {
-	n := 24 + int64(len(r))*valueSize
+	n := 24 + int64(len(r))*ValueSize
 	for _, v := range r {
 		n += int64(len(v.S))
 	}

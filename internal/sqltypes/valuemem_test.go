@@ -30,7 +30,7 @@ func TestValueMemoryGate(t *testing.T) {
 	if err != nil || len(big) != n {
 		t.Fatal(len(big), err)
 	}
-	if want := n * valueSize; pool.Used() != want {
+	if want := n * ValueSize; pool.Used() != want {
 		t.Fatalf("after a big array: pool holds %d, want %d", pool.Used(), want)
 	}
 	_, err = MakeElems(2_000_000, "a huge array") // 112 MB
@@ -38,7 +38,7 @@ func TestValueMemoryGate(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Code != pgerr.OutOfMemory {
 		t.Fatalf("an array past the limit: %v, want 53200", err)
 	}
-	if want := n * valueSize; pool.Used() != want {
+	if want := n * ValueSize; pool.Used() != want {
 		t.Fatalf("after the refused array: pool holds %d, want %d", pool.Used(), want)
 	}
 	runtime.KeepAlive(big)
@@ -56,10 +56,10 @@ func TestValueMemoryGate(t *testing.T) {
 	if len(elems) != 3*n || elems[3*n-1].I != 3*n-1 || elems[n].I != n {
 		t.Fatalf("AppendElem lost elements: %d", len(elems))
 	}
-	if used := pool.Used(); used < int64(cap(elems))*valueSize {
-		t.Fatalf("the accumulated array's %d bytes are not all charged: %d", int64(cap(elems))*valueSize, used)
+	if used := pool.Used(); used < int64(cap(elems))*ValueSize {
+		t.Fatalf("the accumulated array's %d bytes are not all charged: %d", int64(cap(elems))*ValueSize, used)
 	}
-	keep := int64(cap(elems)) * valueSize
+	keep := int64(cap(elems)) * ValueSize
 	waitFor(t, func() bool { return pool.Used() == keep }, "the doublings' garbage given back")
 	runtime.KeepAlive(elems)
 
