@@ -64,7 +64,7 @@ func init() {
 	registerAggregator(func(ir.AggCall) aggregator { return &extremeAgg{sign: -1} }, ir.AggMin)
 	registerAggregator(func(ir.AggCall) aggregator { return &extremeAgg{sign: 1} }, ir.AggMax)
 	registerAggregator(func(call ir.AggCall) aggregator {
-		return &stringAgg{bytes: call.Typ.Kind() == sqltypes.KindBytes}
+		return &stringAgg{bytes: call.Typ.Kind() == sqltypes.KindBytes, b: sqltypes.Buffer{What: "string_agg's value"}}
 	}, "string_agg")
 	registerAggregator(func(call ir.AggCall) aggregator {
 		if len(call.Args) == 1 && call.Args[0].Type().StripDomain().IsArray() {
@@ -238,7 +238,10 @@ func (a *stringAgg) result() (sqltypes.Value, error) {
 	if !a.any {
 		return sqltypes.Null, nil
 	}
-	s := a.b.String()
+	s, err := a.b.String()
+	if err != nil {
+		return sqltypes.Null, err
+	}
 	if a.bytes {
 		return sqltypes.Value{K: sqltypes.KindBytes, S: s}, nil
 	}

@@ -360,10 +360,11 @@ func (e *Binary) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, e
 		return sqltypes.NewBool(CompareHolds(e.Op, sqltypes.Compare(l, r))), nil
 	case OpConcat:
 		ls, rs := textOf(ctx, l), textOf(ctx, r)
-		if err := ConcatLimit(ls, rs); err != nil {
+		s, err := Concat(ls, rs)
+		if err != nil {
 			return sqltypes.Null, err
 		}
-		return sqltypes.NewText(ls + rs), nil
+		return sqltypes.NewText(s), nil
 	}
 	if e.Fn == nil {
 		return sqltypes.Null, pgerr.New(pgerr.InternalError, "operator %s was not resolved", e.Op)

@@ -6,8 +6,17 @@ import (
 
 // concatLimit checks the || of text or bytea x and y, which PostgreSQL
 // allocates whole (textcat, byteacat: both lengths and a header).
-func ConcatLimit(x, y string) error {
+func concatLimit(x, y string) error {
 	return sqltypes.AllocLimit(int64(len(x)) + int64(len(y)) + 4)
+}
+
+// Concat is the || of text or bytea x and y: checked as PostgreSQL
+// allocates it, and charged as a large value when it is one.
+func Concat(x, y string) (string, error) {
+	if err := concatLimit(x, y); err != nil {
+		return "", err
+	}
+	return sqltypes.Concat("||", x, y)
 }
 
 // OperatorCall is a call of an operator's function by its name

@@ -149,10 +149,11 @@ func (b *Binder) bindConcatOp(l, r ir.Expr) (ir.Expr, error) {
 	switch {
 	case same(sqltypes.Bytea):
 		return b.sameTypeOp("||", l, r, sqltypes.TypeBytea, func(x, y sqltypes.Value) (sqltypes.Value, error) {
-			if err := ir.ConcatLimit(x.S, y.S); err != nil {
+			s, err := ir.Concat(x.S, y.S)
+			if err != nil {
 				return sqltypes.Null, err
 			}
-			return sqltypes.NewBytes([]byte(x.S + y.S)), nil
+			return sqltypes.Value{K: sqltypes.KindBytes, S: s}, nil
 		})
 	case same(sqltypes.JSONB):
 		return b.sameTypeOp("||", l, r, sqltypes.TypeJSONB, func(x, y sqltypes.Value) (sqltypes.Value, error) {
@@ -190,10 +191,11 @@ func (b *Binder) bindConcatOp(l, r ir.Expr) (ir.Expr, error) {
 			return nil, err
 		}
 		return operatorFunc("||", l, r, sqltypes.TypeText, func(x, y sqltypes.Value) (sqltypes.Value, error) {
-			if err := ir.ConcatLimit(x.S, y.S); err != nil {
+			s, err := ir.Concat(x.S, y.S)
+			if err != nil {
 				return sqltypes.Null, err
 			}
-			return sqltypes.NewText(x.S + y.S), nil
+			return sqltypes.NewText(s), nil
 		})
 	}
 	return nil, noOperator("||", lt, rt)

@@ -610,17 +610,27 @@ func init() {
 	}))
 
 	Register("quote_ident", fn("", []Param{textP}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		if err := sqltypes.QuoteIdentLimit(a[0].S); err != nil {
+			return sqltypes.Null, err
+		}
 		return textV(sqltypes.QuoteIdent(a[0].S)), nil
 	}))
+	// quote_literal's result is allocated at its worst case first.
+	quoteText := func(s string) (sqltypes.Value, error) {
+		if err := sqltypes.QuoteLiteralLimit(s, 4); err != nil {
+			return sqltypes.Null, err
+		}
+		return textV(quoteLiteral(s)), nil
+	}
 	Register("quote_literal", fn("", []Param{textP}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		return textV(quoteLiteral(a[0].S)), nil
+		return quoteText(a[0].S)
 	}))
 	Register("quote_nullable", Overload{Params: []Param{textP}, Result: Returns(sqltypes.TypeText), CalledOnNull: true,
 		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 			if a[0].IsNull() {
 				return textV("NULL"), nil
 			}
-			return textV(quoteLiteral(a[0].S)), nil
+			return quoteText(a[0].S)
 		}})
 	// quote_literal(anyelement) and quote_nullable(anyelement) quote the
 	// value cast to text, as PostgreSQL's SQL functions over $1::text do
@@ -643,7 +653,7 @@ func init() {
 						}
 						s = t.S
 					}
-					return textV(quoteLiteral(s)), nil
+					return quoteText(s)
 				}
 			}}
 	}

@@ -337,3 +337,92 @@ func TestSubqueryRowsMemory(t *testing.T) {
 		t.Fatalf("an IN subquery within the limit: %d, %v", n, err)
 	}
 }
+
+// TestLargeTextLimits: a text or bytea value built past PostgreSQL's field
+// limit (1 GB) fails as PostgreSQL 15 fails it, with its SQLSTATE, message
+// and detail, and before it is built where PostgreSQL sizes the result
+// first. Each of these built its value before: regexp_replace's 1.1 GB
+// result took the proxy to 6.9 GB of RSS, array_to_string's 1.6 GB to
+// 11 GB. Every expectation below is what PostgreSQL 15 answers.
+func TestLargeTextLimits(t *testing.T) {
+	s := start(t)
+	ctx := context.Background()
+	conn := s.connect(t, "zproxy", "sslmode=disable")
+	for _, c := range []struct{ sql, code, message, detail string }{
+		// StringInfo's growth: 54000 with the buffer's sizes.
+		{"SELECT length(regexp_replace(repeat('a', 1100), 'a', repeat('b', 1000000), 'g'))", "54000", "out of memory",
+			"Cannot enlarge string buffer containing 1073000000 bytes by 1000000 more bytes."},
+		{"SELECT length(array_to_string(array_fill('x'::text, ARRAY[3]), repeat('z', 600000000)))", "54000", "out of memory",
+			"Cannot enlarge string buffer containing 600000002 bytes by 600000002 more bytes."},
+		{"SELECT length(concat_ws(repeat('x', 600000000), 'a', 'b', 'c'))", "54000", "out of memory",
+			"Cannot enlarge string buffer containing 600000002 bytes by 600000000 more bytes."},
+		// Sized first.
+		{"SELECT length(encode(repeat('a', 600000000)::bytea, 'hex'))", "54000", "result of encoding conversion is too large", ""},
+		{"SELECT length(encode(repeat('a', 900000000)::bytea, 'base64'))", "54000", "result of encoding conversion is too large", ""},
+		{"SELECT length(lpad('', 300000000, 'ab'))", "54000", "requested length too large", ""},
+		{"SELECT cardinality(array_fill(repeat('a', 1000000), ARRAY[1100]))", "54000", "array size exceeds the maximum allowed (1073741823)", ""},
+		// palloc of the whole result.
+		{"SELECT length(overlay(repeat('a', 600000000) placing repeat('b', 600000000) from 2 for 0))", "XX000", "invalid memory alloc request size 1200000004", ""},
+		{"SELECT length(quote_literal(repeat('''', 600000000)))", "XX000", "invalid memory alloc request size 1200000007", ""},
+		{"SELECT length(quote_ident(repeat('\"', 600000000)))", "XX000", "invalid memory alloc request size 1200000003", ""},
+		{"SELECT length(format('%L', repeat('''', 600000000)))", "XX000", "invalid memory alloc request size 1200000004", ""},
+		{"SELECT length(format('%I', repeat('\"', 600000000)))", "XX000", "invalid memory alloc request size 1200000003", ""},
+	} {
+		var n int64
+		err := conn.QueryRow(ctx, c.sql).Scan(&n)
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != c.code || pe.Message != c.message || pe.Detail != c.detail {
+			t.Errorf("%s: %v (%d), want %s %q %q", c.sql, err, n, c.code, c.message, c.detail)
+		}
+	}
+	// The session goes on, and values within the limit are built.
+	var n int64
+	if err := conn.QueryRow(ctx, "SELECT length(regexp_replace(repeat('a', 100), 'a', repeat('b', 1000000), 'g'))").Scan(&n); err != nil || n != 100_000_000 {
+		t.Fatalf("a 100 MB regexp_replace after: %d, %v", n, err)
+	}
+}
+
+// TestLargeTextMemory: text and bytea values of a megabyte or more are
+// charged to --all-sessions-memory-limit while they live, as large arrays
+// are (TestLargeArrayMemory): one session cannot hold more text than the
+// limit, however many values of the field limit's size it builds, and
+// another session is untouched. Before, each value here was built whole,
+// uncharged.
+func TestLargeTextMemory(t *testing.T) {
+	s := start(t, "--all-sessions-memory-limit", "256MiB")
+	ctx := context.Background()
+	// The simple protocol: a cached prepared statement would keep its
+	// plan's folded constants (a repeat(...) of 150 MB), charged as
+	// long as the statement lives, into the next case.
+	conn := s.connect(t, "zproxy", "sslmode=disable default_query_exec_mode=simple_protocol")
+	other := s.connect(t, "zproxy", "sslmode=disable")
+	for _, c := range []struct{ sql, detail string }{
+		{"SELECT length(repeat('x', 300000000))", "repeat's result"},
+		{"SELECT length(rpad(repeat('y', 100000000), 250000000))", "the padded string"},
+		{"SELECT length(string_agg(repeat('x', 1000000), '')) FROM generate_series(1, 400)", "string_agg's value"},
+		{"SELECT length(a || a) FROM (SELECT repeat('x', g) a FROM generate_series(100000000, 100000000) g) s", "||"},
+		{"SELECT length(regexp_replace(repeat('a', 300), 'a', repeat('b', 1000000), 'g'))", "regexp_replace's result"},
+		{"SELECT length(array_to_string(array_fill(repeat('x', 1000000), ARRAY[300]), ''))", "array_to_string's result"},
+		{"SELECT length(concat(repeat('x', 150000000), repeat('y', 150000000)))", ""},
+		{"SELECT length(encode(repeat('a', 150000000)::bytea, 'hex'))", "encode's result"},
+	} {
+		var n int64
+		err := conn.QueryRow(ctx, c.sql).Scan(&n)
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "53200" || !strings.Contains(pe.Detail, c.detail) || !strings.Contains(pe.Detail, "--all-sessions-memory-limit") {
+			t.Errorf("%s: %v (%d), want 53200 naming %q and the limit", c.sql, err, n, c.detail)
+			if pe != nil {
+				t.Logf("DETAIL: %s", pe.Detail)
+			}
+		}
+		if err := other.QueryRow(ctx, "SELECT 1").Scan(new(int)); err != nil {
+			t.Fatalf("another session after %s: %v", c.sql, err)
+		}
+	}
+	// Values that are garbage once their row is read are given back: 40
+	// strings of 100 MB, one a row, under a 256 MiB limit.
+	var total int64
+	if err := conn.QueryRow(ctx, "SELECT sum(length(repeat(g::text, 100000000))) FROM generate_series(1, 40) g").Scan(&total); err != nil || total != 7_100_000_000 {
+		t.Fatalf("strings a row, each within the limit: %d, %v", total, err)
+	}
+}

@@ -136,16 +136,39 @@ func init() {
 		if a[1].IsNull() {
 			return sqltypes.Null, nil
 		}
-		var parts []string
+		// As PostgreSQL's array_to_text: one buffer, each element after
+		// the first appended with the separator in one formatted append,
+		// which asks for both and the terminating NUL.
+		out := sqltypes.Buffer{What: "array_to_string's result"}
+		sep, printed := a[1].S, false
 		for _, e := range arr.Elems {
+			var part string
 			switch {
 			case !e.IsNull():
-				parts = append(parts, ctx.OutputText(arr.Elem, e))
+				part = ctx.OutputText(arr.Elem, e)
 			case len(a) > 2 && !a[2].IsNull():
-				parts = append(parts, a[2].S)
+				part = a[2].S
+			default:
+				continue
 			}
+			if printed {
+				if err := sqltypes.AppendLimit(out.Len(), int64(len(sep))+int64(len(part))+1); err != nil {
+					return sqltypes.Null, err
+				}
+				if err := out.Append(sep); err != nil {
+					return sqltypes.Null, err
+				}
+			}
+			if err := out.Append(part); err != nil {
+				return sqltypes.Null, err
+			}
+			printed = true
 		}
-		return sqltypes.NewText(strings.Join(parts, a[1].S)), nil
+		res, err := out.String()
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewText(res), nil
 	}
 	Register("array_to_string",
 		Overload{Params: []Param{anyP, textP}, Result: Returns(sqltypes.TypeText), Volatility: Stable,

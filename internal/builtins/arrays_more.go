@@ -63,6 +63,12 @@ func ArrayFill(elem sqltypes.Type, v sqltypes.Value, dimsV, lowerV sqltypes.Valu
 	if len(dims) == 0 || n == 0 {
 		return sqltypes.NewArray(&sqltypes.ArrayValue{Elem: elem}), nil
 	}
+	// PostgreSQL sizes the array's data, n copies of the value, before it
+	// builds it: a long text repeated may pass the field limit where the
+	// count of elements does not.
+	if err := sqltypes.ArrayBytesLimit(n * sqltypes.DatumSize(v)); err != nil {
+		return sqltypes.Null, err
+	}
 	elems, err := sqltypes.MakeElems(n, "array_fill's array")
 	if err != nil {
 		return sqltypes.Null, err

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -17,43 +18,70 @@ func unknownEncoding(name string) error {
 	return pgerr.New(pgerr.InvalidParameterValue, "unrecognized encoding: \"%s\"", name)
 }
 
+// encode sizes its result first, as PostgreSQL's binary_encode does
+// (54000 past the field limit, before anything is built), then builds it
+// in one buffer charged as a large value.
 func encode(b, format string) (string, error) {
+	var size int64
 	switch strings.ToLower(format) {
 	case "hex":
-		const digits = "0123456789abcdef"
-		out := make([]byte, 2*len(b))
-		for i := 0; i < len(b); i++ {
-			out[2*i], out[2*i+1] = digits[b[i]>>4], digits[b[i]&15]
-		}
-		return string(out), nil
+		size = 2 * int64(len(b))
 	case "base64":
-		enc := base64.StdEncoding.EncodeToString([]byte(b))
-		var sb strings.Builder
-		for len(enc) >= 76 {
-			sb.WriteString(enc[:76])
-			sb.WriteByte('\n')
-			enc = enc[76:]
-		}
-		sb.WriteString(enc)
-		return sb.String(), nil
+		// pg_base64_enc_len: the groups, and a newline a line of 76.
+		size = (int64(len(b))+2)/3*4 + int64(len(b))/(76*3/4)
 	case "escape":
-		var sb strings.Builder
 		for i := 0; i < len(b); i++ {
 			switch c := b[i]; {
 			case c == 0 || c >= 0x80:
-				sb.WriteByte('\\')
-				sb.WriteByte('0' + c>>6)
-				sb.WriteByte('0' + c>>3&7)
-				sb.WriteByte('0' + c&7)
+				size += 4
 			case c == '\\':
-				sb.WriteString(`\\`)
+				size += 2
 			default:
-				sb.WriteByte(c)
+				size++
 			}
 		}
-		return sb.String(), nil
+	default:
+		return "", unknownEncoding(format)
 	}
-	return "", unknownEncoding(format)
+	if size > sqltypes.MaxAllocSize-4 {
+		return "", pgerr.New(pgerr.ProgramLimitExceeded, "result of encoding conversion is too large")
+	}
+	out, err := sqltypes.MakeBytes(size, "encode's result")
+	if err != nil {
+		return "", err
+	}
+	switch strings.ToLower(format) {
+	case "hex":
+		const digits = "0123456789abcdef"
+		for i := 0; i < len(b); i++ {
+			out = append(out, digits[b[i]>>4], digits[b[i]&15])
+		}
+	case "base64":
+		// Line by line: 57 bytes make a line of 76 characters, and
+		// every full line ends in a newline, the last one too.
+		const line = 76 * 3 / 4
+		src := unsafe.Slice(unsafe.StringData(b), len(b)) // read only
+		for len(src) > 0 {
+			n := min(len(src), line)
+			out = base64.StdEncoding.AppendEncode(out, src[:n])
+			src = src[n:]
+			if n == line {
+				out = append(out, '\n')
+			}
+		}
+	case "escape":
+		for i := 0; i < len(b); i++ {
+			switch c := b[i]; {
+			case c == 0 || c >= 0x80:
+				out = append(out, '\\', '0'+c>>6, '0'+c>>3&7, '0'+c&7)
+			case c == '\\':
+				out = append(out, '\\', '\\')
+			default:
+				out = append(out, c)
+			}
+		}
+	}
+	return unsafe.String(unsafe.SliceData(out), len(out)), nil
 }
 
 func isEncodingSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }

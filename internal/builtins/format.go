@@ -206,8 +206,15 @@ func formatConversion(ctx *Context, conv byte, t sqltypes.Type, v sqltypes.Value
 	s := ctx.OutputText(t, v)
 	switch conv {
 	case 'I':
+		if err := sqltypes.QuoteIdentLimit(s); err != nil {
+			return "", err
+		}
 		return sqltypes.QuoteIdent(s), nil
 	case 'L':
+		// quote_literal_cstr: the worst case and a NUL, allocated first.
+		if err := sqltypes.QuoteLiteralLimit(s, 1); err != nil {
+			return "", err
+		}
 		return QuoteLiteral(s), nil
 	}
 	return s, nil

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -72,27 +73,37 @@ func (r *pgRegex) find(s string, pos int) []int {
 }
 
 // findAll is the matches from byte offset pos on, at most n of them (n < 0:
-// all), as PostgreSQL walks them: after an empty match the search moves
-// one character on, after any other it resumes where the match ended.
+// all), as PostgreSQL walks them (see each).
 func (r *pgRegex) findAll(s string, pos, n int) [][]int {
 	var out [][]int
-	for pos <= len(s) && (n < 0 || len(out) < n) {
-		loc := r.find(s, pos)
-		if loc == nil {
-			break
-		}
+	r.each(s, pos, func(loc []int) bool {
 		out = append(out, loc)
+		return n < 0 || len(out) < n
+	})
+	return out
+}
+
+// each calls yield with the matches from byte offset pos on, one at a
+// time, until yield returns false: after an empty match the search moves
+// one character on, after any other it resumes where the match ended.
+// A caller that builds as it goes holds no list of the matches, which
+// over a long string would take many times the string's size.
+func (r *pgRegex) each(s string, pos int, yield func(loc []int) bool) {
+	for pos <= len(s) {
+		loc := r.find(s, pos)
+		if loc == nil || !yield(loc) {
+			return
+		}
 		if loc[1] > loc[0] {
 			pos = loc[1]
 			continue
 		}
 		if loc[1] >= len(s) {
-			break
+			return
 		}
 		_, size := utf8.DecodeRuneInString(s[loc[1]:])
 		pos = loc[1] + size
 	}
-	return out
 }
 
 // byteOffset is the byte offset of 1-based character position start in
@@ -192,36 +203,48 @@ func nthMatch(s, pattern, flags string, start, n, sub int64) (lo, hi int, ok boo
 }
 
 // regexReplace is regexp_replace: the n-th match from character start
-// replaced (n = 0: every one).
+// replaced (n = 0: every one). The result is built as PostgreSQL builds
+// it, in a buffer checked against the field limit as it grows (54000
+// "out of memory" past 1 GB), the text before each match and then the
+// replacement appended; the matches are walked one at a time.
 func regexReplace(s, pattern, repl, flags string, start, n int64) (sqltypes.Value, error) {
 	r, err := compilePGRegex(pattern, flags)
 	if err != nil {
 		return sqltypes.Null, err
 	}
-	limit := -1
-	if n > 0 {
-		limit = int(min(n, int64(len(s))+1))
-	}
-	ms := r.findAll(s, byteOffset(s, start), limit)
-	if n > 0 {
-		if int64(len(ms)) < n {
-			return sqltypes.NewText(s), nil
+	tmpl := pgReplacement(repl)
+	out := sqltypes.Buffer{What: "regexp_replace's result"}
+	var expanded []byte
+	seen, last := int64(0), 0
+	r.each(s, byteOffset(s, start), func(m []int) bool {
+		seen++
+		if seen < n {
+			return true
 		}
-		ms = ms[n-1:]
-	}
-	if len(ms) == 0 {
+		if err = out.Append(s[last:m[0]]); err != nil {
+			return false
+		}
+		expanded = r.re.ExpandString(expanded[:0], tmpl, s, m)
+		if err = out.Append(unsafe.String(unsafe.SliceData(expanded), len(expanded))); err != nil {
+			return false
+		}
+		last = m[1]
+		return n == 0
+	})
+	switch {
+	case err != nil:
+		return sqltypes.Null, err
+	case seen == 0 || seen < n:
 		return sqltypes.NewText(s), nil
 	}
-	tmpl := pgReplacement(repl)
-	var dst []byte
-	last := 0
-	for _, m := range ms {
-		dst = append(dst, s[last:m[0]]...)
-		dst = r.re.ExpandString(dst, tmpl, s, m)
-		last = m[1]
+	if err := out.Append(s[last:]); err != nil {
+		return sqltypes.Null, err
 	}
-	dst = append(dst, s[last:]...)
-	return sqltypes.NewText(string(dst)), nil
+	res, err := out.String()
+	if err != nil {
+		return sqltypes.Null, err
+	}
+	return sqltypes.NewText(res), nil
 }
 
 func init() {

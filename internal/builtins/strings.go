@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -164,7 +165,7 @@ func init() {
 		if err := sqltypes.LengthLimit(int64(len(a[0].S)) * a[1].I); err != nil {
 			return "", err
 		}
-		return strings.Repeat(a[0].S, int(a[1].I)), nil
+		return sqltypes.Repeat(a[0].S, a[1].I, "repeat's result")
 	}))
 	Register("reverse", textFn([]Param{text}, func(a []sqltypes.Value) (string, error) {
 		r := []rune(a[0].S)
@@ -303,27 +304,27 @@ func (ctx *Context) OutputStyle() sqltypes.Style {
 	return st
 }
 
+// joinOutputs is concat and concat_ws: the values' output texts, NULLs
+// skipped, joined by sep in one buffer as PostgreSQL's concat_internal
+// appends them (the separator, then the value, each checked).
 func joinOutputs(ctx *Context, ts []sqltypes.Type, vals []sqltypes.Value, sep string) (string, error) {
-	var sb strings.Builder
+	out := sqltypes.Buffer{What: "concat's result"}
 	first := true
 	for i, v := range vals {
 		if v.IsNull() {
 			continue
 		}
 		if !first {
-			if err := sqltypes.AppendLimit(int64(sb.Len()), int64(len(sep))); err != nil {
+			if err := out.Append(sep); err != nil {
 				return "", err
 			}
-			sb.WriteString(sep)
 		}
 		first = false
-		out := ctx.OutputText(ts[i], v)
-		if err := sqltypes.AppendLimit(int64(sb.Len()), int64(len(out))); err != nil {
+		if err := out.Append(ctx.OutputText(ts[i], v)); err != nil {
 			return "", err
 		}
-		sb.WriteString(out)
 	}
-	return sb.String(), nil
+	return out.String()
 }
 
 // replaceLimit fails, before anything is built, the replace() whose result
@@ -487,23 +488,42 @@ func pad(s string, n int64, fill string, left bool) (string, error) {
 	if err := sqltypes.LengthLimit(n * utf8.UTFMax); err != nil {
 		return "", err
 	}
-	r := []rune(s)
-	if int64(len(r)) >= n {
-		return string(r[:n]), nil
+	have := int64(utf8.RuneCountInString(s))
+	if have >= n {
+		return s[:runePrefix(s, n)], nil
 	}
-	f := []rune(fill)
-	if len(f) == 0 {
+	fillRunes := int64(utf8.RuneCountInString(fill))
+	if fillRunes == 0 {
 		return s, nil
 	}
-	fillN := int(n) - len(r)
-	padding := make([]rune, fillN)
-	for i := range padding {
-		padding[i] = f[i%len(f)]
+	// The padding is whole repetitions of fill and a prefix of it,
+	// built in place rather than as characters.
+	want := n - have
+	whole, part := want/fillRunes, fill[:runePrefix(fill, want%fillRunes)]
+	buf, err := sqltypes.MakeBytes(int64(len(s))+whole*int64(len(fill))+int64(len(part)), "the padded string")
+	if err != nil {
+		return "", err
 	}
+	if !left {
+		buf = append(buf, s...)
+	}
+	buf = append(sqltypes.AppendRepeat(buf, fill, whole), part...)
 	if left {
-		return string(padding) + s, nil
+		buf = append(buf, s...)
 	}
-	return s + string(padding), nil
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), nil
+}
+
+// runePrefix is the byte length of s's first n characters (all of s when
+// it has fewer).
+func runePrefix(s string, n int64) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
 }
 
 func isASCIIAlnum(c byte) bool {
@@ -565,7 +585,18 @@ func init() {
 			return "", err
 		}
 		tail, err := sub(a[0].S, a[2].I+n, 0, false)
-		return head + a[1].S + tail, err
+		if err != nil {
+			return "", err
+		}
+		// PostgreSQL's text_overlay concatenates twice: the head and
+		// the replacement, then that and the tail, each allocated whole.
+		if err := sqltypes.AllocLimit(int64(len(head)) + int64(len(a[1].S)) + 4); err != nil {
+			return "", err
+		}
+		if err := sqltypes.AllocLimit(int64(len(head)) + int64(len(a[1].S)) + int64(len(tail)) + 4); err != nil {
+			return "", err
+		}
+		return sqltypes.Concat("overlay's result", head, a[1].S, tail)
 	}
 	Register("overlay",
 		textFn([]Param{text, text, int4}, func(a []sqltypes.Value) (string, error) {

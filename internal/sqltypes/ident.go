@@ -8,15 +8,21 @@ import "strings"
 // digits and underscores, not led by a digit, and not a keyword that
 // cannot be a column name.
 func QuoteIdent(s string) string {
+	if identSafe(s) {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// identSafe reports whether s reads back as the same identifier without
+// quotes.
+func identSafe(s string) bool {
 	safe := s != "" && (s[0] >= 'a' && s[0] <= 'z' || s[0] == '_')
 	for i := 0; safe && i < len(s); i++ {
 		c := s[i]
 		safe = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
 	}
-	if safe && !reservedKeywords[s] {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	return safe && !reservedKeywords[s]
 }
 
 // reservedKeywords are PostgreSQL 15's keywords that are not unreserved

@@ -3,6 +3,7 @@ package sqltypes
 import (
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"unsafe"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -180,10 +181,49 @@ const bufferChunk = 64 << 20
 // bufferChunk appended past the first chunk (a few a value, each marking
 // little: the chunks hold no pointers), and hands its memory back to the
 // system when it gives up.
+//
+// Its chunks and the joined value are charged to the large-values gate
+// (MakeBytes) for as long as they live, so sessions building values of a
+// gigabyte at once meet --all-sessions-memory-limit (53200) rather than
+// the machine's memory.
 type Buffer struct {
+	// What names the value for a refusal's message ("string_agg's
+	// value"); "a text value" when empty.
+	What string
 	full [][]byte // filled chunks
 	cur  []byte
 	n    int64
+}
+
+// what is the value's name for the gate.
+func (x *Buffer) what() string {
+	if x.What == "" {
+		return "a text value"
+	}
+	return x.What
+}
+
+// AppendByte appends c (see Append).
+func (x *Buffer) AppendByte(c byte) error {
+	if len(x.cur) < cap(x.cur) {
+		if err := AppendLimit(x.n, 1); err != nil {
+			return x.fail(err)
+		}
+		x.cur = append(x.cur, c)
+		x.n++
+		return nil
+	}
+	return x.Append(string(c))
+}
+
+// fail empties the buffer after a refused append and returns err.
+func (x *Buffer) fail(err error) error {
+	big := x.n >= bufferChunk
+	*x = Buffer{What: x.What}
+	if big {
+		debug.FreeOSMemory()
+	}
+	return err
 }
 
 // Len is the bytes appended.
@@ -193,23 +233,26 @@ func (x *Buffer) Len() int64 { return x.n }
 // limit (the buffer is then emptied: the statement fails).
 func (x *Buffer) Append(s string) error {
 	if err := AppendLimit(x.n, int64(len(s))); err != nil {
-		big := x.n >= bufferChunk
-		*x = Buffer{}
-		if big {
-			debug.FreeOSMemory()
-		}
-		return err
+		return x.fail(err)
 	}
 	for len(s) > 0 {
 		if len(x.cur) == cap(x.cur) {
 			if len(x.cur) >= bufferChunk {
+				next, err := MakeBytes(bufferChunk, x.what())
+				if err != nil {
+					return x.fail(err)
+				}
 				x.full = append(x.full, x.cur)
-				x.cur = make([]byte, 0, bufferChunk)
+				x.cur = next
 				runtime.GC()
 			} else {
 				// The first chunk doubles, as a small value's buffer.
 				c := min(max(2*cap(x.cur), len(x.cur)+len(s), 256), bufferChunk)
-				x.cur = append(make([]byte, 0, c), x.cur...)
+				next, err := MakeBytes(int64(c), x.what())
+				if err != nil {
+					return x.fail(err)
+				}
+				x.cur = append(next, x.cur...)
 			}
 		}
 		k := min(len(s), cap(x.cur)-len(x.cur))
@@ -225,10 +268,14 @@ func (x *Buffer) Append(s string) error {
 // shares the buffer's bytes, which appends never overwrite (they only
 // write past what was returned). Chunks are joined into one as they are
 // copied, each dropped once copied, so joining never holds the value
-// twice over.
-func (x *Buffer) String() string {
+// twice over; the join's one allocation may be refused by the gate
+// (53200).
+func (x *Buffer) String() (string, error) {
 	if len(x.full) > 0 {
-		out := make([]byte, 0, x.n)
+		out, err := MakeBytes(x.n, x.what())
+		if err != nil {
+			return "", x.fail(err)
+		}
 		for i, c := range x.full {
 			out = append(out, c...)
 			x.full[i] = nil // each chunk goes as soon as it is copied
@@ -236,5 +283,23 @@ func (x *Buffer) String() string {
 		out = append(out, x.cur...)
 		x.full, x.cur = nil, out
 	}
-	return unsafe.String(unsafe.SliceData(x.cur), len(x.cur))
+	return unsafe.String(unsafe.SliceData(x.cur), len(x.cur)), nil
+}
+
+// QuoteLiteralLimit checks quoting s as a literal where PostgreSQL
+// allocates the worst case first, twice s and the quotes, plus header:
+// quote_literal's varlena header (4), format's %L a C string's NUL (1).
+func QuoteLiteralLimit(s string, header int64) error {
+	return AllocLimit(int64(len(s))*2 + 3 + header)
+}
+
+// QuoteIdentLimit checks quoting s as an identifier (quote_ident,
+// format's %I), which PostgreSQL's quote_identifier allocates at its exact
+// size when s needs quotes: s, a quote more for each quote, the two
+// quotes and a NUL.
+func QuoteIdentLimit(s string) error {
+	if int64(len(s))*2+3 <= MaxAllocSize || identSafe(s) {
+		return nil
+	}
+	return AllocLimit(int64(len(s)) + int64(strings.Count(s, `"`)) + 3)
 }

@@ -81,7 +81,10 @@ func TestBuffer(t *testing.T) {
 		t.Fatal(err)
 	}
 	want.WriteString("tail")
-	first := b.String()
+	first, err := b.String()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if first != want.String() {
 		t.Fatalf("built %d bytes, want %d (or they differ)", len(first), want.Len())
 	}
@@ -93,7 +96,7 @@ func TestBuffer(t *testing.T) {
 			t.Fatal(err)
 		}
 		want.WriteString(piece)
-		if got := b.String(); got != want.String() {
+		if got, err := b.String(); err != nil || got != want.String() {
 			t.Fatalf("after %d more appends: %d bytes, want %d (or they differ)", i+1, len(got), want.Len())
 		}
 	}
@@ -106,7 +109,11 @@ func TestBuffer(t *testing.T) {
 		if err := short.Append(s); err != nil {
 			t.Fatal(err)
 		}
-		read = append(read, short.String())
+		got, err := short.String()
+		if err != nil {
+			t.Fatal(err)
+		}
+		read = append(read, got)
 	}
 	if strings.Join(read, "|") != "a|ab|abc" {
 		t.Fatalf("short buffer read %q", read)

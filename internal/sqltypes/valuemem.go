@@ -2,6 +2,7 @@ package sqltypes
 
 import (
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -25,7 +26,7 @@ import (
 // array a row and drops it is charged for the ones alive at once, not for
 // their sum. A request past the gate's limit collects first (what is
 // garbage is still charged until then) and fails with the gate's 53200
-// only if the memory is really held. Arrays under largeElems bytes are not
+// only if the memory is really held. Arrays under LargeValue bytes are not
 // charged: their sum is bounded by what builds them (work_mem, the
 // session's limits) and the charge would cost every small array a call.
 
@@ -42,9 +43,10 @@ type MemoryGate interface {
 // a kept row's column.
 const ValueSize = int64(unsafe.Sizeof(Value{}))
 
-// largeElems is the size in bytes from which an element array is charged
-// to the gate (about 18,700 elements).
-const largeElems = 1 << 20
+// LargeValue is the size in bytes from which a value being built is
+// charged to the gate (an element array of about 18,700 elements); a
+// builder may take its plain path below it.
+const LargeValue = 1 << 20
 
 // gateRetry is how long a refused request waits, in all, for the
 // cleanups of the arrays a collection found dead to give their bytes back.
@@ -80,7 +82,7 @@ func MakeElems(n int64, what string) ([]Value, error) {
 func makeElems(n, capacity int64, what string) ([]Value, error) {
 	size := capacity * ValueSize
 	box := valueGate.Load()
-	if box == nil || size < largeElems {
+	if box == nil || size < LargeValue {
 		return make([]Value, n, capacity), nil
 	}
 	if err := grow(box.g, size, what); err != nil {
@@ -98,7 +100,7 @@ func AppendElem(elems []Value, v Value, what string) ([]Value, error) {
 		return append(elems, v), nil
 	}
 	newCap := max(2*int64(cap(elems)), 8)
-	if newCap*ValueSize < largeElems || valueGate.Load() == nil {
+	if newCap*ValueSize < LargeValue || valueGate.Load() == nil {
 		return append(elems, v), nil
 	}
 	grown, err := makeElems(int64(len(elems)), newCap, what)
@@ -107,6 +109,23 @@ func AppendElem(elems []Value, v Value, what string) ([]Value, error) {
 	}
 	copy(grown, elems)
 	return append(grown, v), nil
+}
+
+// MakeBytes returns an empty byte buffer of the given capacity for a text
+// or bytea value being built by what, charged to the gate while it lives
+// when it is large, as MakeElems charges an array's elements. The caller
+// has checked the value against PostgreSQL's limits (limits.go).
+func MakeBytes(capacity int64, what string) ([]byte, error) {
+	box := valueGate.Load()
+	if box == nil || capacity < LargeValue {
+		return make([]byte, 0, capacity), nil
+	}
+	if err := grow(box.g, capacity, what); err != nil {
+		return nil, err
+	}
+	buf := make([]byte, 0, capacity)
+	runtime.AddCleanup(unsafe.SliceData(buf), box.g.Shrink, capacity)
+	return buf, nil
 }
 
 // grow takes size bytes from g; when g refuses, it collects and waits
@@ -128,7 +147,7 @@ func grow(g MemoryGate, size int64, what string) error {
 
 // ValueCharge is the memory a value being built piece by piece takes (a
 // JSON document's members, the rows a subquery keeps), charged to the gate
-// in steps of largeElems as it grows, so that a value many times the size
+// in steps of LargeValue as it grows, so that a value many times the size
 // of its input fails before it is built rather than after. The zero
 // ValueCharge charges nothing.
 type ValueCharge struct {
@@ -154,7 +173,7 @@ func (c *ValueCharge) Add(n int64) error {
 		return nil
 	}
 	c.pending += n
-	if c.pending < largeElems {
+	if c.pending < LargeValue {
 		return nil
 	}
 	if err := grow(c.g, c.pending, c.what); err != nil {
@@ -192,4 +211,56 @@ func RowMemory(r []Value) int64 {
 		n += int64(len(v.S))
 	}
 	return n
+}
+
+// Concat joins parts into one text or bytea value built by what, in one
+// allocation charged to the gate when it is large. The caller has checked
+// the result against the limit PostgreSQL meets building it (AllocLimit
+// for ||).
+func Concat(what string, parts ...string) (string, error) {
+	var n int64
+	for _, p := range parts {
+		n += int64(len(p))
+	}
+	if n < LargeValue {
+		if len(parts) == 2 {
+			return parts[0] + parts[1], nil
+		}
+		return strings.Join(parts, ""), nil
+	}
+	buf, err := MakeBytes(n, what)
+	if err != nil {
+		return "", err
+	}
+	for _, p := range parts {
+		buf = append(buf, p...)
+	}
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), nil
+}
+
+// Repeat is s count times, built by what in one allocation charged to
+// the gate when it is large (repeat, the padding of lpad and rpad). The
+// caller has checked the result's length (LengthLimit).
+func Repeat(s string, count int64, what string) (string, error) {
+	buf, err := MakeBytes(int64(len(s))*count, what)
+	if err != nil {
+		return "", err
+	}
+	buf = AppendRepeat(buf, s, count)
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), nil
+}
+
+// AppendRepeat appends s count times to buf, copying what it has written
+// in doubling steps as strings.Repeat does.
+func AppendRepeat(buf []byte, s string, count int64) []byte {
+	if count <= 0 || s == "" {
+		return buf
+	}
+	start := len(buf)
+	total := start + len(s)*int(count)
+	buf = append(buf, s...)
+	for len(buf) < total {
+		buf = append(buf, buf[start:min(len(buf), total-(len(buf)-start))]...)
+	}
+	return buf
 }
