@@ -396,6 +396,28 @@ func TestErrorPositions(t *testing.T) {
 		// IS [NOT] DISTINCT FROM's operator error at IS.
 		{"SELECT 1 FROM error_positions WHERE v IS   NOT DISTINCT FROM 1", "42883", 39},
 		{"SELECT 1 IS DISTINCT FROM (1,2)", "42883", 10},
+		// The sequence functions take a regclass: an untyped literal is
+		// read as one when the call is parsed, its errors at the literal
+		// (a text argument's lookup runs later and has no position).
+		{"SELECT nextval('nosuch')", "42P01", 16},
+		{"SELECT 1, currval( 'nosuch')", "42P01", 20},
+		{"SELECT setval('nosuch', 1, false)", "42P01", 15},
+		{"SELECT pg_catalog.nextval('nosuch')", "42P01", 27},
+		{"SELECT nextval('nosuch_schema.s')", "3F000", 16},
+		{"SELECT nextval('a.b.c.d')", "42601", 16},
+		{"SELECT nextval('nosuch'::text)", "42P01", 0},
+		// Operators of one non-associative level of PostgreSQL's grammar
+		// (comparisons; BETWEEN, IN, LIKE, ILIKE, SIMILAR; IS after IS
+		// DISTINCT FROM) one after the other: a syntax error at the
+		// second.
+		{"SELECT 1 < 2 = true", "42601", 14},
+		{"SELECT 1 = 1 = true", "42601", 14},
+		{"SELECT k FROM error_positions WHERE k = 1 AND k <> 2 >= true", "42601", 54},
+		{"SELECT NULL IS DISTINCT FROM 1 IS NOT FALSE", "42601", 32},
+		{"SELECT 1 IS NOT DISTINCT FROM 2 ISNULL", "42601", 33},
+		{"SELECT 'a' LIKE 'a' ESCAPE '#' NOT ILIKE 'b'", "42601", 32},
+		{"SELECT 1 BETWEEN 0 AND 2 IN (true)", "42601", 26},
+		{"SELECT 1 = 1 = ANY (ARRAY[true])", "42601", 14},
 	} {
 		wantErrorAt(ctx, t, conn, c.sql, c.code, c.pos)
 	}

@@ -92,7 +92,7 @@ func TestUserOperatorExpressions(t *testing.T) {
 		{`SELECT !!! 5`, "zp_op('!!!', 5)"},
 		{`SELECT n <+> !!! n`, "zp_op('<+>', n, zp_op('!!!', n))"},
 		{`SELECT a OPERATOR(public.===) b`, "zp_op('public.===', a, b)"},
-		{`SELECT a OPERATOR(pg_catalog.+) b`, "a + b"},
+		{`SELECT a OPERATOR(pg_catalog.+) b`, "((a) + (b))"},
 		{`SELECT a OPERATOR(app.+) b * c`, "zp_op('app.+', a, b * c)"},
 		{`SELECT OPERATOR(app.~~~) 5 + 1`, "zp_op('app.~~~', 5 + 1)"},
 		{`SELECT a OPERATOR(myschema.~) b`, "zp_op('myschema.~', a, b)"},

@@ -29,6 +29,11 @@ var fuzzSeeds = []string{
 	`CREATE FUNCTION f(a int DEFAULT 1) RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT CASE WHEN a THEN 1 END; SELECT 2; END; SELECT 3`,
 	`CREATE OR REPLACE PROCEDURE p(INOUT x int) AS $$ SELECT 1 $$ LANGUAGE sql; CALL p(x => 1); DO $$ BEGIN END $$`,
 	`CREATE TRIGGER t BEFORE INSERT OR UPDATE OF a ON t FOR EACH ROW WHEN (NEW.a > 0) EXECUTE FUNCTION f('x')`,
+	// PostgreSQL's precedence: OPERATOR(pg_catalog.op) at the Op level,
+	// the non-associative comparisons, LIKE and IS, chained IS tests.
+	`SELECT 2 OPERATOR(pg_catalog.*) 3 + 1, OPERATOR(pg_catalog.-) 2 + 1, 'x' || 1 OPERATOR(pg_catalog.+) 2 = 3`,
+	`SELECT 1 < 2 = true, a LIKE b LIKE c, x IS DISTINCT FROM y IS NOT FALSE, '%' IS NOT NULL IS NOT UNKNOWN`,
+	`UPDATE t SET a = b = c, (d, e) = (f = g, 1) WHERE x BETWEEN 1 AND 2 = true IS TRUE IS TRUE`,
 	`SELECT 1 LIMIT -1`, `SELECT 1 OFFSET -5`, `SELECT ((((((((1))))))))`, `SELECT CASE WHEN CASE WHEN 1 THEN 2 END THEN 3 END`,
 }
 

@@ -516,6 +516,7 @@ func (r *rewriter) operatorForm(i int) error {
 	default:
 		return r.syntaxErrorAt(i + 2)
 	}
+	r.toks[op].opForm = true
 	r.drop(i, op)
 	r.replace(close, "")
 	return nil
@@ -624,6 +625,11 @@ func (r *rewriter) pgOperators(head int) error {
 			}
 		case t.is("similar") && r.peek(j+1, "to"):
 			if err := r.similar(head, j); err != nil {
+				return err
+			}
+		case nativeOpForm(t) && !r.ed[j].done && r.quantifier(r.rightOperand(j)) == quantNone:
+			// (op ANY|ALL (subquery) of a comparison is TiDB's own.)
+			if err := r.opLevel(head, j); err != nil {
 				return err
 			}
 		case t.kind == tkOp && (infixOps[t.val] || prefixOps[t.val] || userOp(t)) && !r.ed[j].done:
@@ -770,11 +776,7 @@ func (r *rewriter) likePatterns(head int) error {
 		if r.ed[j].done || !(r.toks[j].is("like") || r.toks[j].is("ilike")) || j+1 >= len(r.toks) {
 			continue
 		}
-		start := j + 1
-		for start < len(r.toks) && r.prefixAt(start) {
-			start++
-		}
-		first, ok := r.primaryEnd(start)
+		first, ok := r.primaryEnd(r.afterPrefixes(j + 1))
 		if !ok {
 			continue // TiDB's error, at its place
 		}
@@ -823,6 +825,50 @@ func (r *rewriter) infix(head, j int) error {
 	return nil
 }
 
+// nativeOperators are the operators TiDB's grammar reads itself, at
+// levels of their own: the arithmetic ones and the comparisons.
+var nativeOperators = map[string]bool{"+": true, "-": true, "*": true, "/": true, "%": true, "^": true,
+	"=": true, "<>": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true}
+
+// nativeOpForm reports whether operator token t is one of nativeOperators
+// written as OPERATOR(pg_catalog.op) (or OPERATOR(op)), which PostgreSQL's
+// grammar reads at the level of its other operators (Op), not at the
+// operator's own: 2 OPERATOR(pg_catalog.*) 3 + 1 is 2 * (3 + 1).
+func nativeOpForm(t token) bool {
+	return t.kind == tkOp && t.opForm && t.schema == "" && nativeOperators[t.val]
+}
+
+// opLevel groups x OPERATOR(pg_catalog.op) y at operator token j, op one
+// of nativeOperators, by PostgreSQL's precedence of the other operators:
+// ((x) op (y)), its operands those an operator of that level takes
+// (operandStart, operandEnd), the whole a primary for the operators
+// around it. Without a left operand it is a prefix operator, (op (y)):
+// OPERATOR(pg_catalog.-) 2 + 1 is -(2 + 1).
+func (r *rewriter) opLevel(head, j int) error {
+	leftEnd, rightStart := r.operatorAt(j)
+	hi, ok := r.operandEnd(rightStart, precOther)
+	if !ok {
+		return r.syntaxErrorAt(rightStart)
+	}
+	r.ed[rightStart].pre = "(" + r.ed[rightStart].pre
+	r.ed[hi].post += "))"
+	lo, ok := r.operandStart(leftEnd, head)
+	if !ok || leftEnd >= head && beforeOperandWords[r.toks[leftEnd].val] && r.toks[leftEnd].kind == tkIdent {
+		r.ed[j].pre = "(" + r.ed[j].pre
+		r.primStart[hi] = j
+		return nil
+	}
+	r.ed[lo].pre = "((" + r.ed[lo].pre
+	r.ed[leftEnd].post += ")"
+	r.primStart[hi] = lo
+	return nil
+}
+
+// beforeOperandWords are the words, not reserved in PostgreSQL's grammar,
+// that an operand follows (x LIKE -1): an operator after one is a prefix
+// operator.
+var beforeOperandWords = map[string]bool{"like": true, "ilike": true, "between": true, "escape": true, "overlaps": true}
+
 // Binary operator precedence levels of PostgreSQL's grammar that the
 // respelled operators (comparisons before ANY/ALL, SIMILAR TO, the
 // "other" operators of infixOps) meet around them, loosest first.
@@ -843,6 +889,9 @@ func (r *rewriter) binaryPrec(k int) int {
 	t := r.toks[k]
 	if t.kind != tkOp {
 		return 0
+	}
+	if nativeOpForm(t) {
+		return precOther
 	}
 	if r.ed[k].done {
 		if OtherOperators[t.val] && strings.HasPrefix(r.ed[k].rep, "| "+OtherOpFunc) {
@@ -876,12 +925,21 @@ func (r *rewriter) operandStart(end, head int) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	for k := lo - 1; k >= head && r.binaryPrec(k) > 0; k = lo - 1 {
-		if s, ok := r.primaryStart(k-1, head); ok {
-			lo = s // x op <operand>: a binary operator
-			continue
+	for k := lo - 1; k >= head; k = lo - 1 {
+		op := k
+		if r.toks[k].is(")") && r.ed[k].done && k > head && r.toks[k-1].opForm {
+			op = k - 1 // OPERATOR(schema.op)'s closing parenthesis
 		}
-		if v := r.toks[k].val; v == "-" || v == "+" {
+		if r.binaryPrec(op) <= 0 {
+			break
+		}
+		if leftEnd, _ := r.operatorAt(op); leftEnd >= head {
+			if s, ok := r.primaryStart(leftEnd, head); ok {
+				lo = s // x op <operand>: a binary operator
+				continue
+			}
+		}
+		if v := r.toks[k].val; op == k && (v == "-" || v == "+") {
 			lo = k // a unary sign binds tighter than any binary operator here
 			continue
 		}
@@ -894,26 +952,52 @@ func (r *rewriter) operandStart(end, head int) (int, bool) {
 // token i of a left-associative operator of level prec: the primary
 // expression there, extended over operators that bind tighter.
 func (r *rewriter) operandEnd(i, prec int) (int, bool) {
-	start := i
-	for start < len(r.toks) && r.prefixAt(start) {
-		start++ // unary signs and prefix operators
-	}
+	start := r.afterPrefixes(i)
 	hi, ok := r.primaryEnd(start)
 	if !ok {
 		return 0, false
 	}
-	for k := hi + 1; k < len(r.toks) && r.binaryPrec(k) > prec; k = hi + 1 {
-		next := k + 1
-		for next < len(r.toks) && r.prefixAt(next) {
-			next++
+	for k := hi + 1; k < len(r.toks); k = hi + 1 {
+		op, next := r.opFormAt(k)
+		if r.binaryPrec(op) <= prec {
+			break
 		}
-		e, ok := r.primaryEnd(next)
+		e, ok := r.primaryEnd(r.afterPrefixes(next))
 		if !ok {
 			break
 		}
 		hi = e
 	}
 	return hi, true
+}
+
+// opFormAt returns the operator token of OPERATOR(schema.op) when its
+// wrapper begins at token k (the operator rules have dropped it), and the
+// token after it; else k and k+1.
+func (r *rewriter) opFormAt(k int) (op, next int) {
+	if r.toks[k].is("operator") && r.ed[k].done && r.peek(k+1, "(") {
+		if c := r.matching(k + 1); c > k+2 && r.toks[c-1].opForm {
+			return c - 1, c + 1
+		}
+	}
+	return k, k + 1
+}
+
+// afterPrefixes returns the first token after the unary signs and prefix
+// operators (OPERATOR(schema.op) ones too) at the start of an operand at
+// token i.
+func (r *rewriter) afterPrefixes(i int) int {
+	for i < len(r.toks) {
+		if op, next := r.opFormAt(i); op != i && (r.prefixAt(op) || nativeOpForm(r.toks[op])) {
+			i = next
+			continue
+		}
+		if !r.prefixAt(i) {
+			break
+		}
+		i++
+	}
+	return i
 }
 
 // prefixAt reports whether token k, at the start of an operand, is a

@@ -13,7 +13,17 @@ func TestPGOperatorRewrites(t *testing.T) {
 		{`SELECT a ~ 'x'`, `zp_op('~', a , 'x')`},
 		{`SELECT a !~* 'x' AND b = 1`, `zp_op('!~*', a , 'x') and b = 1`},
 		{`SELECT c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default`, `zp_op('~', c.relname , zp_collate('^(t)$' , 'default') )`},
-		{`SELECT a OPERATOR(pg_catalog.=) b`, `a = b`},
+		{`SELECT a OPERATOR(pg_catalog.=) b`, `((a) = (b))`},
+		// OPERATOR(pg_catalog.op) is at PostgreSQL's level of the other
+		// operators (Op), whatever op: looser than + - * / % ^, tighter
+		// than the comparisons, left-associative with || and the rest.
+		{`SELECT 2 OPERATOR(pg_catalog.*) 3 + 1`, `((2) * (3 + 1))`},
+		{`SELECT 1 + 2 OPERATOR(pg_catalog.*) 3 ^ 2`, `((1 + 2) * (3 ^ 2))`},
+		{`SELECT OPERATOR(pg_catalog.-) 2 + 1`, `(- (2 + 1))`},
+		{`SELECT 1 OPERATOR(pg_catalog.<) 2 = true`, `((1) < (2)) = true`},
+		{`SELECT 'x' OPERATOR(pg_catalog.||) 1 OPERATOR(pg_catalog.+) 2`, `(('x' | zp_op('||') | 1) + (2))`},
+		{`SELECT a ~ b OPERATOR(pg_catalog.*) c ~ d`, `zp_op('~', ((zp_op('~', a , b)) * (c)) , d)`},
+		{`SELECT 'ab' LIKE OPERATOR(pg_catalog.-) 2 || '%'`, `like ((- (2)) | zp_op('||') | '%')`},
 		{`SELECT x::text ~ 'a'`, `zp_op('~', zp_cast(x, 'text') , 'a')`},
 		{`SELECT ARRAY[1,2]`, `zp_array(1,2)`},
 		{`SELECT ARRAY[[1,2],[3,4]]`, `zp_array(zp_array(1,2),zp_array(3,4))`},

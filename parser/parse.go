@@ -701,8 +701,12 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	if err := r.searchCycle(head); err != nil {
 		return st, err
 	}
+	// An operator after another of its non-associative level is a syntax
+	// error (nonassoc.go), reported unless the rewrite or TiDB finds one
+	// before it in the text, as PostgreSQL's parser would.
+	nonAssoc := r.nonAssoc(head)
 	if err := r.rewrite(head); err != nil {
-		return st, err
+		return st, firstSyntaxError(nonAssoc, err)
 	}
 	// A word Postgres allows as a column name may be reserved in TiDB
 	// (key, range, rank...): when TiDB fails at such a word, it is
@@ -734,10 +738,13 @@ func parseOne(sql string, toks []token) (Statement, error) {
 			i--
 		}
 		if i < head || i >= len(toks) || attempt == 32 || toks[i].kind != tkIdent || pgReserved[toks[i].val] || r.ed[i].hasRep {
-			return st, r.tidbError(i, err)
+			return st, firstSyntaxError(nonAssoc, r.tidbError(i, err))
 		}
 		r.replace(i, "`"+toks[i].val+"`")
 		r.seg, r.params = r.seg[:0], r.params[:0]
+	}
+	if nonAssoc != nil {
+		return st, nonAssoc
 	}
 	r.numberParams(&st)
 	r.numberSubParams(&st)
@@ -750,6 +757,19 @@ func parseOne(sql string, toks []token) (Statement, error) {
 		st.AST = &ast.ExplainStmt{Stmt: st.AST, Analyze: st.Explain.Analyze, Format: format}
 	}
 	return st, nil
+}
+
+// firstSyntaxError is err, unless nonAssoc (a syntax error, or nil) comes
+// first: err is another kind of error, or a syntax error later in the
+// text, which PostgreSQL's parser would not reach.
+func firstSyntaxError(nonAssoc *pgerr.Error, err error) error {
+	if nonAssoc == nil {
+		return err
+	}
+	if e, ok := err.(*pgerr.Error); ok && e.Code == pgerr.SyntaxError && e.Position > 0 && e.Position < nonAssoc.Position {
+		return err
+	}
+	return nonAssoc
 }
 
 // numberParams sets each marker's Order to its rank in the text and fills

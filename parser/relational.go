@@ -208,6 +208,20 @@ func (r *rewriter) relational(head int) error {
 		if t.kind != tkIdent {
 			continue
 		}
+		if t.val == "is" || t.val == "isnull" || t.val == "notnull" {
+			// x IS NULL IS NOT UNKNOWN, x IS TRUE IS TRUE: PostgreSQL's
+			// tests chain, each the operand of the next; TiDB's grammar
+			// takes an IS TRUE's operand from a level below its own, so
+			// the tests before are put in parentheses.
+			if is, ok := r.isTestBefore(head, i); ok {
+				start, err := r.isOperandStart(head, is)
+				if err != nil {
+					return err
+				}
+				r.ed[start].outer = "(" + r.ed[start].outer
+				r.ed[i-1].outerPost += ")"
+			}
+		}
 		var err error
 		switch {
 		case tidbWindowNames[t.val] && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")) && !r.windowOrOrderedCall(i):
@@ -1177,6 +1191,10 @@ var isStoppers = map[string]bool{
 // isOperandStart is the first token of the left operand of the IS at token
 // i: back to the previous token of lower precedence at this depth.
 func (r *rewriter) isOperandStart(head, i int) (int, error) {
+	if is, ok := r.isTestBefore(head, i); ok {
+		// x IS NULL IS NOT NULL: the operand is the whole test before.
+		return r.isOperandStart(head, is)
+	}
 	start := i
 	for k := i - 1; k >= head; k-- {
 		t := r.toks[k]
@@ -1214,6 +1232,32 @@ func (r *rewriter) isOperandStart(head, i int) (int, error) {
 		return 0, r.syntaxErrorAt(i)
 	}
 	return start, nil
+}
+
+// isTestBefore returns the IS (or ISNULL, NOTNULL) of the postfix test
+// that ends just before token i: x IS [NOT] NULL|TRUE|FALSE|UNKNOWN|
+// DOCUMENT, x IS [NOT] [NFC|NFD|NFKC|NFKD] NORMALIZED, x ISNULL, x NOTNULL.
+func (r *rewriter) isTestBefore(head, i int) (int, bool) {
+	j := i - 1
+	if j <= head {
+		return 0, false
+	}
+	switch t := r.toks[j]; {
+	case t.is("isnull") || t.is("notnull"):
+		return j, !r.toks[j-1].is("as") && !r.toks[j-1].is(".")
+	case t.is("normalized"):
+		if r.peekAny(j-1, "nfc", "nfd", "nfkc", "nfkd") {
+			j--
+		}
+	case t.is("null") || t.is("true") || t.is("false") || t.is("unknown") || t.is("document"):
+	default:
+		return 0, false
+	}
+	j--
+	if j > head && r.toks[j].is("not") {
+		j--
+	}
+	return j, j > head && r.toks[j].is("is")
 }
 
 // infixNot: the NOT at token k begins NOT LIKE, NOT ILIKE, NOT SIMILAR TO,

@@ -44,6 +44,11 @@ type token struct {
 	// schema is the schema of OPERATOR(schema.op)'s operator token, when
 	// one other than pg_catalog: a user-defined operator of that schema.
 	schema string
+	// opForm marks the operator token of OPERATOR(op) or
+	// OPERATOR(schema.op): whatever the operator, it has the precedence
+	// of PostgreSQL's "any other operator" (Op), as its grammar gives
+	// OPERATOR.
+	opForm bool
 }
 
 // is reports whether t is the unquoted word w (w in lower case) or the
