@@ -34,11 +34,12 @@ const (
 // its own non-associative level, or nil.
 func (r *rewriter) nonAssoc(head int) *pgerr.Error {
 	first := -1
+	assigns := r.setAssignments(head)
 	for i := head; i < len(r.toks); i++ {
 		t := r.toks[i]
 		var level, operand int
 		switch {
-		case t.kind == tkOp && comparisonOps[t.val] && !r.insideOperatorForm(i) && !r.setAssignment(head, i) &&
+		case t.kind == tkOp && comparisonOps[t.val] && !r.insideOperatorForm(i) && !assigns[i] &&
 			!(i > head && r.toks[i-1].is(":") && r.toks[i-1].end == t.start):
 			if r.quantifier(i+1) != quantNone {
 				continue // op ANY|ALL (...) ends at its parenthesis
@@ -309,53 +310,78 @@ func (r *rewriter) insideOperatorForm(i int) bool {
 		i >= 4 && r.toks[i-1].is(".") && r.toks[i-3].is("(") && r.toks[i-4].is("operator")
 }
 
-// setAssignment reports whether the = at token i assigns a column of an
-// UPDATE's (or ON CONFLICT's) SET list: SET a = b = c sets a to b = c.
-func (r *rewriter) setAssignment(head, i int) bool {
-	j := i - 1
-	switch {
-	case j >= head && r.toks[j].is(")"):
-		// SET (a, b) = (...)
-		if j = r.matchingBack(j); j < 0 {
-			return false
+// setAssignments marks the = of each item of the SET lists from head on
+// (UPDATE's, ON CONFLICT DO UPDATE's): SET a = b = c sets a to b = c, so
+// that = is no comparison. One pass over the statement: each list's items
+// are read forward, a target and its =, then the value up to the item's
+// comma, so a statement of many comparisons costs no more than its length
+// (looking back from each = to its SET made a WHERE of n ORed equalities
+// cost n²). nil when the statement has no SET.
+func (r *rewriter) setAssignments(head int) map[int]bool {
+	var marks map[int]bool
+	for i := head; i < len(r.toks); i++ {
+		if !r.toks[i].is("set") {
+			continue
 		}
-		j--
-	default:
-		for j >= head {
-			if r.toks[j].is("]") {
-				if j = r.matchingBack(j); j < 0 {
-					return false
-				}
-				j--
-				continue
+		for k := i + 1; k < len(r.toks); k++ {
+			if k = r.setTargetEnd(k); k < 0 || k >= len(r.toks) || !(r.toks[k].kind == tkOp && r.toks[k].val == "=") {
+				break
 			}
-			if r.toks[j].kind != tkIdent && r.toks[j].kind != tkQIdent {
-				return false
+			if marks == nil {
+				marks = map[int]bool{}
 			}
-			if j-1 >= head && r.toks[j-1].is(".") {
-				j -= 2
-				continue
+			marks[k] = true
+			if k = r.setValueEnd(k + 1); k >= len(r.toks) || !r.toks[k].is(",") {
+				break
 			}
-			j--
-			break
 		}
 	}
-	// The SET list's own word before the target, or its comma: back to
-	// SET at this depth, past the earlier items.
-	for ; j >= head; j-- {
-		t := r.toks[j]
+	return marks
+}
+
+// setTargetEnd returns the token after the SET item's target that starts
+// at k: (a, b), or a column name with its qualifiers and subscripts; -1
+// where the brackets do not close.
+func (r *rewriter) setTargetEnd(k int) int {
+	if k < len(r.toks) && r.toks[k].is("(") {
+		if k = r.matching(k); k < 0 {
+			return -1
+		}
+		return k + 1
+	}
+	for k < len(r.toks) && (r.toks[k].kind == tkIdent || r.toks[k].kind == tkQIdent) {
+		k++
+		for k < len(r.toks) && r.toks[k].is("[") {
+			if k = r.matching(k); k < 0 {
+				return -1
+			}
+			k++
+		}
+		if k < len(r.toks) && r.toks[k].is(".") {
+			k++
+			continue
+		}
+		break
+	}
+	return k
+}
+
+// setValueEnd returns the token that ends the SET item's value starting
+// at k: its comma, the word of the clause after the list, or the end of
+// the statement or of the brackets around it.
+func (r *rewriter) setValueEnd(k int) int {
+	for ; k < len(r.toks); k++ {
+		t := r.toks[k]
 		switch {
-		case t.is("set"):
-			return true
-		case t.is(")") || t.is("]"):
-			if j = r.matchingBack(j); j < 0 {
-				return false
+		case t.is("(") || t.is("["):
+			if k = r.matching(k); k < 0 {
+				return len(r.toks)
 			}
-		case t.is("(") || t.is("[") || t.is(";") || t.kind == tkIdent && setListEnds[t.val]:
-			return false
+		case t.is(",") || t.is(")") || t.is("]") || t.is(";") || t.kind == tkIdent && setListEnds[t.val]:
+			return k
 		}
 	}
-	return false
+	return k
 }
 
 // setListEnds are words that cannot stand between a SET list's start and

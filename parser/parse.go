@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"sort"
 	"strconv"
 	"strings"
@@ -766,7 +767,8 @@ func firstSyntaxError(nonAssoc *pgerr.Error, err error) error {
 	if nonAssoc == nil {
 		return err
 	}
-	if e, ok := err.(*pgerr.Error); ok && e.Code == pgerr.SyntaxError && e.Position > 0 && e.Position < nonAssoc.Position {
+	var e *pgerr.Error
+	if errors.As(err, &e) && e.Code == pgerr.SyntaxError && e.Position > 0 && e.Position < nonAssoc.Position {
 		return err
 	}
 	return nonAssoc
