@@ -516,11 +516,17 @@ func (r *rewriter) liftTail(head int) error {
 			depth--
 		case depth == 0 && t.is("returning") && ret < 0:
 			ret = i
-		case depth == 0 && t.is("from") && r.peek(head, "update") && from < 0 && ret < 0:
+		// UPDATE's FROM list comes before its WHERE; the FROM of
+		// IS [NOT] DISTINCT FROM, in a SET value or the WHERE, is none.
+		case depth == 0 && t.is("from") && r.peek(head, "update") && from < 0 && where < 0 && ret < 0 &&
+			!r.toks[i-1].is("distinct"):
 			from = i
-		case depth == 0 && t.is("where") && from >= 0 && where < 0 && ret < 0:
+		case depth == 0 && t.is("where") && where < 0 && ret < 0:
 			where = i
 		}
+	}
+	if from < 0 {
+		where = -1 // only a FROM list ends at the WHERE
 	}
 	if ret >= 0 {
 		if ret+1 >= len(r.toks) {
