@@ -294,6 +294,13 @@ func (a *jsonAgg) add(args []sqltypes.Value) error {
 	jsonb := strings.HasPrefix(a.kind, "jsonb")
 	var more int64
 	for _, v := range args {
+		if jsonb && (v.K == sqltypes.KindText || v.K == sqltypes.KindBPChar || v.K == sqltypes.KindCitext) {
+			// A string element or key, bounded before its container.
+			if err := sqltypes.JSONBStringLimit(len(v.S)); err != nil {
+				a.vals = nil
+				return err
+			}
+		}
 		more += jsonSizeLow(v, jsonb)
 	}
 	var err error

@@ -347,6 +347,7 @@ func TestSubqueryRowsMemory(t *testing.T) {
 // result took the proxy to 6.9 GB of RSS, array_to_string's 1.6 GB to
 // 11 GB. Every expectation below is what PostgreSQL 15 answers.
 func TestLargeTextLimits(t *testing.T) {
+	const jsonbStringDetail = "Due to an implementation restriction, jsonb strings cannot exceed 268435455 bytes."
 	s := start(t)
 	ctx := context.Background()
 	conn := s.connect(t, "zproxy", "sslmode=disable")
@@ -369,6 +370,11 @@ func TestLargeTextLimits(t *testing.T) {
 		{"SELECT length(quote_ident(repeat('\"', 600000000)))", "XX000", "invalid memory alloc request size 1200000003", ""},
 		{"SELECT length(format('%L', repeat('''', 600000000)))", "XX000", "invalid memory alloc request size 1200000004", ""},
 		{"SELECT length(format('%I', repeat('\"', 600000000)))", "XX000", "invalid memory alloc request size 1200000003", ""},
+		// A jsonb string, a value's or a key's, past 256 MB.
+		{"SELECT length(to_jsonb(repeat('a', 268435456))::text)", "54000", "string too long to represent as jsonb string", jsonbStringDetail},
+		{"SELECT length(('{\"' || repeat('a', 268435456) || '\": 1}')::jsonb::text)", "54000", "string too long to represent as jsonb string", jsonbStringDetail},
+		{"SELECT length(jsonb_build_object(repeat('a', 268435456), 1)::text)", "54000", "string too long to represent as jsonb string", jsonbStringDetail},
+		{"SELECT length(jsonb_agg(repeat('a', 268435456))::text)", "54000", "string too long to represent as jsonb string", jsonbStringDetail},
 	} {
 		var n int64
 		err := conn.QueryRow(ctx, c.sql).Scan(&n)

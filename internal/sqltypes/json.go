@@ -416,6 +416,9 @@ func (p *jsonParser) str() (string, error) {
 				out = string(append(b, p.s[plainStart:p.i]...))
 			}
 			p.i++
+			if !p.raw { // jsonb, whose strings PostgreSQL bounds
+				return out, JSONBStringLimit(len(out))
+			}
 			return out, nil
 		case c < 0x20:
 			return "", jsonSyntaxError("Character with value 0x%02x must be escaped.", c)
@@ -1120,6 +1123,11 @@ func toJSONValue(v Value) (*JSONValue, error) {
 		}
 		return out, nil
 	}
+	if v.K == KindText || v.K == KindBPChar || v.K == KindCitext {
+		if err := JSONBStringLimit(len(v.S)); err != nil {
+			return nil, err
+		}
+	}
 	return &JSONValue{Kind: JSONString, Str: string(appendJSONScalarText(nil, v))}, nil
 }
 
@@ -1275,11 +1283,15 @@ func JSONBBuildObject(args []Value) (Value, error) {
 	}
 	obj := &JSONValue{Kind: JSONObject, Keys: []string{}, Elems: []JSONValue{}}
 	for i := 0; i < len(args); i += 2 {
+		key := jsonKeyText(args[i])
+		if err := JSONBStringLimit(len(key)); err != nil {
+			return Null, err
+		}
 		val, err := toJSONValue(args[i+1])
 		if err != nil {
 			return Null, err
 		}
-		obj.Keys = append(obj.Keys, jsonKeyText(args[i]))
+		obj.Keys = append(obj.Keys, key)
 		obj.Elems = append(obj.Elems, *val)
 	}
 	normalizeObject(obj)

@@ -3,7 +3,6 @@ package sqltypes
 import (
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"unsafe"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -118,6 +117,17 @@ func JSONBArrayLimit(n int64) error {
 	return nil
 }
 
+// JSONBStringLimit checks a string of n bytes, a value's or a key's,
+// becoming part of a jsonb value, as PostgreSQL's checkStringLen does
+// (jsonb_in, to_jsonb and the jsonb builders and aggregates).
+func JSONBStringLimit(n int) error {
+	if n > jsonbMaxContainer {
+		return pgerr.New(pgerr.ProgramLimitExceeded, "string too long to represent as jsonb string").
+			WithDetail("Due to an implementation restriction, jsonb strings cannot exceed %d bytes.", jsonbMaxContainer)
+	}
+	return nil
+}
+
 // JSONBObjectLimit checks a jsonb object whose keys and values take n
 // bytes.
 func JSONBObjectLimit(n int64) error {
@@ -203,19 +213,6 @@ func (x *Buffer) what() string {
 	return x.What
 }
 
-// AppendByte appends c (see Append).
-func (x *Buffer) AppendByte(c byte) error {
-	if len(x.cur) < cap(x.cur) {
-		if err := AppendLimit(x.n, 1); err != nil {
-			return x.fail(err)
-		}
-		x.cur = append(x.cur, c)
-		x.n++
-		return nil
-	}
-	return x.Append(string(c))
-}
-
 // fail empties the buffer after a refused append and returns err.
 func (x *Buffer) fail(err error) error {
 	big := x.n >= bufferChunk
@@ -284,22 +281,4 @@ func (x *Buffer) String() (string, error) {
 		x.full, x.cur = nil, out
 	}
 	return unsafe.String(unsafe.SliceData(x.cur), len(x.cur)), nil
-}
-
-// QuoteLiteralLimit checks quoting s as a literal where PostgreSQL
-// allocates the worst case first, twice s and the quotes, plus header:
-// quote_literal's varlena header (4), format's %L a C string's NUL (1).
-func QuoteLiteralLimit(s string, header int64) error {
-	return AllocLimit(int64(len(s))*2 + 3 + header)
-}
-
-// QuoteIdentLimit checks quoting s as an identifier (quote_ident,
-// format's %I), which PostgreSQL's quote_identifier allocates at its exact
-// size when s needs quotes: s, a quote more for each quote, the two
-// quotes and a NUL.
-func QuoteIdentLimit(s string) error {
-	if int64(len(s))*2+3 <= MaxAllocSize || identSafe(s) {
-		return nil
-	}
-	return AllocLimit(int64(len(s)) + int64(strings.Count(s, `"`)) + 3)
 }
