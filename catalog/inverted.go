@@ -164,7 +164,7 @@ func tokens(opclass string, v sqltypes.Value, describe bool) *tokenizer {
 	case OpclassTSVector:
 		if tv := v.TSVector(); tv != nil {
 			for _, w := range tv.Words() {
-				tk.add(LexemeToken(w), func() string { return "lexeme " + builtins.QuoteLiteral(w) })
+				tk.add(LexemeToken(w), func() string { return "lexeme " + sqltypes.QuoteLiteral(w) })
 			}
 		}
 	case OpclassArray:
@@ -202,7 +202,7 @@ func (tk *tokenizer) add(tok []byte, shown func() string) {
 }
 
 func shownValue(prefix string, v sqltypes.Value) func() string {
-	return func() string { return prefix + builtins.QuoteLiteral(sqltypes.FormatText(v)) }
+	return func() string { return prefix + sqltypes.QuoteLiteral(sqltypes.FormatText(v)) }
 }
 
 func shownJSON(prefix string, j *sqltypes.JSONValue) func() string {
@@ -330,7 +330,7 @@ func shownTrigram(t [3]byte) func() string {
 				return fmt.Sprintf("trigram 0x%x", t[:])
 			}
 		}
-		return "trigram " + builtins.QuoteLiteral(string(t[:]))
+		return "trigram " + sqltypes.QuoteLiteral(string(t[:]))
 	}
 }
 

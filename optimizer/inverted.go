@@ -413,7 +413,7 @@ func (ii *invertedIndex) leaf(part int, op string, v sqltypes.Value) *InvertedQu
 		hasNull := false
 		for _, e := range a.Elems {
 			if t := catalog.ElementToken(e); t != nil {
-				elems = append(elems, tok(t, "element "+builtins.QuoteLiteral(sqltypes.FormatText(e))))
+				elems = append(elems, tok(t, "element "+sqltypes.QuoteLiteral(sqltypes.FormatText(e))))
 			} else {
 				hasNull = true
 			}
@@ -460,9 +460,9 @@ func tsqueryQuery(part int, n *sqltypes.TSQueryNode) *InvertedQuery {
 	case sqltypes.TSVal:
 		if n.Prefix {
 			return &InvertedQuery{Token: catalog.PartToken(part, catalog.LexemePrefixToken(n.Word)), Prefix: true,
-				Shown: "lexemes " + builtins.QuoteLiteral(n.Word) + ":*"}
+				Shown: "lexemes " + sqltypes.QuoteLiteral(n.Word) + ":*"}
 		}
-		return &InvertedQuery{Token: catalog.PartToken(part, catalog.LexemeToken(n.Word)), Shown: "lexeme " + builtins.QuoteLiteral(n.Word)}
+		return &InvertedQuery{Token: catalog.PartToken(part, catalog.LexemeToken(n.Word)), Shown: "lexeme " + sqltypes.QuoteLiteral(n.Word)}
 	case sqltypes.TSAnd, sqltypes.TSPhrase:
 		l, r := tsqueryQuery(part, n.Left), tsqueryQuery(part, n.Right)
 		switch {

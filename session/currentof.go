@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
-	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -264,7 +263,7 @@ func (s *Session) currentOfText(sql string, start, end int, portal string) (stri
 			continue
 		}
 		pred.WriteString(" = ")
-		pred.WriteString(builtins.QuoteLiteral(string(sqltypes.AppendTextStyled(nil, col.Type, v, s.bindStyle()))))
+		pred.WriteString(sqltypes.QuoteLiteral(string(sqltypes.AppendTextStyled(nil, col.Type, v, s.bindStyle()))))
 		pred.WriteString("::")
 		pred.WriteString(col.Type.String())
 	}

@@ -44,7 +44,7 @@ func defaultDisplay(def string, t sqltypes.Type) string {
 	case isNumberLiteral(lit, true):
 		lit = strings.TrimPrefix(lit, "+")
 		if strings.HasPrefix(lit, "-") {
-			return quoteLiteral(lit) + "::numeric"
+			return sqltypes.QuoteLiteral(lit) + "::numeric"
 		}
 		return lit
 	case len(lit) >= 2 && lit[0] == '\'' && lit[len(lit)-1] == '\'':
@@ -76,7 +76,7 @@ func defaultDisplay(def string, t sqltypes.Type) string {
 		if bare.ID == sqltypes.BPChar {
 			name = "bpchar" // format_type of character without a length
 		}
-		return quoteLiteral(sqltypes.FormatText(v)) + "::" + name
+		return sqltypes.QuoteLiteral(sqltypes.FormatText(v)) + "::" + name
 	}
 	return def
 }
@@ -86,9 +86,9 @@ func defaultDisplay(def string, t sqltypes.Type) string {
 func intConst(n int64) string {
 	switch {
 	case n < math.MinInt32 || n > math.MaxInt32:
-		return quoteLiteral(strconv.FormatInt(n, 10)) + "::bigint"
+		return sqltypes.QuoteLiteral(strconv.FormatInt(n, 10)) + "::bigint"
 	case n < 0:
-		return quoteLiteral(strconv.FormatInt(n, 10)) + "::integer"
+		return sqltypes.QuoteLiteral(strconv.FormatInt(n, 10)) + "::integer"
 	}
 	return strconv.FormatInt(n, 10)
 }

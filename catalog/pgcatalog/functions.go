@@ -610,17 +610,20 @@ func init() {
 	}))
 
 	Register("quote_ident", fn("", []Param{textP}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		if err := sqltypes.QuoteIdentLimit(a[0].S); err != nil {
+		q, err := sqltypes.QuotedIdent(a[0].S)
+		if err != nil {
 			return sqltypes.Null, err
 		}
-		return textV(sqltypes.QuoteIdent(a[0].S)), nil
+		return textV(q), nil
 	}))
-	// quote_literal's result is allocated at its worst case first.
+	// quote_literal's result is allocated at its worst case, with a
+	// varlena header, first.
 	quoteText := func(s string) (sqltypes.Value, error) {
-		if err := sqltypes.QuoteLiteralLimit(s, 4); err != nil {
+		q, err := sqltypes.QuotedLiteral(s, 4)
+		if err != nil {
 			return sqltypes.Null, err
 		}
-		return textV(quoteLiteral(s)), nil
+		return textV(q), nil
 	}
 	Register("quote_literal", fn("", []Param{textP}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		return quoteText(a[0].S)
@@ -789,13 +792,6 @@ func currentSetting(ctx *Context, name string, missingOK bool) (sqltypes.Value, 
 		return sqltypes.Null, nil
 	}
 	return sqltypes.Null, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
-}
-
-func quoteLiteral(s string) string {
-	if strings.Contains(s, `\`) {
-		return "E'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", "''") + "'"
-	}
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
 // sizePretty is pg_size_pretty(bigint), by PostgreSQL 15's algorithm:

@@ -455,8 +455,8 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 					id = "d"
 				}
 				col := column{name: c.Name, typ: c.Type, notNull: c.NotNull || t.IsPKColumn(i), deflt: defaultDisplay(c.Default, c.Type), ident: id, ordinal: i, comment: c.Comment}
-				if c.Sequence != "" && c.Default == "nextval("+quoteLiteral(catalog.QuoteKey(c.Sequence))+"::regclass)" {
-					col.deflt = "nextval(" + quoteLiteral(seqDisplay(snap, c.Sequence)) + "::regclass)"
+				if c.Sequence != "" && c.Default == "nextval("+sqltypes.QuoteLiteral(catalog.QuoteKey(c.Sequence))+"::regclass)" {
+					col.deflt = "nextval(" + sqltypes.QuoteLiteral(seqDisplay(snap, c.Sequence)) + "::regclass)"
 				}
 				if c.Generated != "" {
 					// PostgreSQL keeps the generation expression in

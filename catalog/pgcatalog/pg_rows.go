@@ -974,7 +974,7 @@ func indexDef(o *object, qualified bool, pretty func(sql string) string) string 
 		for i, opt := range opts {
 			name, val, _ := strings.Cut(opt, "=")
 			if sqltypes.QuoteIdent(val) != val {
-				opts[i] = name + "=" + quoteLiteral(val)
+				opts[i] = name + "=" + sqltypes.QuoteLiteral(val)
 			}
 		}
 		sb.WriteString(" WITH (" + strings.Join(opts, ", ") + ")")

@@ -22,8 +22,9 @@ func unknownEncoding(name string) error {
 // (54000 past the field limit, before anything is built), then builds it
 // in one buffer charged as a large value.
 func encode(b, format string) (string, error) {
+	format = strings.ToLower(format)
 	var size int64
-	switch strings.ToLower(format) {
+	switch format {
 	case "hex":
 		size = 2 * int64(len(b))
 	case "base64":
@@ -50,7 +51,7 @@ func encode(b, format string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	switch strings.ToLower(format) {
+	switch format {
 	case "hex":
 		const digits = "0123456789abcdef"
 		for i := 0; i < len(b); i++ {

@@ -206,26 +206,10 @@ func formatConversion(ctx *Context, conv byte, t sqltypes.Type, v sqltypes.Value
 	s := ctx.OutputText(t, v)
 	switch conv {
 	case 'I':
-		if err := sqltypes.QuoteIdentLimit(s); err != nil {
-			return "", err
-		}
-		return sqltypes.QuoteIdent(s), nil
+		return sqltypes.QuotedIdent(s)
 	case 'L':
 		// quote_literal_cstr: the worst case and a NUL, allocated first.
-		if err := sqltypes.QuoteLiteralLimit(s, 1); err != nil {
-			return "", err
-		}
-		return QuoteLiteral(s), nil
+		return sqltypes.QuotedLiteral(s, 1)
 	}
 	return s, nil
-}
-
-// QuoteLiteral is quote_literal: s in single quotes with quotes doubled;
-// an E” string with backslashes doubled when s holds one.
-func QuoteLiteral(s string) string {
-	q := "'" + strings.ReplaceAll(s, "'", "''") + "'"
-	if strings.Contains(s, `\`) {
-		return "E" + strings.ReplaceAll(q, `\`, `\\`)
-	}
-	return q
 }

@@ -1,6 +1,9 @@
 package sqltypes
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // QuoteIdent is quote_ident (and how format_type and the catalogs' deparsing
 // write a name): s as it must be written to be read back as the
@@ -12,6 +15,73 @@ func QuoteIdent(s string) string {
 		return s
 	}
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// QuotedIdent is quote_ident's result (and format's %I), checked as
+// PostgreSQL's quote_identifier allocates it when s needs quotes (s, a
+// quote more for each quote, the two quotes and a NUL: XX000 past the
+// field limit) and built in one allocation charged as a large value.
+func QuotedIdent(s string) (string, error) {
+	if identSafe(s) {
+		return s, nil
+	}
+	quotes := int64(strings.Count(s, `"`))
+	if err := AllocLimit(int64(len(s)) + quotes + 3); err != nil {
+		return "", err
+	}
+	buf, err := MakeBytes(int64(len(s))+quotes+2, "quote_ident's result")
+	if err != nil {
+		return "", err
+	}
+	buf = append(buf, '"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' {
+			buf = append(buf, '"')
+		}
+		buf = append(buf, s[i])
+	}
+	buf = append(buf, '"')
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), nil
+}
+
+// QuoteLiteral is quote_literal: s in single quotes with quotes doubled;
+// an E-string with backslashes doubled too when s holds one.
+func QuoteLiteral(s string) string { return string(appendQuoteLiteral(nil, s)) }
+
+// QuotedLiteral is quote_literal's result (and format's %L), checked as
+// PostgreSQL allocates it, at its worst case first (twice s, the quotes
+// and an E, plus header: quote_literal's varlena header, 4, or format's
+// NUL, 1: XX000 past the field limit), and built in one allocation
+// charged as a large value.
+func QuotedLiteral(s string, header int64) (string, error) {
+	if err := AllocLimit(int64(len(s))*2 + 3 + header); err != nil {
+		return "", err
+	}
+	size := int64(len(s)) + 2 + int64(strings.Count(s, "'"))
+	if backslashes := int64(strings.Count(s, `\`)); backslashes > 0 {
+		size += 1 + backslashes
+	}
+	buf, err := MakeBytes(size, "quote_literal's result")
+	if err != nil {
+		return "", err
+	}
+	buf = appendQuoteLiteral(buf, s)
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), nil
+}
+
+// appendQuoteLiteral appends s quoted as a literal (QuoteLiteral).
+func appendQuoteLiteral(buf []byte, s string) []byte {
+	if strings.IndexByte(s, '\\') >= 0 {
+		buf = append(buf, 'E')
+	}
+	buf = append(buf, '\'')
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\'' || c == '\\' {
+			buf = append(buf, c)
+		}
+		buf = append(buf, s[i])
+	}
+	return append(buf, '\'')
 }
 
 // identSafe reports whether s reads back as the same identifier without
