@@ -42,6 +42,11 @@ const (
 	// and a decompression per block (the box classes of bench/sidebyside
 	// spent a third of their time there at Pebble's 64 MiB).
 	defaultCacheSize = 512 << 20
+	// defaultRowCacheSize holds the values of about a million small rows
+	// (or a few hundred thousand documents) read by key: a cached row
+	// costs a hash lookup instead of a seek through the store's levels,
+	// half of a gin query's CPU (bench/README.md).
+	defaultRowCacheSize = 128 << 20
 	// defaultGCPercent lets the heap grow to five times what the last
 	// collection left before the next: zproxy's live heap is small (the
 	// block cache is off the Go heap), and at Go's default of 100 the
@@ -114,6 +119,9 @@ type Config struct {
 	Console bool
 	// CacheSize is the embedded store's block cache.
 	CacheSize byteSize
+	// RowCacheSize is the embedded store's cache of values read by key
+	// (0: none).
+	RowCacheSize byteSize
 	// GCPercent is the Go collector's target (runtime/debug.SetGCPercent);
 	// -1 turns collection off. MemoryLimit is its soft memory limit (0:
 	// GOMEMLIMIT, else half the machine's memory; see tuneGC).
@@ -190,6 +198,7 @@ func defaultConfig() Config {
 		Database:        "postgres",
 		MaxMessageSize:  defaultMaxMessageSize,
 		CacheSize:       defaultCacheSize,
+		RowCacheSize:    defaultRowCacheSize,
 		GCPercent:       defaultGCPercent,
 		MaxConnections:  defaultMaxConnections,
 		ShutdownTimeout: defaultShutdownTimeout,
@@ -258,6 +267,8 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"serve the browser console at /console/ on --metrics-listen (statements with their plans, sessions, index advice, tables and indexes, a picture of a Z-order query); it logs in with a SQL role and password and runs SQL as that role; over TLS (same port) with --tls-cert, and a --metrics-listen other than loopback needs --tls-cert")
 	fs.Var(&cfg.CacheSize, "cache-size",
 		"block cache of the embedded store (backend pebble), in `bytes` (suffixes KiB, MiB, GiB); memory is taken as blocks are read")
+	fs.Var(&cfg.RowCacheSize, "row-cache-size",
+		"cache of the rows the embedded store (backend pebble) reads by key, in `bytes` (suffixes KiB, MiB, GiB; 0: none): a cached row is a hash lookup rather than a seek, and every commit drops the keys it writes first, so readers see exactly their snapshots")
 	fs.IntVar(&cfg.GCPercent, "gc-percent", cfg.GCPercent,
 		"Go garbage collector target, a `percent`: a collection runs once the heap has grown this much since the last (Go's GOGC, which it replaces); higher spends less CPU collecting for a larger heap, -1 never collects (cap the heap with GOMEMLIMIT)")
 	fs.Var(&cfg.SessionMemoryLimit, "session-memory-limit",
@@ -544,7 +555,7 @@ func (c *Config) LogAttrs() []any {
 	}
 	switch c.Backend {
 	case backendPebble:
-		attrs = append(attrs, "data_dir", c.DataDir, "cache_size", int64(c.CacheSize))
+		attrs = append(attrs, "data_dir", c.DataDir, "cache_size", int64(c.CacheSize), "row_cache_size", int64(c.RowCacheSize))
 	case backendDynamoDB:
 		attrs = append(attrs, "dynamodb_table", c.DynamoDBTable, "dynamodb_region", c.DynamoDBRegion,
 			"dynamodb_endpoint", c.DynamoDBEndpoint, "advertise_addr", c.AdvertiseAddr)

@@ -49,6 +49,9 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	if err != nil {
 		return err
 	}
+	if ps, ok := store.(*zpebble.Store); ok {
+		metrics.WatchRowCache(reg, ps.RowCacheStats)
+	}
 	defer func() {
 		// Closing the store syncs it: it runs last, after every statement.
 		if cerr := store.Close(); cerr != nil {
@@ -182,7 +185,11 @@ var _ kv.Observer = (*metrics.Metrics)(nil)
 func openStore(ctx context.Context, cfg Config, obs kv.Observer) (kv.Store, error) {
 	switch cfg.Backend {
 	case backendPebble:
-		s, err := zpebble.Open(cfg.DataDir, zpebble.Options{Observer: obs, CacheSize: int64(cfg.CacheSize)})
+		rowCache := int64(cfg.RowCacheSize)
+		if rowCache == 0 {
+			rowCache = -1 // none
+		}
+		s, err := zpebble.Open(cfg.DataDir, zpebble.Options{Observer: obs, CacheSize: int64(cfg.CacheSize), RowCacheSize: rowCache})
 		if err != nil {
 			return nil, fmt.Errorf("opening the embedded store in %s: %w", cfg.DataDir, err)
 		}

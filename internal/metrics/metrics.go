@@ -210,3 +210,19 @@ func (m *Metrics) AddTableCapacity(table string, units float64) {
 		m.TableCapacity.WithLabelValues(table).Add(units)
 	}
 }
+
+// WatchRowCache exports the embedded store's row cache counters, read from
+// stats at every scrape: zproxy_row_cache_hits_total and
+// zproxy_row_cache_misses_total.
+func WatchRowCache(reg prometheus.Registerer, stats func() (hits, misses int64)) {
+	reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "zproxy_row_cache_hits_total",
+			Help: "Rows the embedded store's gets found in its row cache.",
+		}, func() float64 { h, _ := stats(); return float64(h) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "zproxy_row_cache_misses_total",
+			Help: "Rows the embedded store's gets looked up in its row cache and read from the store.",
+		}, func() float64 { _, m := stats(); return float64(m) }),
+	)
+}

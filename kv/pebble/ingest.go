@@ -96,7 +96,7 @@ func (s *Store) commitRepr(repr []byte, record bool) error {
 		if err := batch.SetRepr(repr); err != nil {
 			return fmt.Errorf("kv/pebble: bulk batch: %w", err)
 		}
-		if err := batch.Commit(s.sync); err != nil {
+		if err := s.commitBatch(batch, s.sync); err != nil {
 			return fmt.Errorf("kv/pebble: commit: %w", err)
 		}
 		if record {
@@ -128,7 +128,7 @@ func (s *Store) commitRepr(repr []byte, record bool) error {
 		s.removeIngestFiles(all)
 		return err
 	}
-	if err := s.db.Ingest(all); err != nil {
+	if err := s.ingest(all); err != nil {
 		s.removeIngestFiles(all) // Ingest removes them only on success
 		return fmt.Errorf("kv/pebble: ingest: %w", err)
 	}

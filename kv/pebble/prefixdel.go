@@ -38,7 +38,7 @@ func (s *Store) DeletePartitionPrefix(ctx context.Context, prefix []byte) (err e
 	if batch.Empty() {
 		return nil
 	}
-	if err := batch.Commit(pebble.Sync); err != nil {
+	if err := s.commitBatch(batch, pebble.Sync); err != nil {
 		return fmt.Errorf("kv/pebble: delete prefix: %w", err)
 	}
 	s.unflushed.Store(true)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"io"
 	"log"
 	"slices"
 	"sync"
@@ -49,6 +50,10 @@ type Options struct {
 	// (ingest.go) rather than committed as a Pebble batch: 0 is
 	// defaultIngestMinBytes, a negative value never ingests.
 	IngestMinBytes int64
+	// RowCacheSize is the size in bytes of the cache of values read by
+	// point gets (rowcache.go): 0 is defaultRowCacheSize, a negative
+	// value keeps no such cache.
+	RowCacheSize int64
 }
 
 const defaultCacheSize = 64 << 20
@@ -111,6 +116,10 @@ type Store struct {
 	ingestMin   int64
 	ingests     atomic.Int64  // commits ingested (IngestCount)
 	ingestFiles atomic.Uint64 // names ingestion files
+
+	// rows caches the values point gets read (rowcache.go); nil when
+	// Options.RowCacheSize is negative.
+	rows *rowCache
 
 	// unflushed says a batch was committed since PartitionBytes last
 	// flushed the memtable (size.go).
@@ -204,6 +213,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		dir:       dir,
 		popts:     popts,
 		ingestMin: ingestMin,
+		rows:      newRowCache(opts.RowCacheSize),
 		observer:  opts.Observer,
 		seed:      maphash.MakeSeed(),
 		locks:     newKeyLocks(),
@@ -272,11 +282,12 @@ func (s *Store) observe(op string, start time.Time, err error) {
 // Get reads keys from one consistent snapshot. Found items carry the
 // caller's Key (not a copy) and freshly allocated attributes.
 func (s *Store) Get(ctx context.Context, req kv.GetRequest) (items []kv.Item, err error) {
-	return s.get(ctx, req, nil)
+	return s.get(ctx, req, nil, 0)
 }
 
-// get reads keys from snap, or from a snapshot of its own when snap is nil.
-func (s *Store) get(ctx context.Context, req kv.GetRequest, snap *pebble.Snapshot) (items []kv.Item, err error) {
+// get reads keys from snap, whose row cache stamp is stamp (rowcache.go),
+// or from a snapshot of its own when snap is nil.
+func (s *Store) get(ctx context.Context, req kv.GetRequest, snap *pebble.Snapshot, stamp uint64) (items []kv.Item, err error) {
 	s.closeMu.RLock()
 	defer s.closeMu.RUnlock()
 	if err := s.usable(ctx); err != nil {
@@ -291,13 +302,16 @@ func (s *Store) get(ctx context.Context, req kv.GetRequest, snap *pebble.Snapsho
 	case snap != nil:
 		r = snap
 	case len(req.Keys) > 1:
+		stamp = s.rows.stamp() // before the snapshot: see rowCache
 		snap := s.db.NewSnapshot()
 		defer snap.Close()
 		r = snap
+	default:
+		stamp = s.rows.stamp()
 	}
 	items = make([]kv.Item, len(req.Keys))
 	if len(req.Keys) >= iterGetMin {
-		return s.getSorted(r, req, items)
+		return s.getSorted(r, req, items, stamp)
 	}
 	var keyBuf []byte
 	found, readBytes := 0, 0
@@ -311,15 +325,22 @@ func (s *Store) get(ctx context.Context, req kv.GetRequest, snap *pebble.Snapsho
 	}
 	for i, k := range req.Keys {
 		keyBuf = appendKey(keyBuf[:0], k)
-		v, closer, err := r.Get(keyBuf)
-		if errors.Is(err, pebble.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("kv/pebble: get: %w", err)
+		v, cached := s.rows.lookup(keyBuf, stamp)
+		var closer io.Closer
+		if !cached {
+			v, closer, err = r.Get(keyBuf)
+			if errors.Is(err, pebble.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("kv/pebble: get: %w", err)
+			}
+			s.rows.insert(keyBuf, v, stamp)
 		}
 		attrs, err := decodeValueOf(v, proj)
-		closer.Close()
+		if closer != nil {
+			closer.Close()
+		}
 		if err != nil {
 			return nil, fmt.Errorf("kv/pebble: get (%x, %x): %w", k.Partition, k.Sort, err)
 		}
@@ -341,7 +362,7 @@ const iterGetMin = 8
 // getSorted reads req's keys through one iterator over r, seeking to them
 // in key order; items[i] is the item of req.Keys[i] (a zero item when it
 // is absent).
-func (s *Store) getSorted(r pebble.Reader, req kv.GetRequest, items []kv.Item) ([]kv.Item, error) {
+func (s *Store) getSorted(r pebble.Reader, req kv.GetRequest, items []kv.Item, stamp uint64) (_ []kv.Item, err error) {
 	// One buffer holds every encoded key.
 	var buf []byte
 	ends := make([]int, len(req.Keys))
@@ -359,24 +380,46 @@ func (s *Store) getSorted(r pebble.Reader, req kv.GetRequest, items []kv.Item) (
 		enc[i] = buf[start:ends[i]:ends[i]]
 	}
 	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(enc[a], enc[b]) })
-	it, err := r.NewIter(nil)
-	if err != nil {
-		return nil, fmt.Errorf("kv/pebble: get: %w", err)
-	}
-	defer it.Close()
+	// The iterator is opened at the first key the row cache does not
+	// hold: a get whose rows are all cached seeks nothing.
+	var it *pebble.Iterator
+	defer func() {
+		if it != nil {
+			if cerr := it.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("kv/pebble: get: %w", cerr)
+			}
+		}
+	}()
+	exhausted := false // the iterator passed the last key stored
 	found, readBytes := 0, 0
 	proj := newProjection(req.Attrs, req.AttrIDs)
 	var arena valueArena
 	for n, i := range order {
-		if !it.SeekGE(enc[i]) {
-			break // every later key is past the last one stored
-		}
-		if !bytes.Equal(it.Key(), enc[i]) {
-			continue
-		}
-		v, err := it.ValueAndErr()
-		if err != nil {
-			return nil, fmt.Errorf("kv/pebble: get: %w", err)
+		v, cached := s.rows.lookup(enc[i], stamp)
+		if !cached {
+			if exhausted {
+				continue
+			}
+			if it == nil {
+				if it, err = r.NewIter(nil); err != nil {
+					it = nil
+					return nil, fmt.Errorf("kv/pebble: get: %w", err)
+				}
+			}
+			if !it.SeekGE(enc[i]) {
+				if err := it.Error(); err != nil {
+					return nil, fmt.Errorf("kv/pebble: get: %w", err)
+				}
+				exhausted = true // every later key is past the last one stored
+				continue
+			}
+			if !bytes.Equal(it.Key(), enc[i]) {
+				continue
+			}
+			if v, err = it.ValueAndErr(); err != nil {
+				return nil, fmt.Errorf("kv/pebble: get: %w", err)
+			}
+			s.rows.insert(enc[i], v, stamp)
 		}
 		arena.rows = len(order) - n
 		attrs, err := decodeValueIn(v, proj, &arena)
@@ -387,8 +430,10 @@ func (s *Store) getSorted(r pebble.Reader, req kv.GetRequest, items []kv.Item) (
 		found++
 		readBytes += len(enc[i]) + len(v)
 	}
-	if err := it.Error(); err != nil {
-		return nil, fmt.Errorf("kv/pebble: get: %w", err)
+	if it != nil {
+		if err := it.Error(); err != nil {
+			return nil, fmt.Errorf("kv/pebble: get: %w", err)
+		}
 	}
 	req.Stats.AddRead(found, readBytes)
 	return items, nil
@@ -487,7 +532,7 @@ func (s *Store) commit(batch *pebble.Batch, ks *opKeys, ops []kv.Op, base int) e
 			return err
 		}
 	}
-	if err := batch.Commit(s.sync); err != nil {
+	if err := s.commitBatch(batch, s.sync); err != nil {
 		return fmt.Errorf("kv/pebble: commit: %w", err)
 	}
 	s.unflushed.Store(true)

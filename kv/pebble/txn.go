@@ -107,8 +107,9 @@ func (s *Store) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
 			b.startSeq = s.seq
 			s.live[b.startSeq]++
 		}
+		stamp := s.rows.stamp() // before the snapshot: see rowCache
 		b.snap = s.db.NewSnapshot()
-		b.ref = &snapshotRef{snap: b.snap, users: 1}
+		b.ref = &snapshotRef{snap: b.snap, users: 1, stamp: stamp}
 	}
 	s.txns[b] = struct{}{}
 	return kvtxn.New(b, opts), nil
@@ -120,6 +121,7 @@ func (s *Store) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
 type snapshotRef struct {
 	snap  *pebble.Snapshot // nil once closed
 	users int
+	stamp uint64 // the row cache's stamp of snap (rowcache.go)
 }
 
 // ExportSnapshot implements kvtxn.SnapshotBackend: a name other
@@ -208,7 +210,7 @@ func (b *txnBackend) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, err
 	if err != nil {
 		return nil, err
 	}
-	return b.s.get(ctx, req, snap)
+	return b.s.get(ctx, req, snap, b.ref.stamp)
 }
 
 func (b *txnBackend) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
@@ -333,7 +335,7 @@ func (b *txnBackend) CommitEach(ctx context.Context, n int, each func(yield func
 		// (ingest.go); the record of its keys is kept below.
 		if repr != nil {
 			err = s.commitRepr(repr, false)
-		} else if err = batch.Commit(s.sync); err != nil {
+		} else if err = s.commitBatch(batch, s.sync); err != nil {
 			err = fmt.Errorf("kv/pebble: commit: %w", err)
 		}
 		if err != nil {
