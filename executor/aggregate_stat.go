@@ -349,15 +349,15 @@ func (a *jsonAgg) result() (sqltypes.Value, error) {
 	}
 	switch {
 	case a.rows:
-		return sqltypes.JSONAggRows(a.vals), nil
+		return sqltypes.JSONAggRows(a.vals)
 	case a.kind == "json_agg":
-		return sqltypes.JSONAgg(a.vals), nil
+		return sqltypes.JSONAgg(a.vals)
 	case a.kind == "jsonb_agg":
 		return sqltypes.JSONBAgg(a.vals)
 	case a.kind == "jsonb_object_agg":
 		return sqltypes.JSONBBuildObject(a.vals)
 	}
-	return sqltypes.JSONObjectAgg(a.vals), nil
+	return sqltypes.JSONObjectAgg(a.vals)
 }
 
 // orderedSetAgg is percentile_cont, percentile_disc and mode: the values

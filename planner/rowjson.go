@@ -61,6 +61,6 @@ func (b *Binder) wholeRow(sc *scope, cn *ast.ColumnName) (ir.Expr, error) {
 		if ctx != nil {
 			st = ctx.Fn.OutputStyle()
 		}
-		return sqltypes.RowToJSONStyled(names, types, a, st), nil
+		return sqltypes.RowToJSONStyled(names, types, a, st)
 	}}, nil
 }

@@ -726,7 +726,15 @@ func (e *copyEncoder) row(out []byte, row []sqltypes.Value) ([]byte, error) {
 		// special byte (or, in CSV, needs quotes for another reason) is
 		// taken back out and written again, escaped or quoted.
 		at := len(out)
-		out = sqltypes.AppendTextStyled(out, cols[i].Type, v, e.style)
+		if v.K == sqltypes.KindJSONB {
+			// jsonb_out fails past MaxAllocSize as PostgreSQL's does.
+			var err error
+			if out, err = sqltypes.AppendJSONB(out, v.JSONB()); err != nil {
+				return out, err
+			}
+		} else {
+			out = sqltypes.AppendTextStyled(out, cols[i].Type, v, e.style)
+		}
 		// An integer with a name in S is a reg* value, printed as its
 		// name: not plain.
 		clean := e.plain[v.K] && (v.K != sqltypes.KindInt || v.S == "")

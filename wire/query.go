@@ -353,6 +353,11 @@ func (c *conn) appendValue(buf []byte, col *Column, format int16, v *sqltypes.Va
 	if format == formatBinary {
 		return AppendBinary(buf, *t, *v)
 	}
+	if v.K == sqltypes.KindJSONB {
+		// jsonb_out, which fails past MaxAllocSize as PostgreSQL's does;
+		// AppendTextStyled has no error path.
+		return sqltypes.AppendJSONB(buf, v.JSONB())
+	}
 	return sqltypes.AppendTextStyled(buf, *t, *v, c.style), nil
 }
 

@@ -397,7 +397,7 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return binary.BigEndian.AppendUint32(buf, uint32(iv.Months)), nil
 	case sqltypes.JSONB:
 		buf = append(buf, 1)
-		return sqltypes.AppendJSONB(buf, v.JSONB()), nil
+		return sqltypes.AppendJSONB(buf, v.JSONB())
 	case sqltypes.Array:
 		return appendArray(buf, t, v)
 	case sqltypes.Int4Range, sqltypes.Int8Range, sqltypes.NumRange, sqltypes.TsRange, sqltypes.TstzRange, sqltypes.DateRange, sqltypes.UserRange:

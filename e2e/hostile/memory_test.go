@@ -375,6 +375,23 @@ func TestLargeTextLimits(t *testing.T) {
 		{"SELECT length(('{\"' || repeat('a', 268435456) || '\": 1}')::jsonb::text)", "54000", "string too long to represent as jsonb string", jsonbStringDetail},
 		{"SELECT length(jsonb_build_object(repeat('a', 268435456), 1)::text)", "54000", "string too long to represent as jsonb string", jsonbStringDetail},
 		{"SELECT length(jsonb_agg(repeat('a', 268435456))::text)", "54000", "string too long to represent as jsonb string", jsonbStringDetail},
+		// JSON text, which escaping grows up to sixfold: escape_json
+		// appends into a StringInfo, a \u00XX escape through
+		// appendStringInfo (which asks for 32 bytes once under 16 are
+		// free), so PostgreSQL fails where the text meets the limit.
+		{`SELECT length(to_json(repeat(E'\x01', 200000000))::text)`, "54000", "out of memory",
+			"Cannot enlarge string buffer containing 1073741809 bytes by 32 more bytes."},
+		{`SELECT length(json_build_object('a', repeat(E'\x01', 200000000))::text)`, "54000", "out of memory",
+			"Cannot enlarge string buffer containing 1073741810 bytes by 32 more bytes."},
+		{`SELECT length(to_json(repeat('"', 600000000))::text)`, "54000", "out of memory",
+			"Cannot enlarge string buffer containing 1073741821 bytes by 2 more bytes."},
+		// jsonb's output (jsonb_out), by a cast and to the client.
+		{`SELECT length(to_jsonb(repeat(E'\x01', 200000000))::text)`, "54000", "out of memory",
+			"Cannot enlarge string buffer containing 1073741809 bytes by 32 more bytes."},
+		{`SELECT to_jsonb(repeat(E'\x01', 200000000))`, "54000", "out of memory",
+			"Cannot enlarge string buffer containing 1073741809 bytes by 32 more bytes."},
+		// bytea in json: byteaout allocates its hex text whole first.
+		{"SELECT length(to_json(repeat('a', 600000000)::bytea)::text)", "XX000", "invalid memory alloc request size 1200000003", ""},
 	} {
 		var n int64
 		err := conn.QueryRow(ctx, c.sql).Scan(&n)

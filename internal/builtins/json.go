@@ -62,14 +62,14 @@ func init() {
 	// their types' output functions (timestamptz's reads TimeZone),
 	// stable.
 	Register("to_json", anyJSON(sqltypes.TypeJSON, -1, func(a []sqltypes.Value) (sqltypes.Value, error) {
-		return sqltypes.ToJSON(a[0]), nil
+		return sqltypes.ToJSON(a[0])
 	}).Strict().WithVolatility(Stable))
 	Register("to_jsonb", anyJSON(sqltypes.TypeJSONB, -1, func(a []sqltypes.Value) (sqltypes.Value, error) {
 		return sqltypes.ToJSONB(a[0])
 	}).Strict().WithVolatility(Stable))
 	Register("json_build_object", anyJSON(sqltypes.TypeJSON, 1, sqltypes.JSONBuildObject), noArgs(anyJSON(sqltypes.TypeJSON, 1, sqltypes.JSONBuildObject)))
 	Register("jsonb_build_object", anyJSON(sqltypes.TypeJSONB, 1, sqltypes.JSONBBuildObject), noArgs(anyJSON(sqltypes.TypeJSONB, 1, sqltypes.JSONBBuildObject)))
-	buildArray := func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONBuildArray(a), nil }
+	buildArray := sqltypes.JSONBuildArray
 	Register("json_build_array", anyJSON(sqltypes.TypeJSON, 1, buildArray), noArgs(anyJSON(sqltypes.TypeJSON, 1, buildArray)))
 	Register("jsonb_build_array", anyJSON(sqltypes.TypeJSONB, 1, sqltypes.JSONBBuildArray), noArgs(anyJSON(sqltypes.TypeJSONB, 1, sqltypes.JSONBBuildArray)))
 

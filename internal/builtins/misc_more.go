@@ -95,26 +95,6 @@ func JSONObject(a []sqltypes.Value, jsonb bool) (sqltypes.Value, error) {
 	return sqltypes.NewJSON(b.String()), nil
 }
 
-// arrayToJSONPretty is array_to_json(a, true): the elements of the first
-// dimension on lines of their own.
-func arrayToJSONPretty(arr *sqltypes.ArrayValue) string {
-	if len(arr.Dims) == 0 {
-		return "[]"
-	}
-	n := int(arr.Dims[0])
-	per := len(arr.Elems) / n
-	parts := make([]string, n)
-	for i := range parts {
-		if len(arr.Dims) == 1 {
-			parts[i] = string(sqltypes.AppendToJSON(nil, arr.Elems[i]))
-			continue
-		}
-		sub := &sqltypes.ArrayValue{Elem: arr.Elem, Dims: arr.Dims[1:], Elems: arr.Elems[i*per : (i+1)*per]}
-		parts[i] = string(sqltypes.AppendToJSON(nil, sqltypes.NewArray(sub)))
-	}
-	return "[" + strings.Join(parts, ",\n ") + "]"
-}
-
 func init() {
 	bytea, int4, int8 := T(sqltypes.TypeBytea), T(sqltypes.TypeInt4), T(sqltypes.TypeInt8)
 	anyArgs := Param{Any: true, Pseudo: AnyType}
@@ -242,10 +222,7 @@ func init() {
 		if _, err := arrayArg(a[0]); err != nil {
 			return sqltypes.Null, err
 		}
-		if len(a) > 1 && a[1].Bool() {
-			return sqltypes.NewJSON(arrayToJSONPretty(a[0].Array())), nil
-		}
-		return sqltypes.ToJSON(a[0]), nil
+		return sqltypes.ArrayToJSON(a[0].Array(), len(a) > 1 && a[1].Bool())
 	}
 	doc := "map array to json"
 	Register("array_to_json",

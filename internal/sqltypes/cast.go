@@ -306,6 +306,13 @@ func castAny(v Value, t Type, explicit bool) (Value, error) {
 			// inet and cidr cast to the string types through text(inet),
 			// which always shows the /n.
 			s = NewText(InetText(v.Inet()))
+		case KindJSONB:
+			// jsonb_out, which fails past MaxAllocSize as PostgreSQL's.
+			text, err := JSONBOut(v.JSONB())
+			if err != nil {
+				return Null, err
+			}
+			s = NewText(text)
 		default:
 			s = NewText(FormatText(v))
 		}
@@ -356,7 +363,11 @@ func castAny(v Value, t Type, explicit bool) (Value, error) {
 	case KindJSON:
 		switch v.K {
 		case KindJSONB:
-			return NewJSON(JSONBText(v.JSONB())), nil
+			text, err := JSONBOut(v.JSONB())
+			if err != nil {
+				return Null, err
+			}
+			return NewJSON(text), nil
 		case KindJSON:
 			return v, nil
 		}

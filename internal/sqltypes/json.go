@@ -649,47 +649,34 @@ func appendJSONString(buf []byte, s string) []byte {
 	return append(buf, '"')
 }
 
-// AppendJSONB appends jsonb's text output: `{"a": 1, "b": [1, 2]}`.
-func AppendJSONB(buf []byte, j *JSONValue) []byte {
-	if j.raw != "" && j.Num == nil && j.Kind == JSONNumber {
-		return append(buf, j.raw...)
-	}
-	switch j.Kind {
-	case JSONNull:
-		return append(buf, "null"...)
-	case JSONBool:
-		if j.Bool {
-			return append(buf, "true"...)
-		}
-		return append(buf, "false"...)
-	case JSONNumber:
-		return AppendNumeric(buf, j.Num)
-	case JSONString:
-		return appendJSONString(buf, j.Str)
-	case JSONArray:
-		buf = append(buf, '[')
-		for i := range j.Elems {
-			if i > 0 {
-				buf = append(buf, ", "...)
-			}
-			buf = AppendJSONB(buf, &j.Elems[i])
-		}
-		return append(buf, ']')
-	}
-	buf = append(buf, '{')
-	for i, k := range j.Keys {
-		if i > 0 {
-			buf = append(buf, ", "...)
-		}
-		buf = appendJSONString(buf, k)
-		buf = append(buf, ": "...)
-		buf = AppendJSONB(buf, &j.Elems[i])
-	}
-	return append(buf, '}')
+// AppendJSONB appends jsonb's text output: `{"a": 1, "b": [1, 2]}`. It
+// fails as PostgreSQL's jsonb_out does (54000) when the text would pass
+// MaxAllocSize, counting from the end of buf, since PostgreSQL prints it
+// in a buffer of its own; buf is then returned as it was.
+func AppendJSONB(buf []byte, j *JSONValue) ([]byte, error) {
+	w := newJSONOut(buf)
+	w.jsonb(j)
+	return w.result()
 }
 
-// JSONBText is jsonb's text output as a string.
-func JSONBText(j *JSONValue) string { return string(AppendJSONB(nil, j)) }
+// appendJSONBText appends jsonb's text output with no limit, for the text
+// outputs that have no error path (AppendText).
+func appendJSONBText(buf []byte, j *JSONValue) []byte {
+	w := uncheckedJSONOut(buf)
+	w.jsonb(j)
+	return w.b
+}
+
+// JSONBText is jsonb's text output as a string, with no limit: for keys,
+// comparisons and messages. A value's output goes through JSONBOut.
+func JSONBText(j *JSONValue) string { return string(appendJSONBText(nil, j)) }
+
+// JSONBOut is jsonb's output function, jsonb_out: its text, or 54000 as
+// PostgreSQL fails one past MaxAllocSize (jsonb::text, jsonb::json).
+func JSONBOut(j *JSONValue) (string, error) {
+	b, err := AppendJSONB(nil, j)
+	return string(b), err
+}
 
 // CompareJSONB is jsonb's btree order: at the top an empty array sorts
 // first, then scalars, arrays, objects; containers compare by their number
@@ -1190,63 +1177,35 @@ func appendJSONScalarText(buf []byte, v Value) []byte {
 
 // AppendToJSON appends to_json(v): the json text of a SQL value, with
 // PostgreSQL's json (not jsonb) spacing for arrays ("[1,2]") and numbers
-// as they print.
-func AppendToJSON(buf []byte, v Value) []byte {
-	switch v.K {
-	case KindNull:
-		return append(buf, "null"...)
-	case KindBool:
-		if v.I != 0 {
-			return append(buf, "true"...)
-		}
-		return append(buf, "false"...)
-	case KindInt:
-		return strconv.AppendInt(buf, v.I, 10)
-	case KindFloat, KindNumeric:
-		text := FormatText(v)
-		if d, err := parseDecimal(text); err == nil && d.Form == apd.Finite {
-			return append(buf, text...)
-		}
-		return appendJSONString(buf, text)
-	case KindJSON:
-		return append(buf, v.S...)
-	case KindJSONB:
-		return AppendJSONB(buf, v.JSONB())
-	case KindHstore:
-		// to_json uses a type's cast to json when it has one.
-		return append(buf, HstoreJSON(v.Hstore())...)
-	case KindArray:
-		a := v.Array()
-		if len(a.Dims) == 0 {
-			return append(buf, "[]"...)
-		}
-		return appendArrayJSON(buf, a, 0, 0)
-	}
-	return appendJSONString(buf, string(appendJSONScalarText(nil, v)))
-}
-
-func appendArrayJSON(buf []byte, a *ArrayValue, dim, off int) []byte {
-	n := int(a.Dims[dim])
-	stride := 1
-	for _, d := range a.Dims[dim+1:] {
-		stride *= int(d)
-	}
-	buf = append(buf, '[')
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		if dim == len(a.Dims)-1 {
-			buf = AppendToJSON(buf, a.Elems[off+i])
-		} else {
-			buf = appendArrayJSON(buf, a, dim+1, off+i*stride)
-		}
-	}
-	return append(buf, ']')
+// as they print. It fails as PostgreSQL's to_json does (54000) when the
+// text would pass MaxAllocSize, counting from the end of buf; buf is then
+// returned as it was.
+func AppendToJSON(buf []byte, v Value) ([]byte, error) {
+	w := newJSONOut(buf)
+	w.toJSON(v)
+	return w.result()
 }
 
 // ToJSON is to_json(v) as a json value.
-func ToJSON(v Value) Value { return NewJSON(string(AppendToJSON(nil, v))) }
+func ToJSON(v Value) (Value, error) {
+	w := newJSONOut(nil)
+	w.toJSON(v)
+	return w.json()
+}
+
+// ArrayToJSON is array_to_json(a, pretty): to_json's text of the array,
+// with a line break between the outer elements when pretty.
+func ArrayToJSON(a *ArrayValue, pretty bool) (Value, error) {
+	w := newJSONOut(nil)
+	if len(a.Dims) == 0 {
+		w.raw("[]")
+	} else if pretty {
+		w.array(a, 0, 0, ",\n ")
+	} else {
+		w.array(a, 0, 0, ",")
+	}
+	return w.json()
+}
 
 // buildObjectArgs checks json[b]_build_object's arguments: pairs of a
 // non-NULL key and a value (22023 otherwise, with PostgreSQL's messages).
@@ -1304,16 +1263,18 @@ func JSONBuildObject(args []Value) (Value, error) {
 	if err := buildObjectArgs(args, "json_build_object"); err != nil {
 		return Null, err
 	}
-	buf := []byte{'{'}
+	w := newJSONOut(nil)
+	w.raw("{")
 	for i := 0; i < len(args); i += 2 {
 		if i > 0 {
-			buf = append(buf, ", "...)
+			w.raw(", ")
 		}
-		buf = appendJSONString(buf, jsonKeyText(args[i]))
-		buf = append(buf, " : "...)
-		buf = AppendToJSON(buf, args[i+1])
+		w.str(jsonKeyText(args[i]))
+		w.raw(" : ")
+		w.toJSON(args[i+1])
 	}
-	return NewJSON(string(append(buf, '}'))), nil
+	w.raw("}")
+	return w.json()
 }
 
 // JSONBBuildArray is jsonb_build_array(v1, ...).
@@ -1330,41 +1291,48 @@ func JSONBBuildArray(args []Value) (Value, error) {
 }
 
 // JSONBuildArray is json_build_array: `[1, "a"]`.
-func JSONBuildArray(args []Value) Value {
-	buf := []byte{'['}
+func JSONBuildArray(args []Value) (Value, error) {
+	w := newJSONOut(nil)
+	w.raw("[")
 	for i, a := range args {
 		if i > 0 {
-			buf = append(buf, ", "...)
+			w.raw(", ")
 		}
-		buf = AppendToJSON(buf, a)
+		w.toJSON(a)
 	}
-	return NewJSON(string(append(buf, ']')))
+	w.raw("]")
+	return w.json()
 }
 
 // JSONAgg is json_agg over the aggregated values in order: json text
 // "[1, 2]", with a line break before arrays after the first as
 // PostgreSQL prints them. No rows give NULL (call with none).
-func JSONAgg(vals []Value) Value {
+func JSONAgg(vals []Value) (Value, error) {
 	return jsonAggText(vals, func(v Value) bool { return v.K == KindArray })
 }
 
 // jsonAggText prints json_agg's array, with a line break before the
 // elements after the first for which lineBreak holds.
-func jsonAggText(vals []Value, lineBreak func(Value) bool) Value {
+func jsonAggText(vals []Value, lineBreak func(Value) bool) (Value, error) {
 	if len(vals) == 0 {
-		return Null
+		return Null, nil
 	}
-	buf := []byte{'['}
+	w := newJSONOut(nil)
+	w.raw("[")
 	for i, v := range vals {
+		if w.err != nil {
+			break
+		}
 		if i > 0 {
-			buf = append(buf, ", "...)
+			w.raw(", ")
 			if lineBreak(v) {
-				buf = append(buf, "\n "...)
+				w.raw("\n ")
 			}
 		}
-		buf = AppendToJSON(buf, v)
+		w.toJSON(v)
 	}
-	return NewJSON(string(append(buf, ']')))
+	w.catenate("]")
+	return w.json()
 }
 
 // JSONBAgg is jsonb_agg.

@@ -17,20 +17,22 @@ func JSONObjectKey(k Value) error {
 // JSONObjectAgg is json_object_agg over keys and values alternating in
 // kv: json text `{ "a" : 1, "b" : 2 }`, duplicate keys kept, as
 // PostgreSQL prints it. No pairs give NULL.
-func JSONObjectAgg(kv []Value) Value {
+func JSONObjectAgg(kv []Value) (Value, error) {
 	if len(kv) == 0 {
-		return Null
+		return Null, nil
 	}
-	buf := []byte("{ ")
-	for i := 0; i+1 < len(kv); i += 2 {
+	w := newJSONOut(nil)
+	w.raw("{ ")
+	for i := 0; i+1 < len(kv) && w.err == nil; i += 2 {
 		if i > 0 {
-			buf = append(buf, ", "...)
+			w.raw(", ")
 		}
-		buf = appendJSONString(buf, jsonKeyText(kv[i]))
-		buf = append(buf, " : "...)
-		buf = AppendToJSON(buf, kv[i+1])
+		w.str(jsonKeyText(kv[i]))
+		w.raw(" : ")
+		w.toJSON(kv[i+1])
 	}
-	return NewJSON(string(append(buf, " }"...)))
+	w.catenate(" }")
+	return w.json()
 }
 
 // JSONInput is a value of type t as the JSON functions take it: a real
@@ -62,29 +64,37 @@ func JSONObjectKeys(v Value, fn string) ([]string, error) {
 }
 
 // RowToJSON is a row as PostgreSQL's composite_to_json prints it:
-// {"id":1,"name":"a"}, each column through to_json.
-func RowToJSON(names []string, types []Type, vals []Value) Value {
+// {"id":1,"name":"a"}, each column through to_json; 54000 past
+// MaxAllocSize, as PostgreSQL's row_to_json fails.
+func RowToJSON(names []string, types []Type, vals []Value) (Value, error) {
 	return RowToJSONStyled(names, types, vals, Style{})
 }
 
 // RowToJSONStyled is RowToJSON in a session whose output settings are st
 // (JSONInputStyled).
-func RowToJSONStyled(names []string, types []Type, vals []Value, st Style) Value {
-	buf := []byte{'{'}
+func RowToJSONStyled(names []string, types []Type, vals []Value, st Style) (Value, error) {
+	w := newJSONOut(nil)
+	w.row(names, types, vals, st)
+	return w.json()
+}
+
+// row appends a row as composite_to_json does.
+func (w *jsonOut) row(names []string, types []Type, vals []Value, st Style) {
+	w.raw("{")
 	for i, n := range names {
 		if i > 0 {
-			buf = append(buf, ',')
+			w.raw(",")
 		}
-		buf = appendJSONString(buf, n)
-		buf = append(buf, ':')
-		buf = AppendToJSON(buf, JSONInputStyled(types[i], vals[i], st))
+		w.str(n)
+		w.raw(":")
+		w.toJSON(JSONInputStyled(types[i], vals[i], st))
 	}
-	return NewJSON(string(append(buf, '}')))
+	w.raw("}")
 }
 
 // JSONAggRows is json_agg of rows (composite values): elements separated
 // by ", " and a line break before each row but the first, as PostgreSQL
 // prints them; a NULL (a row an outer join null-extended) gets no break.
-func JSONAggRows(rows []Value) Value {
+func JSONAggRows(rows []Value) (Value, error) {
 	return jsonAggText(rows, func(v Value) bool { return !v.IsNull() })
 }

@@ -313,7 +313,7 @@ func JSONBPretty(v Value) string {
 
 func appendPretty(buf []byte, j *JSONValue, depth int) []byte {
 	if isJSONScalar(j) {
-		return AppendJSONB(buf, j)
+		return appendJSONBText(buf, j)
 	}
 	open, close := byte('['), byte(']')
 	if j.Kind == JSONObject {

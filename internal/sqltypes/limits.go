@@ -17,9 +17,10 @@ import (
 // value past the limit must fail without costing the process its size.
 //
 //   - AppendLimit: a growing buffer (StringInfo) — string_agg, concat,
-//     concat_ws, format, replace, json_agg, array_to_string: 54000 "out of
-//     memory" with "Cannot enlarge string buffer containing N bytes by M
-//     more bytes.".
+//     concat_ws, format, replace, json_agg, array_to_string, and every json
+//     text (to_json, json_agg, jsonb's output, in jsonOut, whose escaping
+//     may grow a string sixfold): 54000 "out of memory" with "Cannot
+//     enlarge string buffer containing N bytes by M more bytes.".
 //   - LengthLimit: a function that computes its result's length first —
 //     repeat, lpad, rpad, translate: 54000 "requested length too large".
 //   - AllocLimit: a value allocated at its full size in one request — the
@@ -52,10 +53,17 @@ const jsonbMaxContainer = 1<<28 - 1
 // must stay within MaxAllocSize.
 func AppendLimit(have, more int64) error {
 	if more < 0 || more >= MaxAllocSize-have {
-		return pgerr.New(pgerr.ProgramLimitExceeded, "out of memory").
-			WithDetail("Cannot enlarge string buffer containing %d bytes by %d more bytes.", have, more)
+		return enlargeError(have, more)
 	}
 	return nil
+}
+
+// enlargeError is enlargeStringInfo's refusal to append more bytes to a
+// buffer holding have: every StringInfo fails with it (json's builders
+// too, jsonOut).
+func enlargeError(have, more int64) error {
+	return pgerr.New(pgerr.ProgramLimitExceeded, "out of memory").
+		WithDetail("Cannot enlarge string buffer containing %d bytes by %d more bytes.", have, more)
 }
 
 // LengthLimit checks a text or bytea result of n bytes whose length a

@@ -460,7 +460,12 @@ func JSONInputStyled(t Type, v Value, st Style) Value {
 		if a.Record && t.ID == Record && t.Composite != nil && len(t.Composite.Fields) == len(a.Elems) {
 			// composite_to_json: an object of the fields by name.
 			c := t.Composite
-			return RowToJSONStyled(compositeNames(c), c.FieldTypes(), a.Elems, st)
+			// A record inside another value has no error path here: it
+			// prints unbounded, and the enclosing json text meets the
+			// limit as it appends it.
+			w := uncheckedJSONOut(nil)
+			w.row(compositeNames(c), c.FieldTypes(), a.Elems, st)
+			return NewJSON(string(w.b))
 		}
 		if a.Record || a.Vector {
 			break

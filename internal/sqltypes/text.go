@@ -499,7 +499,9 @@ func AppendText(buf []byte, v Value) []byte {
 	case KindGeometry:
 		return AppendGeometry(buf, v)
 	case KindJSONB:
-		return AppendJSONB(buf, v.JSONB())
+		// No error path here (a jsonb inside an array or a record): the
+		// value's own output, which can fail, goes through AppendJSONB.
+		return appendJSONBText(buf, v.JSONB())
 	case KindArray:
 		return AppendArray(buf, v.Array())
 	case KindTime:
