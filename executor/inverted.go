@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"sort"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/kv"
@@ -183,7 +184,9 @@ func (s *scanRows) eachPosting(ctx context.Context, ix *catalog.Index, tok []byt
 	}
 	end := kv.PrefixEnd(tok)
 	for _, sh := range s.node.Shards {
-		it := s.ec.kv.Scan(ctx, kv.ScanRequest{Partition: catalog.IndexPartition(ix.ID, sh), Start: tok, End: end, Stats: &s.stats})
+		// Reread: a token's list is read again by the next query naming
+		// it, and a store may keep it (kv/pebble's range cache).
+		it := s.ec.kv.Scan(ctx, kv.ScanRequest{Partition: catalog.IndexPartition(ix.ID, sh), Start: tok, End: end, Stats: &s.stats, Reread: true})
 		key := entryKey(it)
 		n := 0
 		for it.Next() {
@@ -225,7 +228,7 @@ func (s *scanRows) zigzag(ctx context.Context, partition []byte, toks [][]byte, 
 	its := make([]kv.Iterator, len(toks))
 	keys := make([]func() []byte, len(toks))
 	for i, tok := range toks {
-		its[i] = s.ec.kv.Scan(ctx, kv.ScanRequest{Partition: partition, Start: tok, End: kv.PrefixEnd(tok), Stats: &s.stats})
+		its[i] = s.ec.kv.Scan(ctx, kv.ScanRequest{Partition: partition, Start: tok, End: kv.PrefixEnd(tok), Stats: &s.stats, Reread: true})
 		keys[i] = entryKey(its[i])
 	}
 	defer func() {
@@ -233,6 +236,9 @@ func (s *scanRows) zigzag(ctx context.Context, partition []byte, toks [][]byte, 
 			it.Close()
 		}
 	}()
+	if lists, ok := keyLists(its); ok {
+		return s.leapfrog(ctx, lists, toks, out)
+	}
 	cur := make([][]byte, len(toks))
 	// next moves list i to its next entry; false when it has none.
 	next := func(i int) (bool, error) {
@@ -325,4 +331,79 @@ func intersect(sets []pkSet) pkSet {
 		}
 	}
 	return out
+}
+
+// keyLists returns the sort keys of every iterator of its when all of
+// them hold their items in memory (kv.KeyLister: kv/pebble's range cache
+// keeps posting lists, kv.ScanRequest.Reread).
+func keyLists(its []kv.Iterator) ([]kv.KeyList, bool) {
+	lists := make([]kv.KeyList, len(its))
+	for i, it := range its {
+		l, ok := kv.ListSortKeys(it)
+		if !ok {
+			return nil, false
+		}
+		lists[i] = l
+	}
+	return lists, true
+}
+
+// leapfrog is zigzag over posting lists held in memory: each list gallops
+// (1, 2, 4, ... entries, then a binary search) to its first key not below
+// the largest any list stands at, so a short list beside a long one costs
+// about its length times the log of the ratio, and no iterator is stepped.
+// Each entry a list lands on counts as an item read.
+func (s *scanRows) leapfrog(ctx context.Context, lists []kv.KeyList, toks [][]byte, out pkSet) error {
+	pos := make([]int, len(lists))
+	pk := func(i int) []byte { return catalog.InvertedPrimaryKey(lists[i].At(pos[i]), toks[i]) }
+	for _, l := range lists {
+		if l.Len() == 0 {
+			return nil
+		}
+	}
+	landed := len(lists)
+	defer func() { s.stats.AddRead(landed, 0) }()
+	for rounds := 1; ; rounds++ {
+		if rounds%cancelCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		hi := pk(0)
+		for i := 1; i < len(lists); i++ {
+			if k := pk(i); bytes.Compare(k, hi) > 0 {
+				hi = k
+			}
+		}
+		behind := false
+		for i, l := range lists {
+			if bytes.Compare(pk(i), hi) >= 0 {
+				continue
+			}
+			behind = true
+			// Gallop: the first position at or past hi lies in (lo, top].
+			lo, step := pos[i], 1
+			top := lo + step
+			for top < l.Len() && bytes.Compare(catalog.InvertedPrimaryKey(l.At(top), toks[i]), hi) < 0 {
+				lo, step = top, step*2
+				top = lo + step
+			}
+			top = min(top, l.Len())
+			pos[i] = lo + 1 + sort.Search(top-lo-1, func(j int) bool {
+				return bytes.Compare(catalog.InvertedPrimaryKey(l.At(lo+1+j), toks[i]), hi) >= 0
+			})
+			if pos[i] == l.Len() {
+				return nil
+			}
+			landed++
+		}
+		if behind {
+			continue
+		}
+		out[string(hi)] = struct{}{}
+		if pos[0]++; pos[0] == lists[0].Len() {
+			return nil
+		}
+		landed++
+	}
 }

@@ -180,6 +180,11 @@ type ScanRequest struct {
 	// Capabilities.AttrIDs finds the attributes of items written with IDs
 	// by them alone, never comparing names; others ignore it.
 	AttrIDs []uint16
+	// Reread says the caller will likely scan this exact range again
+	// soon, whole and forward (a gin index's posting list for a token): a
+	// backend may keep the range's items in memory for the next scan
+	// (kv/pebble's range cache), reading a range it keeps whole at once.
+	Reread bool
 }
 
 // Iterator streams the items of a Scan. Use it as:
@@ -226,6 +231,32 @@ type KeyIterator interface {
 	Iterator
 	// Key is Item().Key, valid as long as Item's.
 	Key() Key
+}
+
+// KeyList is the sort keys of a scan's items, in order, held in memory:
+// read-only, valid as long as the caller keeps them.
+type KeyList interface {
+	Len() int
+	At(i int) []byte
+}
+
+// KeyLister is an Iterator whose items are held in memory (kv/pebble's
+// range cache keeps the ranges a scan asks to keep, ScanRequest.Reread):
+// it can give the sort keys of all its items at once, so a caller that
+// intersects several lists (a gin index's zig-zag) searches them instead
+// of stepping an iterator through each. Wrappers forward it; false means
+// the iterator cannot (its items are not held, or a transaction merges
+// its own writes into them).
+type KeyLister interface {
+	SortKeys() (KeyList, bool)
+}
+
+// ListSortKeys returns it's KeyList when it is a KeyLister that has one.
+func ListSortKeys(it Iterator) (KeyList, bool) {
+	if l, ok := it.(KeyLister); ok {
+		return l.SortKeys()
+	}
+	return nil, false
 }
 
 // ScalarIterator is an Iterator that can read the current item's requested

@@ -213,16 +213,20 @@ func (m *Metrics) AddTableCapacity(table string, units float64) {
 
 // WatchRowCache exports the embedded store's row cache counters, read from
 // stats at every scrape: zproxy_row_cache_hits_total and
-// zproxy_row_cache_misses_total.
-func WatchRowCache(reg prometheus.Registerer, stats func() (hits, misses int64)) {
+// zproxy_row_cache_misses_total, labelled kind="row" (rows read by key)
+// and kind="range" (the posting lists gin scans keep).
+func WatchRowCache(reg prometheus.Registerer, stats func() (hits, misses, rangeHits, rangeMisses int64)) {
+	counter := func(name, help, kind string, f func() int64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: name, Help: help, ConstLabels: prometheus.Labels{"kind": kind},
+		}, func() float64 { return float64(f()) })
+	}
+	const hitsHelp = "Lookups the embedded store answered from its row cache."
+	const missesHelp = "Lookups the embedded store made in its row cache and answered from the store."
 	reg.MustRegister(
-		prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "zproxy_row_cache_hits_total",
-			Help: "Rows the embedded store's gets found in its row cache.",
-		}, func() float64 { h, _ := stats(); return float64(h) }),
-		prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "zproxy_row_cache_misses_total",
-			Help: "Rows the embedded store's gets looked up in its row cache and read from the store.",
-		}, func() float64 { _, m := stats(); return float64(m) }),
+		counter("zproxy_row_cache_hits_total", hitsHelp, "row", func() int64 { h, _, _, _ := stats(); return h }),
+		counter("zproxy_row_cache_misses_total", missesHelp, "row", func() int64 { _, m, _, _ := stats(); return m }),
+		counter("zproxy_row_cache_hits_total", hitsHelp, "range", func() int64 { _, _, h, _ := stats(); return h }),
+		counter("zproxy_row_cache_misses_total", missesHelp, "range", func() int64 { _, _, _, m := stats(); return m }),
 	)
 }

@@ -302,6 +302,10 @@ func wrapIterator(it kv.Iterator, partition []byte) kv.Iterator {
 	return &w
 }
 
+// SortKeys forwards to the view's store's iterator (kv.KeyLister): sort
+// keys are the same in a view, only partitions move.
+func (it *iterator) SortKeys() (kv.KeyList, bool) { return kv.ListSortKeys(it.Iterator) }
+
 // Prefetch forwards to the view's store's iterator.
 func (it *iterator) Prefetch() bool { return kv.Prefetch(it.Iterator) }
 

@@ -59,7 +59,11 @@ type rowCache struct {
 	finished map[uint64]struct{} // stamps ended above done, out of order
 	done     atomic.Uint64
 
-	hits, misses atomic.Int64
+	// ranges keeps the ranges scans ask to keep (rangecache.go), under
+	// the same stamps.
+	ranges *rangeCache
+
+	hits, misses, rangeHits, rangeMisses atomic.Int64
 }
 
 // rowCacheShards is a power of two: enough for the reads of many sessions
@@ -116,6 +120,7 @@ func newRowCache(size int64) *rowCache {
 		seed:     maphash.MakeSeed(),
 		genBytes: max(int(size/rowCacheShards/2), 4<<10),
 		finished: map[uint64]struct{}{},
+		ranges:   newRangeCache(size),
 	}
 	return c
 }
@@ -270,6 +275,7 @@ func (c *rowCache) drop(key []byte, s uint64) {
 	delete(sh.cur.index, h)
 	delete(sh.old.index, h)
 	sh.mu.Unlock()
+	c.ranges.drop(key, s)
 }
 
 // dropAll empties the cache for the commit of stamp s.
@@ -281,6 +287,7 @@ func (c *rowCache) dropAll(s uint64) {
 		sh.cur, sh.old = rowGen{}, rowGen{}
 		sh.mu.Unlock()
 	}
+	c.ranges.dropAll(s)
 }
 
 // dropBatch drops the keys batch writes for the commit of stamp s: the
@@ -337,10 +344,11 @@ func (s *Store) ingest(paths []string) error {
 	return s.db.Ingest(paths)
 }
 
-// RowCacheStats returns the row cache's hits and misses since Open.
-func (s *Store) RowCacheStats() (hits, misses int64) {
+// RowCacheStats returns the row cache's hits and misses since Open: rows
+// read by key, and ranges scans asked to keep (rangecache.go).
+func (s *Store) RowCacheStats() (hits, misses, rangeHits, rangeMisses int64) {
 	if s.rows == nil {
-		return 0, 0
+		return 0, 0, 0, 0
 	}
-	return s.rows.hits.Load(), s.rows.misses.Load()
+	return s.rows.hits.Load(), s.rows.misses.Load(), s.rows.rangeHits.Load(), s.rows.rangeMisses.Load()
 }

@@ -137,7 +137,16 @@ func TestRowCacheSnapshots(t *testing.T) {
 			rng := rand.New(rand.NewSource(100 + seed))
 			for time.Now().Before(deadline) && !failed.Load() {
 				g := rng.Intn(groups)
-				switch rng.Intn(3) {
+				switch rng.Intn(4) {
+				case 3: // a group's range, kept (Reread), read whole or by seeks
+					items, err := scanGroup(ctx, s, g, rng)
+					if err != nil {
+						fail("scan: %v", err)
+						return
+					}
+					if v, ok := same(items); !ok || (len(items) != 0 && len(items) != width && !seeking(items)) {
+						fail("scan of group %d saw a partial write: first value %d, %d items", g, v, len(items))
+					}
 				case 0: // a whole group through getSorted, and a few keys through a snapshot
 					for _, n := range []int{width, 3} {
 						items, err := s.Get(ctx, kv.GetRequest{Keys: groupKeys(g, n)})
@@ -180,6 +189,16 @@ func TestRowCacheSnapshots(t *testing.T) {
 						}
 						if (one[0].Attrs == nil) != (items[i].Attrs == nil) || (one[0].Attrs != nil && one[0].Attrs[0].I != items[i].Attrs[0].I) {
 							fail("txn: key %d of group %d read %v alone and %v in its group", i, g, one[0].Attrs, items[i].Attrs)
+						}
+						scanned, err := scanGroup(ctx, txn, g, rng)
+						if err != nil {
+							fail("txn scan: %v", err)
+							break
+						}
+						if a, _ := same(items); len(scanned) > 0 && !seeking(scanned) {
+							if b, ok := same(scanned); !ok || b != a {
+								fail("txn read group %d as %d by key and as %d (%d items) by a scan", g, a, b, len(scanned))
+							}
 						}
 						if first == nil {
 							first = items
@@ -227,11 +246,11 @@ func TestRowCacheSnapshots(t *testing.T) {
 			}
 		}
 	}
-	hits, misses := s.RowCacheStats()
-	if hits == 0 || misses == 0 {
-		t.Errorf("row cache hits %d, misses %d: the test did not exercise it", hits, misses)
+	hits, misses, rangeHits, rangeMisses := s.RowCacheStats()
+	if hits == 0 || misses == 0 || rangeHits == 0 || rangeMisses == 0 {
+		t.Errorf("row cache hits %d, misses %d, ranges %d and %d: the test did not exercise it", hits, misses, rangeHits, rangeMisses)
 	}
-	t.Logf("row cache: %d hits, %d misses", hits, misses)
+	t.Logf("row cache: %d hits, %d misses; ranges: %d hits, %d misses", hits, misses, rangeHits, rangeMisses)
 }
 
 // TestRowCacheStamps: the stamp watermark advances only over commits that
@@ -272,3 +291,31 @@ func TestRowCacheStamps(t *testing.T) {
 		t.Errorf("an insert read before a drop survived it: %q", v)
 	}
 }
+
+// scanGroup scans group g's range asking the store to keep it, reading
+// it whole or (half the time) by a seek to a random key of the group and
+// the entries from there; items read after a seek are marked by a nil
+// Partition in the first item.
+func scanGroup(ctx context.Context, r interface {
+	Scan(context.Context, kv.ScanRequest) kv.Iterator
+}, g int, rng *rand.Rand) ([]kv.Item, error) {
+	start := []byte(fmt.Sprintf("g%02d-", g))
+	it := r.Scan(ctx, kv.ScanRequest{Partition: []byte(fmt.Sprintf("p%d", g%3)), Start: start, End: kv.PrefixEnd(start), Reread: true})
+	defer it.Close()
+	seek := rng.Intn(2) == 0
+	if seek {
+		it.Seek([]byte(fmt.Sprintf("g%02d-%02d", g, 1+rng.Intn(8))))
+	}
+	var items []kv.Item
+	for it.Next() {
+		item := it.Item()
+		items = append(items, kv.Item{Key: item.Key, Attrs: append([]kv.Attr(nil), item.Attrs...)})
+	}
+	if seek && len(items) > 0 {
+		items[0].Key.Partition = nil
+	}
+	return items, it.Err()
+}
+
+// seeking reports whether scanGroup read items after a seek.
+func seeking(items []kv.Item) bool { return len(items) > 0 && items[0].Key.Partition == nil }

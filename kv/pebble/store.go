@@ -545,11 +545,12 @@ func (s *Store) commit(batch *pebble.Batch, ks *opKeys, ops []kv.Op, base int) e
 // Scan opens an iterator over one partition's range. See iterator for the
 // lifetime of returned items.
 func (s *Store) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
-	return s.scan(ctx, req, nil)
+	return s.scan(ctx, req, nil, 0)
 }
 
-// scan opens an iterator on snap, or on the latest state when snap is nil.
-func (s *Store) scan(ctx context.Context, req kv.ScanRequest, snap *pebble.Snapshot) kv.Iterator {
+// scan opens an iterator on snap, whose row cache stamp is stamp
+// (rowcache.go), or on the latest state when snap is nil.
+func (s *Store) scan(ctx context.Context, req kv.ScanRequest, snap *pebble.Snapshot, stamp uint64) kv.Iterator {
 	s.closeMu.RLock()
 	defer s.closeMu.RUnlock()
 	it := &iterator{s: s, req: req, start: time.Now(), proj: newProjection(req.Attrs, req.AttrIDs), rescannable: snap == nil}
@@ -567,6 +568,17 @@ func (s *Store) scan(ctx context.Context, req kv.ScanRequest, snap *pebble.Snaps
 		return it
 	}
 	it.lower, it.upper, it.prefixLen = scanBounds(req)
+	keep := req.Reread && !req.Reverse && s.rows != nil
+	if snap == nil {
+		stamp = s.rows.stamp() // before the iterator's view: see rowCache
+	}
+	if keep {
+		if cr := s.rows.ranges.lookup(it.lower[:it.prefixLen], it.lower, it.upper, stamp); cr != nil {
+			s.rows.rangeHits.Add(1)
+			return &rangeIter{s: s, req: req, cr: cr, proj: it.proj, start: it.start}
+		}
+		s.rows.rangeMisses.Add(1)
+	}
 	opts := &pebble.IterOptions{LowerBound: it.lower, UpperBound: it.upper}
 	var pit *pebble.Iterator
 	var err error
@@ -578,6 +590,24 @@ func (s *Store) scan(ctx context.Context, req kv.ScanRequest, snap *pebble.Snaps
 	if err != nil {
 		it.err = fmt.Errorf("kv/pebble: scan: %w", err)
 		return it
+	}
+	if keep {
+		// The whole range is read now and kept, unless it is too large:
+		// then the iterator starts again from its first item.
+		cr, err := s.rows.ranges.fill(pit, it.lower, it.upper, it.prefixLen, stamp)
+		if err != nil {
+			pit.Close()
+			it.err = fmt.Errorf("kv/pebble: scan: %w", err)
+			return it
+		}
+		if cr != nil {
+			if err := pit.Close(); err != nil {
+				it.err = fmt.Errorf("kv/pebble: scan: %w", err)
+				return it
+			}
+			s.rows.ranges.insert(it.lower[:it.prefixLen], cr)
+			return &rangeIter{s: s, req: req, cr: cr, proj: it.proj, start: it.start}
+		}
 	}
 	it.pit = pit
 	s.itersMu.Lock()

@@ -218,7 +218,7 @@ func (b *txnBackend) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 	if err != nil {
 		return &iterator{s: b.s, req: req, err: err, start: time.Now()}
 	}
-	return b.s.scan(ctx, req, snap)
+	return b.s.scan(ctx, req, snap, b.ref.stamp)
 }
 
 // snapshot returns the transaction's snapshot, or kv.ErrClosed once the
