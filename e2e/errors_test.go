@@ -280,6 +280,14 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT 'nope'::regnamespace", "3F000", 8},
 		{"SELECT 'nope'::regrole", "42704", 8},
 		{"SELECT 'a.b.c.d'::regclass", "42601", 8},
+		{"SELECT  '\"a'::regclass", "42602", 9},
+		{"SELECT 'a b'::regproc", "42602", 8},
+		{"SELECT '\"a'::regtype", "42601", 8},
+		{"SELECT '\"a'::regprocedure", "22P02", 8},
+		{"SELECT '+'::regoper", "42725", 8},
+		{"SELECT '!'::regoper", "42883", 8},
+		{"SELECT '+(int4)'::regoperator", "42P02", 8},
+		{"SELECT '+(nosuch,int4)'::regoperator", "42704", 8},
 		{"SELECT 'x'::nosuchtype", "42704", 13},
 		// Whatever a type's input function raises on a string literal is
 		// at the literal; a number's cast runs later and has none.
@@ -406,6 +414,12 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT nextval('nosuch_schema.s')", "3F000", 16},
 		{"SELECT nextval('a.b.c.d')", "42601", 16},
 		{"SELECT nextval('nosuch'::text)", "42P01", 0},
+		{"SELECT nextval('\"a')", "42602", 16},
+		{"SELECT nextval('pg_class')", "42809", 0},
+		// A column's default is bound when the table is created: its
+		// errors at the literal in the statement.
+		{"CREATE TABLE error_positions_d (a int DEFAULT nextval('nosuch'))", "42P01", 55},
+		{"CREATE TABLE error_positions_d (a int DEFAULT  'x'::int)", "22P02", 48},
 		// Operators of one non-associative level of PostgreSQL's grammar
 		// (comparisons; BETWEEN, IN, LIKE, ILIKE, SIMILAR; IS after IS
 		// DISTINCT FROM) one after the other: a syntax error at the

@@ -275,6 +275,9 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 		if a.Extras != nil && a.Extras.TypePosition > 0 {
 			a.Extras.TypePosition = moved(a.Extras.TypePosition)
 		}
+		if a.Extras != nil {
+			a.Extras.DefaultOffset = 0 // (an offset into the CREATE TABLE text parsed here, not the client's)
+		}
 		a.ColumnConstraints = stmts[0].Constraints
 		return a, end, nil
 	case r.peek(k, "drop"):

@@ -292,8 +292,11 @@ type ColumnExtras struct {
 	// TypePosition is where the column's type is written in the client's
 	// query string (pgerr.Error.Position), for an error about its name.
 	TypePosition int
-	// Default is the DEFAULT expression as written.
-	Default string
+	// Default is the DEFAULT expression as written, at byte
+	// DefaultOffset of the query string (0 when not taken from the
+	// client's text), where Statement.Within points its errors.
+	Default       string
+	DefaultOffset int
 	// Serial is the integer type of a SERIAL column ("integer" ...).
 	Serial string
 	// Identity is GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY.

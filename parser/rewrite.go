@@ -1070,7 +1070,7 @@ func (r *rewriter) columnOptions(name string, ext *ColumnExtras, k, end int) err
 			if stop == k+1 {
 				return r.syntaxErrorAt(k + 1)
 			}
-			ext.Default = r.sql[r.toks[k+1].start:r.toks[stop-1].end]
+			ext.Default, ext.DefaultOffset = r.sql[r.toks[k+1].start:r.toks[stop-1].end], r.toks[k+1].start
 			r.drop(k, stop)
 			k = stop
 		case r.peek(k, "generated"):

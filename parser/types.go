@@ -22,7 +22,6 @@ const CastFunc = "zp_cast"
 var unsupportedTypes = map[string]bool{
 	"serial":  true,
 	"serial2": true, "serial4": true, "serial8": true, "smallserial": true, "bigserial": true,
-	"regoper": true, "regoperator": true,
 	"regdictionary": true, "regcollation": true, "aclitem": true, "pg_node_tree": true,
 }
 

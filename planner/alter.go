@@ -142,7 +142,7 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			if err != nil {
 				return nil, err
 			}
-			ba.DefaultSequence = snap.Resolve(nextvalTarget(e))
+			ba.DefaultSequence = snap.Resolve(nextvalTarget(snap, e))
 		case parser.AlterAddIdentity:
 			if err := b.bindAddIdentity(t, &ba); err != nil {
 				return nil, err

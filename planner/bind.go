@@ -533,6 +533,18 @@ func (b *Binder) coerce(e ir.Expr, t sqltypes.Type, assignment bool, col string)
 		b.atLiteral(err, c) // at the name that finds nothing
 		return x, err
 	}
+	if t.IsReg() && et.ID != t.ID && (et.IsTextual() || et.IsOIDLike() || et.Kind() == sqltypes.KindInt) {
+		// pg_cast's casts to a reg* type (text and varchar to regclass
+		// implicitly, nextval('s'::text); the integers and oid to any):
+		// a name is looked up when the statement runs.
+		if !builtins.ImplicitCast(et, t) {
+			if assignment {
+				return nil, assignMismatch(col, t, et)
+			}
+			return nil, mismatch(et, t)
+		}
+		return b.regCast(e, t, !et.IsTextual())
+	}
 	if c, ok := e.(*ir.Const); ok && !ir.StyleDependentCast(c.Typ, t) {
 		switch {
 		case assignment && !castAllowedAssignment(et, t):

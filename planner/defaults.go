@@ -54,7 +54,13 @@ func (b *Binder) defaultExpr(t *catalog.Table, i int) (ir.Expr, error) {
 
 // nextvalOf is nextval(seq) cast to column c's type.
 func (b *Binder) nextvalOf(c catalog.Column, seq string) (ir.Expr, error) {
-	e, err := b.bindFunc("nextval", []ir.Expr{&ir.Const{V: sqltypes.NewText(seq), Typ: sqltypes.TypeText}})
+	// The name read as a regclass once, when the statement is bound, not
+	// for every row.
+	arg, err := b.bindRegCast(&ir.Const{V: sqltypes.NewText(seq), Typ: sqltypes.TypeText}, sqltypes.TypeRegClass)
+	if err != nil {
+		return nil, err
+	}
+	e, err := b.bindFunc("nextval", []ir.Expr{arg})
 	if err != nil {
 		return nil, err
 	}
@@ -65,12 +71,21 @@ func (b *Binder) nextvalOf(c catalog.Column, seq string) (ir.Expr, error) {
 // PostgreSQL's rules: no column references, subqueries, aggregates or
 // window functions, and a type that assigns to the column's.
 func (b *Binder) bindDefault(c catalog.Column, text string) (ir.Expr, error) {
-	if m := serialDefault.FindStringSubmatch(strings.TrimSpace(text)); m != nil {
-		return b.nextvalOf(c, strings.ReplaceAll(m[1], "''", "'"))
-	}
+	return b.bindDefaultAt(c, text, 0)
+}
+
+// bindDefaultAt is bindDefault of a DEFAULT the client wrote at byte
+// offset (> 0) of the statement's query string (CREATE TABLE's), whose
+// errors point into the client's text, as PostgreSQL's do: nextval('s')
+// too, whose literal is read as a regclass now, so a sequence that does
+// not exist fails CREATE TABLE at the literal.
+func (b *Binder) bindDefaultAt(c catalog.Column, text string, offset int) (ir.Expr, error) {
 	stmt, node, err := parser.ParseExpression(text)
 	if err != nil {
 		return nil, err
+	}
+	if offset > 0 && b.stmt != nil {
+		stmt.Within(b.stmt, offset)
 	}
 	var bad defaultChecker
 	node.Accept(&bad)
@@ -202,12 +217,12 @@ func (b *Binder) columnGenerators(t *catalog.Table) ([]*catalog.Sequence, error)
 				c.Identity = "always"
 			}
 		case ext.Default != "":
-			e, err := b.bindDefault(*c, ext.Default)
+			e, err := b.bindDefaultAt(*c, ext.Default, ext.DefaultOffset)
 			if err != nil {
 				return nil, err
 			}
 			c.Default = ext.Default
-			if seq := nextvalTarget(e); seq != "" {
+			if seq := nextvalTarget(b.snap, e); seq != "" {
 				c.Sequence = b.snap.Resolve(seq)
 			}
 		}
@@ -223,14 +238,19 @@ func (b *Binder) columnGenerators(t *catalog.Table) ([]*catalog.Sequence, error)
 }
 
 // nextvalTarget returns the sequence a bound default draws from when it
-// calls nextval with a constant name.
-func nextvalTarget(e ir.Expr) string {
+// calls nextval with a constant name of one (not of another relation,
+// nextval('pg_class'), which fails when the default is used).
+func nextvalTarget(snap *catalog.Snapshot, e ir.Expr) string {
 	found := ""
 	ir.Walk(e, func(x ir.Expr) {
 		if f, ok := x.(*ir.Func); ok && f.Name == "nextval" && len(f.Args) == 1 {
-			if c, ok := f.Args[0].(*ir.Const); ok && c.V.K == sqltypes.KindText {
+			// The argument is a regclass constant carrying the name it
+			// prints as (nextval('s'), nextval('s'::regclass)).
+			if c, ok := f.Args[0].(*ir.Const); ok && c.Typ.ID == sqltypes.RegClass && c.V.S != "" {
 				if name, err := relationNameText(c.V.S); err == nil {
-					found = name
+					if _, ok := snap.Sequence(name); ok {
+						found = name
+					}
 				}
 			}
 		}

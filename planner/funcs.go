@@ -257,33 +257,6 @@ func (b *Binder) bindXMLConstruct(args []ir.Expr) (ir.Expr, error) {
 	}})
 }
 
-// sequenceArg reads the untyped literal naming the sequence of nextval,
-// currval or setval as a regclass, as PostgreSQL does when it parses the
-// call (the functions take a regclass): a name that finds no relation is
-// an error then, at the literal (42P01 relation "s" does not exist, 3F000
-// for its schema, 42601 for too many dotted names), in a query, a
-// prepared statement or a column's default alike. The call keeps the name
-// as text, which the sequence functions look up when they run.
-func (b *Binder) sequenceArg(name string, args []ir.Expr, user []builtins.Overload) error {
-	switch name {
-	case "nextval", "currval", "setval":
-	default:
-		return nil
-	}
-	if len(user) > 0 || len(args) == 0 {
-		return nil
-	}
-	c, ok := args[0].(*ir.Const)
-	if !ok || c.Typ.ID != sqltypes.Unknown || c.V.IsNull() {
-		return nil
-	}
-	if _, err := b.bindRegCast(c, sqltypes.TypeRegClass); err != nil {
-		b.atLiteral(err, c)
-		return err
-	}
-	return nil
-}
-
 // bindBuiltin binds a call through the function registry: it resolves the
 // overload by argument types, casts the arguments to it, and folds calls of
 // immutable functions with constant arguments.
@@ -319,9 +292,6 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 		if args, err = placeNamedArgs(name, args); err != nil {
 			return nil, err
 		}
-	}
-	if err := b.sequenceArg(name, args, user); err != nil {
-		return nil, err
 	}
 	if _, literal := args0Const(args); literal && len(user) == 0 && args[0].Type().ID == sqltypes.Unknown {
 		if t, ok := sqltypes.LookupType(name); ok && t.ID != sqltypes.Unknown && !t.ID.System() {

@@ -881,6 +881,14 @@ func (b *Binder) arrayConcat(args []ir.Expr) (ir.Expr, bool, error) {
 // the catalog (now for a constant, else when the statement runs) and
 // numbers get the name they print as.
 func (b *Binder) bindRegCast(e ir.Expr, t sqltypes.Type) (ir.Expr, error) {
+	return b.regCast(e, t, true)
+}
+
+// regCast is bindRegCast; with fold false a constant is looked up when
+// the statement runs too, as PostgreSQL's implicit text-to-regclass cast
+// (the stable function regclass(text)) is: nextval('nosuch'::text) fails
+// when it runs, not when it is prepared.
+func (b *Binder) regCast(e ir.Expr, t sqltypes.Type, fold bool) (ir.Expr, error) {
 	src := e.Type()
 	if !t.IsReg() {
 		// From a reg* type: to oid or an integer by number, to text by name.
@@ -924,10 +932,13 @@ func (b *Binder) bindRegCast(e ir.Expr, t sqltypes.Type) (ir.Expr, error) {
 		}
 		return sqltypes.Null, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", src, t)
 	}
-	if src.ID != sqltypes.Unknown && src.Kind() != sqltypes.KindInt && src.Kind() != sqltypes.KindText && src.Kind() != sqltypes.KindBPChar {
+	if src.ID != sqltypes.Unknown && src.Kind() != sqltypes.KindInt && src.Kind() != sqltypes.KindText && src.Kind() != sqltypes.KindBPChar ||
+		src.IsReg() && !builtins.ImplicitCast(src, t) {
+		// (One reg* type converts to another only as pg_cast lists:
+		// regproc and regprocedure, regoper and regoperator.)
 		return nil, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", src, t)
 	}
-	if c, ok := e.(*ir.Const); ok {
+	if c, ok := e.(*ir.Const); ok && (fold || c.V.IsNull()) {
 		v, err := resolve(nil, c.V)
 		if err != nil {
 			return nil, err

@@ -5,8 +5,10 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
 // seqState is what a session remembers of sequences: the value nextval
@@ -45,8 +47,15 @@ func (q *sessionSequences) lookup(text string) (*catalog.Sequence, error) {
 	}
 	seq, ok := snap.Sequence(name)
 	if !ok {
+		// Any other relation, a system catalog's too (nextval('pg_class')),
+		// is 42809 naming it unqualified, as PostgreSQL's init_sequence
+		// reports it.
+		_, bare := catalog.SplitName(name)
 		if snap.HasRelation(name) {
-			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name)
+			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", bare)
+		}
+		if _, err := pgcatalog.NewEnv(snap, nil).RegOID(sqltypes.TypeRegClass, text); err == nil {
+			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", bare)
 		}
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 	}

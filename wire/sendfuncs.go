@@ -35,7 +35,7 @@ var sendFuncs = []sendFunc{
 	{"cidr_send", 650, false}, {"macaddr8_send", 774, false}, {"macaddr_send", 829, false}, {"inet_send", 869, false},
 	{"tsvectorsend", 3614, false}, {"tsquerysend", 3615, false}, {"regconfigsend", 3734, false}, {"regdictionarysend", 3769, false},
 	{"xml_send", 142, true}, {"pg_lsn_send", 3220, false}, {"xidsend", 28, false}, {"xid8send", 5069, false},
-	{"tidsend", 27, false}, {"jsonpath_send", 4072, false},
+	{"tidsend", 27, false}, {"jsonpath_send", 4072, false}, {"regopersend", 2203, false}, {"regoperatorsend", 2204, false},
 }
 
 func init() {

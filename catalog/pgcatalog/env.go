@@ -160,6 +160,12 @@ func (e *Env) database() string {
 
 // RegName implements builtins.Catalog.
 func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
+	switch t.ID {
+	case sqltypes.RegOper:
+		return e.regoperName(oid) // (InvalidOid prints as 0 here, not -)
+	case sqltypes.RegOperator:
+		return e.regoperatorName(oid)
+	}
 	if oid == 0 {
 		return "-" // every reg* output function prints InvalidOid so
 	}
@@ -235,6 +241,9 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 
 // RegOID implements builtins.Catalog.
 func (e *Env) RegOID(t sqltypes.Type, name string) (uint32, error) {
+	if err := regNameSyntax(t, name); err != nil {
+		return 0, err
+	}
 	switch t.ID {
 	case sqltypes.RegClass:
 		return e.classOID(name)
@@ -254,6 +263,10 @@ func (e *Env) RegOID(t sqltypes.Type, name string) (uint32, error) {
 		return namespaceOID(name)
 	case sqltypes.RegRole:
 		return e.roleOID(name)
+	case sqltypes.RegOper:
+		return e.regoperOID(name)
+	case sqltypes.RegOperator:
+		return e.regoperatorOID(name)
 	case sqltypes.RegConfig:
 		v, err := sqltypes.ParseRegConfig(name)
 		if err != nil {
@@ -268,4 +281,53 @@ func (e *Env) RegOID(t sqltypes.Type, name string) (uint32, error) {
 		return uint32(v.I), nil
 	}
 	return 0, nil
+}
+
+// regNameSyntax is the check of a name's syntax that PostgreSQL's reg*
+// input functions make before they look the name up
+// (stringToQualifiedNameList): '"a'::regclass is 42602 invalid name
+// syntax, not a relation that does not exist. regnamespace and regrole
+// take one name only. regtype's input goes through the SQL lexer, whose
+// unterminated quoted identifier is a 42601; regprocedure and
+// regoperator split their input themselves, and regoper and regconfig
+// check theirs as they read it.
+func regNameSyntax(t sqltypes.Type, name string) error {
+	switch t.ID {
+	case sqltypes.RegClass, sqltypes.RegProc, sqltypes.RegNamespace, sqltypes.RegRole:
+	case sqltypes.RegType:
+		return typeNameQuotes(name)
+	default:
+		return nil
+	}
+	parts, err := sqltypes.SplitQualifiedName(name)
+	if err != nil {
+		return err
+	}
+	if len(parts) != 1 && (t.ID == sqltypes.RegNamespace || t.ID == sqltypes.RegRole) {
+		return pgerr.New(pgerr.InvalidName, "invalid name syntax")
+	}
+	return nil
+}
+
+// typeNameQuotes is the SQL lexer's 42601 for a type name whose quoted
+// identifier does not end ('"a'::regtype), at or near the text from its
+// opening quote, with the context parseTypeString adds.
+func typeNameQuotes(name string) error {
+	open := -1
+	for i := 0; i < len(name); i++ {
+		switch {
+		case name[i] != '"':
+		case open < 0:
+			open = i
+		case i+1 < len(name) && name[i+1] == '"':
+			i++ // a doubled quote inside the identifier
+		default:
+			open = -1
+		}
+	}
+	if open < 0 {
+		return nil
+	}
+	return pgerr.New(pgerr.SyntaxError, "unterminated quoted identifier at or near \"%s\"", name[open:]).
+		WithWhere("invalid type name \"%s\"", name)
 }

@@ -767,9 +767,11 @@ func (e *Env) QualifiedRelationName(oid uint32) string {
 // (makeRangeVarFromNameList; the first of three must be this database),
 // found as RangeVarGetRelid finds it.
 func (e *Env) classOID(name string) (uint32, error) {
-	parts := splitIdentifiers(name)
-	if slices.Contains(parts, "") {
-		return 0, pgerr.New(pgerr.InvalidName, "invalid name syntax")
+	// Split as regclassin splits it: '"a' or 'a b' is 42602 invalid name
+	// syntax, '""' a relation named "" that does not exist.
+	parts, err := sqltypes.SplitQualifiedName(name)
+	if err != nil {
+		return 0, err
 	}
 	switch len(parts) {
 	case 1, 2:

@@ -638,6 +638,8 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 	switch {
 	case from.ID == to.ID:
 		return true
+	case from.IsOIDLike() || to.IsOIDLike():
+		return oidImplicitCast(from, to)
 	case from.Kind() == sqltypes.KindInt && to.IsNumeric():
 		return intWidth(from) <= intWidth(to)
 	case from.Kind() == sqltypes.KindFloat && to.ID == sqltypes.Float8:
@@ -677,6 +679,31 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 		return true
 	}
 	return false
+}
+
+// oidImplicitCast is pg_cast's implicit casts to and from oid and its
+// reg* aliases (which share the integers' kind but not their casts):
+// the integers and oid to any of them, each of them to oid, regproc and
+// regprocedure (and regoper and regoperator) to each other, and text and
+// varchar to regclass, by which nextval('s'::text) reaches
+// nextval(regclass). A reg* type to an integer is an assignment cast
+// only, and one reg* type to another no cast at all.
+func oidImplicitCast(from, to sqltypes.Type) bool {
+	switch {
+	case to.ID == sqltypes.Oid:
+		return from.IsReg() || from.Kind() == sqltypes.KindInt && !from.IsOIDLike() && intWidth(from) <= 8
+	case !to.IsReg():
+		return false
+	case from.ID == sqltypes.Oid:
+		return true
+	case from.IsReg():
+		procs := func(t sqltypes.Type) bool { return t.ID == sqltypes.RegProc || t.ID == sqltypes.RegProcedure }
+		opers := func(t sqltypes.Type) bool { return t.ID == sqltypes.RegOper || t.ID == sqltypes.RegOperator }
+		return procs(from) && procs(to) || opers(from) && opers(to)
+	case from.Kind() == sqltypes.KindInt:
+		return intWidth(from) <= 8
+	}
+	return to.ID == sqltypes.RegClass && (from.ID == sqltypes.Text || from.ID == sqltypes.Varchar)
 }
 
 // isNetType reports whether t is one of the network address types.

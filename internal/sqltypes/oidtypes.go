@@ -27,12 +27,12 @@ import (
 
 // System reports whether t is one of the catalogs' system types.
 func (id TypeID) System() bool {
-	return id >= Oid && id <= Void || id == RegConfig || id == RegDictionary
+	return id >= Oid && id <= Void || id == RegConfig || id == RegDictionary || id == RegOper || id == RegOperator
 }
 
 // IsReg reports whether t is one of the reg* OID alias types.
 func (t Type) IsReg() bool {
-	return t.ID >= RegClass && t.ID <= RegRole || t.ID == RegConfig || t.ID == RegDictionary
+	return t.ID >= RegClass && t.ID <= RegRole || t.ID == RegConfig || t.ID == RegDictionary || t.ID == RegOper || t.ID == RegOperator
 }
 
 // IsOIDLike reports whether t is oid or one of its reg* aliases.
@@ -46,12 +46,15 @@ var (
 	TypeRegProc      = Type{ID: RegProc}
 	TypeRegProcedure = Type{ID: RegProcedure}
 	TypeRegNamespace = Type{ID: RegNamespace}
-	TypeRegRole      = Type{ID: RegRole}
-	TypeName         = Type{ID: Name}
-	TypeChar         = Type{ID: Char}
-	TypeInt2Vector   = Type{ID: Int2Vector}
-	TypeOidVector    = Type{ID: OidVector}
-	TypeVoid         = Type{ID: Void}
+	// TypeRegOper and TypeRegOperator name operators.
+	TypeRegOper     = Type{ID: RegOper}
+	TypeRegOperator = Type{ID: RegOperator}
+	TypeRegRole     = Type{ID: RegRole}
+	TypeName        = Type{ID: Name}
+	TypeChar        = Type{ID: Char}
+	TypeInt2Vector  = Type{ID: Int2Vector}
+	TypeOidVector   = Type{ID: OidVector}
+	TypeVoid        = Type{ID: Void}
 )
 
 // SystemTypes lists the system types, in declaration order.

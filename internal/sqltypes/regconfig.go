@@ -78,19 +78,37 @@ func parseTSName(s string, objs []TSConfig, what string) (Value, error) {
 	return Null, pgerr.New(pgerr.UndefinedObject, "%s \"%s\" does not exist", what, strings.Join(parts, "."))
 }
 
-// SplitQualifiedName splits a possibly qualified name as stringToQualifiedNameList
-// does: parts separated by dots, each an identifier folded to lower case
-// or double-quoted ("" for a quote).
+// SplitQualifiedName splits a possibly qualified name as PostgreSQL's
+// stringToQualifiedNameList does (SplitIdentifierString on '.'): parts
+// separated by dots with optional whitespace around them, each an
+// unquoted identifier (ASCII letters folded to lower case) or a
+// double-quoted one ("" for a quote, possibly empty), each cut to a
+// name's length. Anything else, an empty string included, is 42602
+// invalid name syntax: the reg* input functions fail so before they
+// look anything up.
 func SplitQualifiedName(s string) ([]string, error) {
+	invalid := func() ([]string, error) {
+		return nil, pgerr.New(pgerr.InvalidName, "invalid name syntax")
+	}
+	space := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+	trim := func(s string) string {
+		for s != "" && space(s[0]) {
+			s = s[1:]
+		}
+		return s
+	}
 	var parts []string
-	s = strings.TrimSpace(s)
+	s = trim(s)
+	if s == "" {
+		return invalid()
+	}
 	for {
 		var part strings.Builder
-		if strings.HasPrefix(s, `"`) {
+		if s[0] == '"' {
 			i := 1
 			for {
 				if i >= len(s) {
-					return nil, pgerr.New(pgerr.InvalidName, "invalid name syntax")
+					return invalid() // mismatched quotes
 				}
 				if s[i] == '"' {
 					if i+1 < len(s) && s[i+1] == '"' {
@@ -104,28 +122,33 @@ func SplitQualifiedName(s string) ([]string, error) {
 				i++
 			}
 			s = s[i+1:]
-			if part.Len() == 0 {
-				return nil, pgerr.New(pgerr.InvalidName, "invalid name syntax")
-			}
 		} else {
-			i := strings.IndexAny(s, ". \t\n")
-			if i < 0 {
-				i = len(s)
+			i := 0
+			for i < len(s) && s[i] != '.' && !space(s[i]) {
+				i++
 			}
 			if i == 0 {
-				return nil, pgerr.New(pgerr.InvalidName, "invalid name syntax")
+				return invalid() // an empty unquoted name
 			}
-			part.WriteString(strings.ToLower(s[:i]))
+			for _, c := range []byte(s[:i]) {
+				if c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A' // downcase_identifier: ASCII only
+				}
+				part.WriteByte(c)
+			}
 			s = s[i:]
 		}
-		parts = append(parts, part.String())
-		s = strings.TrimLeft(s, " \t\n")
+		parts = append(parts, TruncateName(part.String()))
+		s = trim(s)
 		if s == "" {
 			return parts, nil
 		}
 		if s[0] != '.' {
-			return nil, pgerr.New(pgerr.InvalidName, "invalid name syntax")
+			return invalid()
 		}
-		s = strings.TrimLeft(s[1:], " \t\n")
+		s = trim(s[1:])
+		if s == "" {
+			return invalid()
+		}
 	}
 }

@@ -120,6 +120,10 @@ const (
 	UserMultirange
 	// JSONPath is the SQL/JSON path language's jsonpath (jsonpath.go).
 	JSONPath
+	// regoper and regoperator, the reg* aliases naming an operator by its
+	// name and by its name and operand types (oidtypes.go).
+	RegOper
+	RegOperator
 	numTypeIDs
 )
 
@@ -296,6 +300,8 @@ var infos = [numTypeIDs]typeInfo{
 	UserRange:      {"anyrange", 0, 0, -1, KindRange, nil},
 	UserMultirange: {"anymultirange", 0, 0, -1, KindMultirange, nil},
 	JSONPath:       {"jsonpath", 4072, 4073, -1, KindJSONPath, []string{"jsonpath"}},
+	RegOper:        {"regoper", 2203, 2208, 4, KindInt, []string{"regoper"}},
+	RegOperator:    {"regoperator", 2204, 2209, 4, KindInt, []string{"regoperator"}},
 }
 
 // The fixed OIDs of the extension types (see infos).
