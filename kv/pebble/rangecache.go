@@ -60,6 +60,43 @@ type rangeShard struct {
 	mu      sync.RWMutex
 	lastInv uint64
 	parts   map[string][]*cachedRange // partition prefix → ranges by lower bound
+	// tooLarge holds the hashes of ranges found too large to keep, so a
+	// scan of one does not read it whole again only to give up (a rare
+	// token beside one on most rows, in a zig-zag that would seek).
+	tooLarge map[uint64]struct{}
+}
+
+// maxTooLarge bounds a shard's tooLarge set; a full set starts again.
+const maxTooLarge = 1024
+
+func (c *rangeCache) rangeHash(lo, hi []byte) uint64 {
+	var h maphash.Hash
+	h.SetSeed(c.seed)
+	h.Write(lo)
+	h.WriteByte(0)
+	h.Write(hi)
+	return h.Sum64()
+}
+
+// knownTooLarge reports whether [lo, hi) of part was found too large to
+// keep.
+func (c *rangeCache) knownTooLarge(part, lo, hi []byte) bool {
+	sh := c.shard(part)
+	sh.mu.RLock()
+	_, ok := sh.tooLarge[c.rangeHash(lo, hi)]
+	sh.mu.RUnlock()
+	return ok
+}
+
+// markTooLarge records that [lo, hi) of part is too large to keep.
+func (c *rangeCache) markTooLarge(part, lo, hi []byte) {
+	sh := c.shard(part)
+	sh.mu.Lock()
+	if sh.tooLarge == nil || len(sh.tooLarge) >= maxTooLarge {
+		sh.tooLarge = map[uint64]struct{}{}
+	}
+	sh.tooLarge[c.rangeHash(lo, hi)] = struct{}{}
+	sh.mu.Unlock()
 }
 
 // cachedRange is the entries of the Pebble keys [lo, hi), read at stamp
@@ -219,10 +256,15 @@ func (c *rangeCache) dropAll(s uint64) {
 // fill reads the whole of pit's range into a cachedRange of stamp r, or
 // returns nil, leaving pit where it stopped, when the range is too large
 // to keep.
-func (c *rangeCache) fill(pit *pebble.Iterator, lo, hi []byte, prefixLen int, r uint64) (*cachedRange, error) {
+//
+// The entries read count as items read in stats, whether kept or not.
+func (c *rangeCache) fill(pit *pebble.Iterator, lo, hi []byte, prefixLen int, r uint64, stats *kv.Stats) (*cachedRange, error) {
 	cr := &cachedRange{lo: bytes.Clone(lo), hi: bytes.Clone(hi), validFrom: r}
+	read, readBytes := 0, 0
+	defer func() { stats.AddRead(read, readBytes) }()
 	for valid := pit.First(); valid; valid = pit.Next() {
 		k, v := pit.Key()[prefixLen:], pit.Value()
+		read, readBytes = read+1, readBytes+len(pit.Key())+len(v)
 		if len(cr.ents) == maxRangeEntries || len(cr.data)+len(k)+len(v)+12*len(cr.ents) > c.maxRangeBytes() {
 			return nil, nil
 		}
@@ -253,6 +295,9 @@ type rangeIter struct {
 	err      error
 	start    time.Time
 	observed bool
+	// filled says the scan read the range from the store just now, and
+	// counted its items then (fill): Next does not count them again.
+	filled bool
 }
 
 var (
@@ -285,7 +330,9 @@ func (it *rangeIter) Next() bool {
 	it.value = it.cr.data[e.off+e.klen : e.off+e.klen+e.vlen : e.off+e.klen+e.vlen]
 	it.cur.Key = kv.Key{Partition: it.req.Partition, Sort: k}
 	it.decoded = false
-	it.req.Stats.AddRead(1, len(k)+len(it.value))
+	if !it.filled {
+		it.req.Stats.AddRead(1, len(k)+len(it.value))
+	}
 	return true
 }
 

@@ -573,11 +573,13 @@ func (s *Store) scan(ctx context.Context, req kv.ScanRequest, snap *pebble.Snaps
 		stamp = s.rows.stamp() // before the iterator's view: see rowCache
 	}
 	if keep {
-		if cr := s.rows.ranges.lookup(it.lower[:it.prefixLen], it.lower, it.upper, stamp); cr != nil {
+		part := it.lower[:it.prefixLen]
+		if cr := s.rows.ranges.lookup(part, it.lower, it.upper, stamp); cr != nil {
 			s.rows.rangeHits.Add(1)
 			return &rangeIter{s: s, req: req, cr: cr, proj: it.proj, start: it.start}
 		}
 		s.rows.rangeMisses.Add(1)
+		keep = !s.rows.ranges.knownTooLarge(part, it.lower, it.upper)
 	}
 	opts := &pebble.IterOptions{LowerBound: it.lower, UpperBound: it.upper}
 	var pit *pebble.Iterator
@@ -594,7 +596,7 @@ func (s *Store) scan(ctx context.Context, req kv.ScanRequest, snap *pebble.Snaps
 	if keep {
 		// The whole range is read now and kept, unless it is too large:
 		// then the iterator starts again from its first item.
-		cr, err := s.rows.ranges.fill(pit, it.lower, it.upper, it.prefixLen, stamp)
+		cr, err := s.rows.ranges.fill(pit, it.lower, it.upper, it.prefixLen, stamp, req.Stats)
 		if err != nil {
 			pit.Close()
 			it.err = fmt.Errorf("kv/pebble: scan: %w", err)
@@ -606,8 +608,9 @@ func (s *Store) scan(ctx context.Context, req kv.ScanRequest, snap *pebble.Snaps
 				return it
 			}
 			s.rows.ranges.insert(it.lower[:it.prefixLen], cr)
-			return &rangeIter{s: s, req: req, cr: cr, proj: it.proj, start: it.start}
+			return &rangeIter{s: s, req: req, cr: cr, proj: it.proj, start: it.start, filled: true}
 		}
+		s.rows.ranges.markTooLarge(it.lower[:it.prefixLen], it.lower, it.upper)
 	}
 	it.pit = pit
 	s.itersMu.Lock()
