@@ -248,6 +248,13 @@ func nextvalTarget(snap *catalog.Snapshot, e ir.Expr) string {
 			// prints as (nextval('s'), nextval('s'::regclass)).
 			if c, ok := f.Args[0].(*ir.Const); ok && c.Typ.ID == sqltypes.RegClass && c.V.S != "" {
 				if name, err := relationNameText(c.V.S); err == nil {
+					// public's keys are bare names, which a lookup reads
+					// as unqualified, through the search path (empty in
+					// a pg_dump script): a name the regclass printed
+					// qualified by public is looked up so.
+					if strings.HasPrefix(strings.TrimSpace(c.V.S), catalog.PublicSchema+".") {
+						name = catalog.PublicSchema + "." + name
+					}
 					if _, ok := snap.Sequence(name); ok {
 						found = name
 					}
