@@ -43,7 +43,17 @@ type rangeCache struct {
 	bytes    atomic.Int64
 	// victim is the shard eviction takes a range from next.
 	victim atomic.Uint32
+	// cooldown is how long a range a commit dropped is not read whole
+	// again; now is the clock (tests move it).
+	cooldown time.Duration
+	now      func() time.Time
 }
+
+// rangeCooldown is rangeCache.cooldown: a list written to all the time (a
+// popular tag on a table taking inserts) would otherwise be read whole
+// after every write, where a zig-zag reads a few entries of it; so it is
+// read whole at most once a cooldown.
+const rangeCooldown = time.Second
 
 // rangeCacheShards divides the ranges by partition: few, since a shard
 // must hold several ranges of thousands of entries.
@@ -64,6 +74,22 @@ type rangeShard struct {
 	// scan of one does not read it whole again only to give up (a rare
 	// token beside one on most rows, in a zig-zag that would seek).
 	tooLarge map[uint64]struct{}
+	// cooling holds the hashes of ranges a commit dropped, with when they
+	// may be read whole again.
+	cooling map[uint64]time.Time
+}
+
+// maxCooling bounds a shard's cooling set; a full set starts again.
+const maxCooling = 1024
+
+// coolingDown reports whether [lo, hi) of part was dropped by a commit
+// less than a cooldown ago.
+func (c *rangeCache) coolingDown(part, lo, hi []byte) bool {
+	sh := c.shard(part)
+	sh.mu.RLock()
+	until, ok := sh.cooling[c.rangeHash(lo, hi)]
+	sh.mu.RUnlock()
+	return ok && c.now().Before(until)
 }
 
 // maxTooLarge bounds a shard's tooLarge set; a full set starts again.
@@ -119,6 +145,8 @@ func newRangeCache(rowCacheSize int64) *rangeCache {
 	return &rangeCache{
 		seed:     maphash.MakeSeed(),
 		maxBytes: max(rowCacheSize/rangeCacheFraction, 1<<20),
+		cooldown: rangeCooldown,
+		now:      time.Now,
 	}
 }
 
@@ -233,6 +261,10 @@ func (c *rangeCache) drop(key []byte, s uint64) {
 	rs := sh.parts[string(part)]
 	if i := findRange(rs, key); i >= 0 && bytes.Compare(key, rs[i].hi) < 0 {
 		c.bytes.Add(-int64(rs[i].size()))
+		if sh.cooling == nil || len(sh.cooling) >= maxCooling {
+			sh.cooling = map[uint64]time.Time{}
+		}
+		sh.cooling[c.rangeHash(rs[i].lo, rs[i].hi)] = c.now().Add(c.cooldown)
 		sh.remove(string(part), rs, i)
 	}
 }

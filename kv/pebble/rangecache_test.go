@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"testing"
+	"time"
 
 	"github.com/zproxy/zproxy/kv"
 )
@@ -57,13 +58,31 @@ func TestRangeCacheKeepsList(t *testing.T) {
 	if got := read("b", seek); len(got) != 1999 || string(got[0]) != string(first[1001]) {
 		t.Fatalf("seek read %d entries from %x", len(got), got[0])
 	}
-	// A write into the list drops it; the next read sees the new entry.
+	// A write into the list drops it; the next reads see the new entry,
+	// read from the store, not kept until the cooldown has passed.
+	clock := time.Now()
+	s.rows.ranges.now = func() time.Time { return clock }
 	sort := append([]byte("b\x00"), binary.BigEndian.AppendUint32(nil, 5)...)
 	if err := s.Write(ctx, kv.Batch{Ops: []kv.Op{{Kind: kv.OpPut, Key: kv.Key{Partition: part, Sort: sort}}}}); err != nil {
 		t.Fatal(err)
 	}
+	for i := 0; i < 3; i++ {
+		_, _, hitsBefore, _ := s.RowCacheStats()
+		if got := read("b", nil); len(got) != 3001 {
+			t.Fatalf("after a write, read %d entries", len(got))
+		}
+		if _, _, hits, _ := s.RowCacheStats(); hits != hitsBefore || s.rows.ranges.lookup([]byte("\x02ix"), []byte("\x02ixb\x00"), []byte("\x02ixb\x01"), s.rows.stamp()) != nil {
+			t.Fatalf("read %d after the write: kept during the cooldown", i)
+		}
+	}
+	clock = clock.Add(2 * rangeCooldown)
+	read("b", nil)
+	_, _, hits2, _ := s.RowCacheStats()
 	if got := read("b", nil); len(got) != 3001 {
-		t.Fatalf("after a write, read %d entries", len(got))
+		t.Fatalf("after the cooldown, read %d entries", len(got))
+	}
+	if _, _, hits, _ := s.RowCacheStats(); hits != hits2+1 {
+		t.Fatal("after the cooldown, the list was not kept again")
 	}
 }
 

@@ -579,7 +579,7 @@ func (s *Store) scan(ctx context.Context, req kv.ScanRequest, snap *pebble.Snaps
 			return &rangeIter{s: s, req: req, cr: cr, proj: it.proj, start: it.start}
 		}
 		s.rows.rangeMisses.Add(1)
-		keep = !s.rows.ranges.knownTooLarge(part, it.lower, it.upper)
+		keep = !s.rows.ranges.knownTooLarge(part, it.lower, it.upper) && !s.rows.ranges.coolingDown(part, it.lower, it.upper)
 	}
 	opts := &pebble.IterOptions{LowerBound: it.lower, UpperBound: it.upper}
 	var pit *pebble.Iterator
