@@ -432,6 +432,14 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT 'a' LIKE 'a' ESCAPE '#' NOT ILIKE 'b'", "42601", 32},
 		{"SELECT 1 BETWEEN 0 AND 2 IN (true)", "42601", 26},
 		{"SELECT 1 = 1 = ANY (ARRAY[true])", "42601", 14},
+		// A prefix NOT may start an operator's right operand, and takes
+		// the operators that bind tighter than it (a comparison after it
+		// is its own, then one too many); an ARRAY constructor takes no
+		// subscript without parentheses.
+		{"SELECT true = NOT 1 = 1 = 1", "42601", 25},
+		{"SELECT k FROM error_positions WHERE k = NOT true", "42883", 39},
+		{"SELECT 1 = array[1][1]", "42601", 20},
+		{"SELECT array(SELECT 1)[1]", "42601", 23},
 	} {
 		wantErrorAt(ctx, t, conn, c.sql, c.code, c.pos)
 	}

@@ -63,6 +63,16 @@ func (r *rewriter) nonAssoc(head int) *pgerr.Error {
 				continue
 			}
 			level, operand = levelPattern, and+1
+		case t.is("array") && (r.peek(i+1, "[") || r.peek(i+1, "(")):
+			// An ARRAY constructor is a c_expr, not one of the
+			// expressions PostgreSQL's grammar subscripts: array[1][1]
+			// is a syntax error at the second bracket, and so is a
+			// type's int ARRAY[3][4]; the rewritten text TiDB reads
+			// would take them ((array[1])[1] is the subscript).
+			if m := r.matching(i + 1); m > 0 && r.peek(m+1, "[") && (first < 0 || m+1 < first) {
+				first = m + 1
+			}
+			continue
 		case t.is("is") && r.peek(i+1, "distinct") && r.peek(i+2, "from"):
 			level, operand = levelIs, i+3
 		case t.is("is") && r.peek(i+1, "not") && r.peek(i+2, "distinct") && r.peek(i+3, "from"):
@@ -109,9 +119,17 @@ func (r *rewriter) levelOf(k int) int {
 // follow (a prefix NOT, whose operand reaches over every level here, or
 // syntax it does not know): no conflict is reported then.
 func (r *rewriter) operandRun(k, level int) (stop int, ok bool) {
+	return r.operandRunIn(k, level, nil)
+}
+
+// operandRunIn is operandRun. With nots (and level levelNone: a prefix
+// NOT's operand, notoperand.go) it also steps over the prefix NOTs of the
+// operands, whose own operands end where this one does, appending them to
+// nots, and over the IS tests, which bind tighter than NOT.
+func (r *rewriter) operandRunIn(k, level int, nots *[]int) (stop int, ok bool) {
 	for {
 		// An operand: prefix operators, then a primary expression.
-		if k, ok = r.primaryRun(k); !ok {
+		if k, ok = r.primaryRun(k, nots); !ok {
 			return 0, false
 		}
 	after:
@@ -193,6 +211,28 @@ func (r *rewriter) operandRun(k, level int) (stop int, ok bool) {
 					goto after
 				}
 			}
+		case levelIs:
+			// Reached only for a NOT's operand (level levelNone).
+			if nots == nil {
+				return 0, false
+			}
+			if t.is("isnull") || t.is("notnull") {
+				k++
+				goto after
+			}
+			k++
+			if r.peek(k, "not") {
+				k++
+			}
+			switch {
+			case r.peekAny(k, "null", "true", "false", "unknown"):
+				k++
+				goto after
+			case r.peek(k, "distinct") && r.peek(k+1, "from"):
+				k += 2 // its right operand follows
+			default:
+				return 0, false
+			}
 		case levelCmp:
 			k++
 			if r.quantifier(k) != quantNone {
@@ -209,11 +249,18 @@ func (r *rewriter) operandRun(k, level int) (stop int, ok bool) {
 }
 
 // primaryRun steps over the prefix operators and the primary expression
-// at token k and returns the token after them.
-func (r *rewriter) primaryRun(k int) (int, bool) {
+// at token k and returns the token after them. With nots, a prefix NOT is
+// one of those operators (its operand is the rest of the operand being
+// followed), and it is appended to nots.
+func (r *rewriter) primaryRun(k int, nots *[]int) (int, bool) {
 	for k < len(r.toks) {
 		t := r.toks[k]
 		if t.kind == tkOp && !comparisonOps[t.val] {
+			k++
+			continue
+		}
+		if nots != nil && t.is("not") && r.levelOf(k) == levelNone {
+			*nots = append(*nots, k)
 			k++
 			continue
 		}

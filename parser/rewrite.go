@@ -284,6 +284,9 @@ func (r *rewriter) rewrite(head int) (err error) {
 	if head, err = r.statementWith(head); err != nil {
 		return err
 	}
+	// First, so that the parentheses around a NOT's operand hold the
+	// respellings of what is inside it.
+	r.notOperands(head)
 	if err := r.pgSyntax(head); err != nil {
 		return err
 	}
