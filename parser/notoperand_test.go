@@ -2,10 +2,8 @@ package parser
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestNotOperands checks the parentheses put around a prefix NOT that is
@@ -48,20 +46,5 @@ func TestParseLinearInNotOperands(t *testing.T) {
 		}
 		return b.String()
 	}
-	best := func(sql string) time.Duration {
-		least := time.Duration(math.MaxInt64)
-		for range 3 {
-			start := time.Now()
-			if _, err := Parse(sql); err != nil {
-				t.Fatal(err)
-			}
-			least = min(least, time.Since(start))
-		}
-		return least
-	}
-	small, large := best(statement(500)), best(statement(8000))
-	t.Logf("500 terms %v, 8,000 terms %v (%.1fx)", small, large, float64(large)/float64(small))
-	if large > 64*small {
-		t.Errorf("16 times the NOT operands took %.0f times as long to parse (%v, %v): not linear", float64(large)/float64(small), small, large)
-	}
+	parsesLinearly(t, "NOT operands", statement)
 }
