@@ -17,6 +17,11 @@
 // caller that skips items by key, as a Z-order skip-scan does, skip their
 // decoding too.
 //
+// A scan that will likely be read again whole (a gin index's posting list)
+// says so (ScanRequest.Reread); a backend may keep the range in memory, and
+// an iterator over items held so can hand over all their keys at once
+// (KeyLister) for a caller that intersects several lists.
+//
 // Transactions (Transactional, Txn): Begin returns a Txn whose Get and Scan
 // read a snapshot merged with the transaction's own buffered writes, whose
 // Write buffers (checking conditions at once) and whose Commit applies

@@ -18,6 +18,12 @@
 // writes and commit as one synced batch; first-committer-wins conflicts
 // are found in memory, since this process owns the directory.
 //
+// Caches (rowcache.go, rangecache.go): the values point gets read, and
+// the whole ranges scans ask to keep (kv.ScanRequest.Reread: gin posting
+// lists), are kept in memory under stamps every commit takes before it
+// applies, so a reader still sees exactly its snapshot whichever of its
+// items come from them.
+//
 // Every request is reported to the kv.Observer ("get", "scan", "write") and
 // to the request's kv.Stats.
 package pebble
