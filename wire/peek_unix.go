@@ -5,6 +5,7 @@ package wire
 import (
 	"errors"
 	"net"
+	"os"
 	"syscall"
 )
 
@@ -34,11 +35,18 @@ func clientHungUp(nc net.Conn) bool {
 		switch {
 		case err == nil:
 			gone = n == 0 // an orderly shutdown reads as end of file
-		case errors.Is(err, syscall.EAGAIN), errors.Is(err, syscall.EWOULDBLOCK), errors.Is(err, syscall.EINTR):
+		case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
+			errors.Is(err, syscall.ENOTCONN), errors.Is(err, syscall.ETIMEDOUT), errors.Is(err, syscall.EBADF):
+			gone = true // reset, timed out by TCP, or the socket is broken
 		default:
-			gone = true // reset, or the socket is broken
+			// EAGAIN (nothing to read: a quiet client), EINTR, or an error
+			// that says nothing of the peer (ENOMEM, ENOBUFS under memory
+			// pressure): the next check looks again. A statement must not
+			// lose its client to a check that could not tell.
 		}
 		return true // never wait for readability
 	})
-	return gone || err != nil
+	// A read deadline (set to wake an idle reader) is not a hang-up; a
+	// closed connection is.
+	return gone || err != nil && !errors.Is(err, os.ErrDeadlineExceeded)
 }
