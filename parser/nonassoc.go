@@ -203,11 +203,10 @@ func (r *rewriter) operandRunIn(k, level int, nots *[]int) (stop int, ok bool) {
 				k = and + 1
 			default: // LIKE, ILIKE
 				k++
-				if r.quantifier(k) != quantNone {
-					if k = r.matching(k + 1); k < 0 {
-						return 0, false
-					}
-					k++
+				if end, quantified, ok := r.skipQuantified(k); !ok {
+					return 0, false
+				} else if quantified {
+					k = end
 					goto after
 				}
 			}
@@ -235,11 +234,10 @@ func (r *rewriter) operandRunIn(k, level int, nots *[]int) (stop int, ok bool) {
 			}
 		case levelCmp:
 			k++
-			if r.quantifier(k) != quantNone {
-				if k = r.matching(k + 1); k < 0 {
-					return 0, false
-				}
-				k++
+			if end, quantified, ok := r.skipQuantified(k); !ok {
+				return 0, false
+			} else if quantified {
+				k = end
 				goto after
 			}
 		default:
@@ -435,3 +433,16 @@ func (r *rewriter) setValueEnd(k int) int {
 // one of its items.
 var setListEnds = map[string]bool{"select": true, "from": true, "where": true, "values": true, "returning": true,
 	"on": true, "using": true, "having": true, "group": true, "order": true, "limit": true, "offset": true, "window": true}
+
+// skipQuantified steps over an ANY/SOME/ALL (...) operand at token k:
+// the token after its closing bracket and true, or (k, false) when k
+// starts no quantifier; ok is false for an unbalanced bracket.
+func (r *rewriter) skipQuantified(k int) (end int, quantified, ok bool) {
+	if r.quantifier(k) == quantNone {
+		return k, false, true
+	}
+	if end = r.matching(k + 1); end < 0 {
+		return 0, false, false
+	}
+	return end + 1, true, true
+}

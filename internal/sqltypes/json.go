@@ -1265,14 +1265,7 @@ func JSONBuildObject(args []Value) (Value, error) {
 	}
 	w := newJSONOut(nil)
 	w.raw("{")
-	for i := 0; i < len(args); i += 2 {
-		if i > 0 {
-			w.raw(", ")
-		}
-		w.str(jsonKeyText(args[i]))
-		w.raw(" : ")
-		w.toJSON(args[i+1])
-	}
+	w.pairs(args)
 	w.raw("}")
 	return w.json()
 }

@@ -23,14 +23,7 @@ func JSONObjectAgg(kv []Value) (Value, error) {
 	}
 	w := newJSONOut(nil)
 	w.raw("{ ")
-	for i := 0; i+1 < len(kv) && w.err == nil; i += 2 {
-		if i > 0 {
-			w.raw(", ")
-		}
-		w.str(jsonKeyText(kv[i]))
-		w.raw(" : ")
-		w.toJSON(kv[i+1])
-	}
+	w.pairs(kv)
 	w.catenate(" }")
 	return w.json()
 }

@@ -338,3 +338,16 @@ func (w *jsonOut) json() (Value, error) {
 	}
 	return NewJSON(string(b)), nil
 }
+
+// pairs appends kv's key/value pairs as json_build_object and
+// json_object_agg print them: "k" : v, separated by ", ".
+func (w *jsonOut) pairs(kv []Value) {
+	for i := 0; i+1 < len(kv) && w.err == nil; i += 2 {
+		if i > 0 {
+			w.raw(", ")
+		}
+		w.str(jsonKeyText(kv[i]))
+		w.raw(" : ")
+		w.toJSON(kv[i+1])
+	}
+}
