@@ -70,12 +70,14 @@ type explainStep struct {
 // walkDescriptions is the one walk both renderers share: every operator,
 // parents first, with the subplans of its expressions after its inputs,
 // and a WITH query's plan under the first scan of it; a data-modifying WITH
-// query's plan follows the statement's, under the root.
-func walkDescriptions(p *Plan, fn func(explainStep)) {
+// query's plan follows the statement's, under the root. Each operator is
+// described by describe: Node.Describe for EXPLAIN, describeShape for a
+// plan's shape.
+func walkDescriptions(p *Plan, describe func(Node) Description, fn func(explainStep)) {
 	shown := map[int]bool{}
 	var walk func(n Node, depth int, label string)
 	walk = func(n Node, depth int, label string) {
-		fn(explainStep{node: n, desc: n.Describe(), depth: depth, label: label})
+		fn(explainStep{node: n, desc: describe(n), depth: depth, label: label})
 		for _, in := range n.Inputs() {
 			walk(in, depth+1, "")
 		}
@@ -114,7 +116,7 @@ func ExplainText(p *Plan, stats map[Node]*NodeStats, doc ExplainDoc) []string {
 	if doc.Costs {
 		costs = p.Costs()
 	}
-	walkDescriptions(p, func(s explainStep) {
+	walkDescriptions(p, Node.Describe, func(s explainStep) {
 		// PostgreSQL's layout: children start with "->" and their details
 		// line up under the operator name.
 		indent := strings.Repeat("      ", s.depth)
@@ -246,15 +248,7 @@ func (x *Scan) Describe() Description {
 	if x.Hint != "" {
 		d.add("hint", "%s", x.Hint)
 	}
-	total := x.Table.Shards
-	if x.Index != nil {
-		total = x.Index.Shards
-	}
-	if x.ShardNote != "" {
-		d.add("shards", "%d of %d (%s)", len(x.Shards), total, x.ShardNote)
-	} else {
-		d.add("shards", "%d of %d", len(x.Shards), total)
-	}
+	d.add("shards", "%s", x.shardsRead())
 	switch {
 	case x.Method == InvertedScan:
 		d.add("tokens", "%d: %s", len(x.Inverted.Tokens()), x.Inverted)
@@ -269,11 +263,7 @@ func (x *Scan) Describe() Description {
 		d.add("top-n", "%s", x.TopN.Describe())
 	}
 	if x.ZSchema != nil {
-		layout := "" // the default layout goes unsaid
-		if x.Index != nil && x.Index.LeadsOption() != "" {
-			layout = ", leads " + x.Index.LeadsOption()
-		}
-		d.add("z-order", "%d attributes, %d-bit addresses%s", x.ZSchema.Dims(), x.ZSchema.Bits(), layout)
+		d.add("z-order", "%s", x.zorderLayout())
 		if x.ZBudget != "" {
 			d.add("z-order budget", "%s", x.ZBudget)
 		}
@@ -295,12 +285,8 @@ func (x *Scan) Describe() Description {
 
 		d.add("estimate", "%.3g of the search space", x.Estimate)
 	}
-	if x.Lookup {
-		d.add("lookup", "table rows fetched by primary key (index does not cover)")
-	} else if x.Index != nil {
-		d.add("covering", "yes")
-	}
-	if x.Ordered && len(x.Shards) == 1 && total > 1 {
+	x.describeCovering(&d)
+	if x.Ordered && len(x.Shards) == 1 && x.shardsTotal() > 1 {
 		d.add("order", "yields ORDER BY (one shard read, no merge)")
 	} else if x.Ordered {
 		d.add("order", "yields ORDER BY (k-way merge of shards)")
@@ -313,6 +299,68 @@ func (x *Scan) Describe() Description {
 		d.add("one-time filter", "%s", c.String())
 	} else if x.Residual != nil {
 		d.add("residual filter", "%s", x.Residual.String())
+	}
+	return d
+}
+
+// shardsTotal is how many shards the read object (table or index) has.
+func (x *Scan) shardsTotal() int {
+	if x.Index != nil {
+		return x.Index.Shards
+	}
+	return x.Table.Shards
+}
+
+// shardsRead is the "shards" detail: how many of the shards are read.
+func (x *Scan) shardsRead() string {
+	if x.ShardNote != "" {
+		return fmt.Sprintf("%d of %d (%s)", len(x.Shards), x.shardsTotal(), x.ShardNote)
+	}
+	return fmt.Sprintf("%d of %d", len(x.Shards), x.shardsTotal())
+}
+
+// zorderLayout is the "z-order" detail of a Z-order read.
+func (x *Scan) zorderLayout() string {
+	layout := "" // the default layout goes unsaid
+	if x.Index != nil && x.Index.LeadsOption() != "" {
+		layout = ", leads " + x.Index.LeadsOption()
+	}
+	return fmt.Sprintf("%d attributes, %d-bit addresses%s", x.ZSchema.Dims(), x.ZSchema.Bits(), layout)
+}
+
+// describeCovering adds whether an index read fetches the table's rows.
+func (x *Scan) describeCovering(d *Description) {
+	if x.Lookup {
+		d.add("lookup", "table rows fetched by primary key (index does not cover)")
+	} else if x.Index != nil {
+		d.add("covering", "yes")
+	}
+}
+
+// describeShape is the part of n's description a plan's shape keeps
+// (shapeKeys): how it reads, never what it compares. A statement's
+// statistics sample its shape, and rendering its conditions would render
+// its constants too: a folded repeat() of 600 MB took seconds and
+// gigabytes to spell after the statement itself had failed.
+func describeShape(n Node) Description {
+	var d Description
+	switch x := n.(type) {
+	case *Scan:
+		if x.Dynamic {
+			break
+		}
+		d.add("shards", "%s", x.shardsRead())
+		if x.ZSchema != nil {
+			d.add("z-order", "%s", x.zorderLayout())
+		}
+		x.describeCovering(&d)
+	case *LookupJoin:
+		if s := x.shardsPerRange(); s != "" {
+			d.add("shards", "%s", s)
+		}
+		if x.Lookup {
+			d.add("lookup", "table rows fetched by primary key (index does not cover)")
+		}
 	}
 	return d
 }
@@ -622,6 +670,21 @@ func (x *MergeJoin) Describe() Description {
 	return d
 }
 
+// shardsPerRange is the "shards" detail of a lookup join by key ranges
+// over a sharded table or index ("" for point gets or one shard).
+func (x *LookupJoin) shardsPerRange() string {
+	names := x.Table.ShardColumnNames(x.Index)
+	if names == nil || x.PointGet {
+		return ""
+	}
+	total, _ := x.Table.ShardPlacement(x.Index)
+	per, bound := shardsPerRange(x.Table, x.Index, len(x.KeyExprs)), "bound"
+	if per > 1 {
+		bound = "not bound"
+	}
+	return fmt.Sprintf("%d of %d per key range (shard_columns %s %s)", per, total, strings.Join(names, ", "), bound)
+}
+
 func (x *LookupJoin) Describe() Description {
 	via := "primary key"
 	if x.Index != nil {
@@ -646,13 +709,8 @@ func (x *LookupJoin) Describe() Description {
 		method = "one key range per outer row"
 	}
 	d.add("batches", "%d outer rows per round, %s, grouped by shard", x.Batch, method)
-	if names := x.Table.ShardColumnNames(x.Index); names != nil && !x.PointGet {
-		total, _ := x.Table.ShardPlacement(x.Index)
-		per, bound := shardsPerRange(x.Table, x.Index, len(x.KeyExprs)), "bound"
-		if per > 1 {
-			bound = "not bound"
-		}
-		d.add("shards", "%d of %d per key range (shard_columns %s %s)", per, total, strings.Join(names, ", "), bound)
+	if s := x.shardsPerRange(); s != "" {
+		d.add("shards", "%s", s)
 	}
 	if x.Lookup {
 		d.add("lookup", "table rows fetched by primary key (index does not cover)")

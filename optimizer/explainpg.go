@@ -56,7 +56,7 @@ type ExplainDoc struct {
 // PostgreSQL's vocabulary (access path, key ranges, items read, store
 // requests) as extra node keys whose names start with "zproxy ".
 func ExplainStructured(p *Plan, stats map[Node]*NodeStats, doc ExplainDoc) string {
-	root := pgTree(p)
+	root := pgTree(p, false)
 	q := []pgProp{{key: "Plan", group: root.props(nil, stats, doc)}}
 	if doc.Settings != nil {
 		set := []pgProp{}
@@ -155,13 +155,18 @@ func (n *pgNode) inclusiveStats(stats map[Node]*NodeStats) NodeStats {
 	return sum
 }
 
-// pgTree is the plan as PostgreSQL's nodes.
-func pgTree(p *Plan) *pgNode {
+// pgTree is the plan as PostgreSQL's nodes; for its shape only (PlanShape)
+// no expression of it is rendered.
+func pgTree(p *Plan, shape bool) *pgNode {
 	var root *pgNode
 	var stack []*pgNode
 	costs := p.Costs()
-	walkDescriptions(p, func(s explainStep) {
-		n := pgShape(s.node, s.desc)
+	describe := Node.Describe
+	if shape {
+		describe = describeShape
+	}
+	walkDescriptions(p, describe, func(s explainStep) {
+		n := pgShape(s.node, s.desc, shape)
 		n.label = s.label
 		n.node = s.node
 		n.cost = costs[s.node]
@@ -201,7 +206,7 @@ var shapeKeys = map[string]bool{
 func PlanShape(p *Plan) string {
 	var b strings.Builder
 	b.WriteString(`[{"Plan":`)
-	writeShape(&b, pgTree(p).props(nil, nil, ExplainDoc{Format: "json", Costs: true}))
+	writeShape(&b, pgTree(p, true).props(nil, nil, ExplainDoc{Format: "json", Costs: true}))
 	b.WriteString("}]")
 	return b.String()
 }
@@ -264,6 +269,8 @@ type pgNode struct {
 	// innerCost is a lookup join's per-loop cost of its inner reads, for
 	// the drawn-in index scan.
 	innerCost *NodeCost
+	// shape leaves the operator's expressions unrendered (PlanShape).
+	shape bool
 }
 
 // props are the node's keys in PostgreSQL's order.
@@ -521,8 +528,10 @@ func relation(table, alias string) []pgProp {
 }
 
 // pgShape maps an operator onto the PostgreSQL node that does its job.
-func pgShape(node Node, d Description) *pgNode {
-	n := &pgNode{desc: d}
+// For a shape it renders none of the operator's expressions: their keys
+// (conditions, sort and group keys) are not the shape's.
+func pgShape(node Node, d Description, shape bool) *pgNode {
+	n := &pgNode{desc: d, shape: shape}
 	switch x := node.(type) {
 	case *Scan:
 		n.typ = "Seq Scan"
@@ -547,19 +556,21 @@ func pgShape(node Node, d Description) *pgNode {
 			n.scan = append(n.scan, pgText("Scan Direction", dir), pgText("Index Name", index))
 		}
 		n.scan = append(n.scan, relation(x.Table.Name, x.Alias)...)
-		if c := indexCond(x); c != "" {
-			n.attrs = append(n.attrs, pgText("Index Cond", c))
+		if c := ""; !shape {
+			if c = indexCond(x); c != "" {
+				n.attrs = append(n.attrs, pgText("Index Cond", c))
+			}
 		}
-		if x.Nearest != nil {
+		if x.Nearest != nil && !shape {
 			// PostgreSQL's index-ordered kNN scan shows its distance so.
 			n.attrs = append(n.attrs, pgText("Order By", cond(x.Nearest.Dist)))
 		}
 		if _, ok := x.Residual.(*ir.Const); ok {
 			// A filter no row passes: false (planScan makes it so).
 			n.attrs = append(n.attrs, pgText("One-Time Filter", "false"))
-		} else if x.Residual != nil {
+		} else if x.Residual != nil && !shape {
 			n.attrs = append(n.attrs, pgText("Filter", cond(x.Residual)))
-		} else if x.Dynamic && x.spec.Filter != nil {
+		} else if x.Dynamic && x.spec.Filter != nil && !shape {
 			n.attrs = append(n.attrs, pgText("Filter", cond(x.spec.Filter)))
 		}
 		n.attrs = append(n.attrs, pgText("zproxy Access Method", string(x.Method)))
@@ -588,7 +599,9 @@ func pgShape(node Node, d Description) *pgNode {
 	case *Filter:
 		// PostgreSQL filters inside the node below, or in a Result.
 		n.typ = "Result"
-		n.attrs = []pgProp{pgText("Filter", cond(x.Pred))}
+		if !shape {
+			n.attrs = []pgProp{pgText("Filter", cond(x.Pred))}
+		}
 	case *Project:
 		n.typ = "Result"
 	case *Aggregate:
@@ -602,7 +615,7 @@ func pgShape(node Node, d Description) *pgNode {
 		case len(x.GroupBy) > 0:
 			strategy = "Hashed"
 		}
-		if x.GroupingSets != nil {
+		if x.GroupingSets != nil && !shape {
 			// All sets are hashed, but the empty set, which PostgreSQL
 			// computes beside them: its Mixed strategy.
 			strategy = "Hashed"
@@ -622,7 +635,7 @@ func pgShape(node Node, d Description) *pgNode {
 			n.attrs = []pgProp{sets}
 		}
 		n.head = []pgProp{pgText("Strategy", strategy), pgText("Partial Mode", "Simple")}
-		if len(x.GroupBy) > 0 && x.GroupingSets == nil {
+		if len(x.GroupBy) > 0 && x.GroupingSets == nil && !shape {
 			keys := make([]string, len(x.GroupBy))
 			for i, g := range x.GroupBy {
 				keys[i] = g.String()
@@ -633,7 +646,9 @@ func pgShape(node Node, d Description) *pgNode {
 		n.typ = "WindowAgg"
 	case *Sort:
 		n.typ = "Sort"
-		n.attrs = []pgProp{pgList("Sort Key", sortKeyNames(x.Keys, x.Input.Columns()))}
+		if !shape {
+			n.attrs = []pgProp{pgList("Sort Key", sortKeyNames(x.Keys, x.Input.Columns()))}
+		}
 		if x.Limit > 0 {
 			n.attrs = append(n.attrs, pgInt("zproxy Top N", int64(x.Limit)))
 		}
@@ -674,9 +689,9 @@ func pgShape(node Node, d Description) *pgNode {
 	case *WorkTable:
 		n.typ = "WorkTable Scan"
 	case *HashJoin:
-		n.join("Hash Join", x.Kind, x.Residual, pgText("Hash Cond", equalities(x.LeftKeys, x.RightKeys)))
+		n.join("Hash Join", x.Kind, x.Residual, func() pgProp { return pgText("Hash Cond", equalities(x.LeftKeys, x.RightKeys)) })
 	case *MergeJoin:
-		n.join("Merge Join", x.Kind, x.Residual, pgText("Merge Cond", equalities(x.LeftKeys, x.RightKeys)))
+		n.join("Merge Join", x.Kind, x.Residual, func() pgProp { return pgText("Merge Cond", equalities(x.LeftKeys, x.RightKeys)) })
 	case *LookupJoin:
 		n.join("Nested Loop", x.Kind, x.Residual)
 	case *NestedLoop:
@@ -698,10 +713,16 @@ func pgShape(node Node, d Description) *pgNode {
 
 // join makes n a join node of PostgreSQL's: its type, Join Type, the
 // condition its method applies (Hash Cond, Merge Cond) and Join Filter.
-func (n *pgNode) join(typ string, kind ir.JoinKind, filter ir.Expr, conds ...pgProp) {
+func (n *pgNode) join(typ string, kind ir.JoinKind, filter ir.Expr, conds ...func() pgProp) {
 	n.typ = typ
 	n.scan = []pgProp{pgText("Join Type", joinType(kind))}
-	n.attrs = append([]pgProp{pgBool("Inner Unique", false)}, conds...)
+	n.attrs = []pgProp{pgBool("Inner Unique", false)}
+	if n.shape {
+		return
+	}
+	for _, c := range conds {
+		n.attrs = append(n.attrs, c())
+	}
 	if filter != nil {
 		n.attrs = append(n.attrs, pgText("Join Filter", cond(filter)))
 	}
@@ -778,7 +799,7 @@ func drawIn(n *pgNode) {
 				if k.cost != nil {
 					hc = &NodeCost{Startup: k.cost.Total, Total: k.cost.Total, Rows: k.cost.Rows, Width: k.cost.Width}
 				}
-				n.kids[i] = &pgNode{typ: "Hash", kids: []*pgNode{k}, statsOf: x.Right, cost: hc}
+				n.kids[i] = &pgNode{typ: "Hash", kids: []*pgNode{k}, statsOf: x.Right, cost: hc, shape: n.shape}
 			}
 		}
 	case *LookupJoin:
@@ -793,15 +814,17 @@ func drawIn(n *pgNode) {
 				typ = "Index Only Scan"
 			}
 		}
-		keys := make([]string, len(x.KeyExprs))
-		for i, e := range x.KeyExprs {
-			keys[i] = x.Table.Columns[x.KeyCols[i].Column].Name + " = " + e.String()
-		}
-		inner := &pgNode{typ: typ, noStats: true, cost: n.innerCost,
+		inner := &pgNode{typ: typ, noStats: true, cost: n.innerCost, shape: n.shape,
 			scan: append([]pgProp{pgText("Scan Direction", "Forward"), pgText("Index Name", index)}, relation(x.Table.Name, x.Alias)...)}
-		inner.attrs = []pgProp{pgText("Index Cond", "("+strings.Join(keys, " AND ")+")")}
-		if x.InnerFilter != nil {
-			inner.attrs = append(inner.attrs, pgText("Filter", cond(x.InnerFilter)))
+		if !n.shape {
+			keys := make([]string, len(x.KeyExprs))
+			for i, e := range x.KeyExprs {
+				keys[i] = x.Table.Columns[x.KeyCols[i].Column].Name + " = " + e.String()
+			}
+			inner.attrs = []pgProp{pgText("Index Cond", "("+strings.Join(keys, " AND ")+")")}
+			if x.InnerFilter != nil {
+				inner.attrs = append(inner.attrs, pgText("Filter", cond(x.InnerFilter)))
+			}
 		}
 		inner.attrs = append(inner.attrs, pgText("zproxy Note", "read by the lookup join above in batches of outer rows; its figures are the join's"))
 		// The inner side goes right after the outer input, before subplans.
