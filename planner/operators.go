@@ -123,7 +123,7 @@ func (b *Binder) bindRegisteredOp(op string, l, r ir.Expr) (ir.Expr, error) {
 
 // operatorFunc is the expression of a strict infix operator.
 func operatorFunc(op string, l, r ir.Expr, typ sqltypes.Type, fn func(l, r sqltypes.Value) (sqltypes.Value, error)) (ir.Expr, error) {
-	return fold(&ir.Func{Name: op, Args: []ir.Expr{l, r}, Typ: typ, Infix: true, Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+	return fold(&ir.Func{Name: op, Args: []ir.Expr{l, r}, Typ: typ, Infix: true, Strict2: fn, Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		return fn(a[0], a[1])
 	})})
 }

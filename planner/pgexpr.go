@@ -1175,6 +1175,7 @@ func (b *Binder) bindStoredColumnSize(sc *scope, n *ast.FuncCallExpr, agg *aggBi
 		return e, true, nil // a user's pg_column_size
 	}
 	t := x.Type()
+	f.Strict2 = nil
 	f.Fn = func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		if a[0].IsNull() {
 			return sqltypes.Null, nil
