@@ -421,7 +421,11 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 				}
 				return nil, noOperator(op, e.Type(), x.Type())
 			}
-			l, r, err := b.unify(e, x)
+			op := "="
+			if n.Not {
+				op = "<>" // NOT IN is <> ALL
+			}
+			l, r, err := b.unify(op, e, x)
 			if err != nil {
 				return nil, err
 			}
@@ -1062,16 +1066,21 @@ func (b *Binder) compare(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
 		// xideqint4 and xidneqint4: the integer as an xid (its bits).
 		return fold(&ir.Binary{Op: op, L: asXID(l), R: asXID(r), Typ: sqltypes.TypeBool})
 	}
-	l, r, err := b.unify(l, r)
+	name := string(op)
+	if op == ir.OpNotDistinct {
+		name = "=" // IS DISTINCT FROM is the = operator's
+	}
+	l, r, err := b.unify(name, l, r)
 	if err != nil {
 		return nil, err
 	}
 	return fold(&ir.Binary{Op: op, L: l, R: r, Typ: sqltypes.TypeBool})
 }
 
-// unify makes two operands comparable: an untyped side takes the typed
-// side's type; numeric types mix; otherwise the kinds must agree.
-func (b *Binder) unify(l, r ir.Expr) (ir.Expr, ir.Expr, error) {
+// unify makes two operands of the operator op comparable: an untyped side
+// takes the typed side's type; numeric types mix; otherwise the kinds must
+// agree, or there is no operator op over their types.
+func (b *Binder) unify(op string, l, r ir.Expr) (ir.Expr, ir.Expr, error) {
 	b.inferParam(l, operatorArgType(r.Type()))
 	b.inferParam(r, operatorArgType(l.Type()))
 	lt, rt := l.Type(), r.Type()
@@ -1107,8 +1116,7 @@ func (b *Binder) unify(l, r ir.Expr) (ir.Expr, ir.Expr, error) {
 		}
 		return l, r, err
 	}
-	return nil, nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s = %s", lt.UnmodifiedName(), rt.UnmodifiedName()).
-		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+	return nil, nil, noOperator(op, lt, rt)
 }
 
 // fold evaluates an expression whose operands are all constants. Operands

@@ -1065,7 +1065,7 @@ func (b *Binder) bitwise(op string, l, r ir.Expr) (ir.Expr, error) {
 	if l.Type().Kind() == sqltypes.KindBit || r.Type().Kind() == sqltypes.KindBit {
 		return b.bindRegisteredOp(op, l, r) // bitand, bitor, bitxor
 	}
-	l, r, err := b.unify(l, r)
+	l, r, err := b.unify(op, l, r)
 	if err != nil {
 		return nil, err
 	}
