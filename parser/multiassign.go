@@ -149,7 +149,7 @@ func (r *rewriter) multiAssignItem(open int) (int, error) {
 		for j := 1; j < n; j++ {
 			tail += fmt.Sprintf(", %s = %s(NULL, %d, %d)", r.tidbText(cols[j][0], cols[j][1]), MultiAssignFunc, j, n)
 		}
-		r.ed[end].outerPost += tail
+		r.ed[end].outerPost = append(r.ed[end].outerPost, tail...)
 		return end + 1, nil
 	}
 	vals := r.commaItems(values+1, end)
@@ -201,7 +201,7 @@ func (r *rewriter) subscriptAssign(k int) (int, error) {
 	}
 	r.ed[k].outer += r.tidbText(k, k+1) + " = " + SubscriptAssignFunc + "("
 	r.replace(j, ",")
-	r.ed[end-1].outerPost += ")"
+	r.ed[end-1].outerPost = append(r.ed[end-1].outerPost, ")"...)
 	return end, nil
 }
 

@@ -27,22 +27,28 @@ func (r *rewriter) notOperands(head int) {
 			continue // syntax this does not follow: TiDB's error stands
 		}
 		if covered == nil {
-			covered = map[int]bool{}
+			covered, r.notEnds = map[int]bool{}, map[int]int{}
 		}
 		for _, j := range nots {
 			covered[j] = true
 			if r.notAfterOperator(j) {
+				r.notEnds[j] = stop
 				r.ed[j].outer = "(" + r.ed[j].outer
-				r.ed[stop-1].outerPost += ")"
+				r.ed[stop-1].outerPost = append(r.ed[stop-1].outerPost, ")"...)
 			}
 		}
 	}
 }
 
 // notAfterOperator reports whether the NOT at token i follows an operator
-// (a comparison, ||, +...) whose right operand it starts: TiDB accepts a
-// NOT after a bracket, a comma or a word (AND, WHERE, THEN...) itself.
+// (a comparison, ||, +..., or IS [NOT] DISTINCT FROM) whose right operand
+// it starts: TiDB accepts a NOT after a bracket, a comma or a word (AND,
+// WHERE, THEN...) itself.
 func (r *rewriter) notAfterOperator(i int) bool {
+	if i >= 3 && r.toks[i-1].is("from") && r.toks[i-2].is("distinct") &&
+		(r.toks[i-3].is("is") || i >= 4 && r.toks[i-3].is("not") && r.toks[i-4].is("is")) {
+		return true
+	}
 	return i > 0 && r.toks[i-1].kind == tkOp && !r.insideOperatorForm(i-1)
 }
 

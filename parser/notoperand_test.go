@@ -48,3 +48,22 @@ func TestParseLinearInNotOperands(t *testing.T) {
 	}
 	parsesLinearly(t, "NOT operands", statement)
 }
+
+// TestDistinctFromNotChainsParseLinearly: a chain of IS DISTINCT FROM NOT
+// nests each NOT's operand in the one before it (x IS DISTINCT FROM NOT
+// (y IS DISTINCT FROM NOT (z ...))); finding each operand's end must not
+// walk the rest of the chain again.
+func TestDistinctFromNotChainsParseLinearly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses statements of 16,000 IS DISTINCT FROM NOT operands")
+	}
+	statement := func(n int) string {
+		var b strings.Builder
+		b.WriteString("SELECT a")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, " IS DISTINCT FROM NOT c%d", i)
+		}
+		return b.String() + " FROM t"
+	}
+	parsesLinearly(t, "IS DISTINCT FROM NOT operands", statement)
+}

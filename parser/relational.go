@@ -219,7 +219,7 @@ func (r *rewriter) relational(head int) error {
 					return err
 				}
 				r.ed[start].outer = "(" + r.ed[start].outer
-				r.ed[i-1].outerPost += ")"
+				r.ed[i-1].outerPost = append(r.ed[i-1].outerPost, ")"...)
 			}
 		}
 		var err error
@@ -1308,7 +1308,7 @@ func (r *rewriter) unknownTest(head, i int) error {
 		word = i + 2
 	}
 	r.ed[start].outer = UnknownTestFunc + "((" + r.ed[start].outer
-	r.ed[i-1].outerPost += "))"
+	r.ed[i-1].outerPost = append(r.ed[i-1].outerPost, "))"...)
 	r.replace(word, "NULL")
 	return nil
 }
@@ -1330,7 +1330,13 @@ func (r *rewriter) distinctFrom(head, i int) error {
 	// AND).
 	end := opEnd
 	between := false
-	for k := opEnd; k < len(r.toks); k++ {
+	k := opEnd
+	if stop, ok := r.notEnds[opEnd]; ok {
+		// A prefix NOT's operand (x IS DISTINCT FROM NOT y = z): it runs
+		// as far as the NOT's does, which notOperands has parenthesized.
+		end, k = stop, len(r.toks)
+	}
+	for ; k < len(r.toks); k++ {
 		t := r.toks[k]
 		if t.is("between") {
 			between = true
@@ -1379,9 +1385,9 @@ func (r *rewriter) distinctFrom(head, i int) error {
 	r.ed[start].outer = open + r.ed[start].outer
 	r.replace(i, ") <=> (")
 	r.drop(i+1, opEnd)
-	r.ed[end-1].outerPost += "))"
+	r.ed[end-1].outerPost = append(r.ed[end-1].outerPost, "))"...)
 	if neg {
-		r.ed[end-1].outerPost += ")"
+		r.ed[end-1].outerPost = append(r.ed[end-1].outerPost, ")"...)
 	}
 	return nil
 }

@@ -23,8 +23,10 @@ type edit struct {
 	rep   string
 	post  string
 	// outerPost goes after post: the close of a wrapper around an operand
-	// that ends here (the counterpart of outer).
-	outerPost string
+	// that ends here (the counterpart of outer). Bytes, so that the
+	// closes of a chain of nested wrappers ending at one token are
+	// appended in linear time.
+	outerPost []byte
 	hasRep    bool
 	done      bool
 }
@@ -65,6 +67,10 @@ type rewriter struct {
 	// clause (1-based in Statement.SearchCycles), which its encoded name
 	// carries (AliasFlags.SearchCycle).
 	cteSearchCycle map[int]int
+	// notEnds maps each prefix NOT that notOperands parenthesized to the
+	// token after its operand, for the rewrites that need the operand's
+	// end again (IS DISTINCT FROM NOT y) without following it again.
+	notEnds map[int]int
 }
 
 // lifted is the statement that keeps what the rewriting lifts out of the
@@ -1653,8 +1659,8 @@ func (r *rewriter) emit(head int) string {
 		if e.post != "" {
 			r.insert(t.end, e.post)
 		}
-		if e.outerPost != "" {
-			r.insert(t.end, e.outerPost)
+		if len(e.outerPost) > 0 {
+			r.insert(t.end, string(e.outerPost))
 		}
 	}
 	return r.out.String()
