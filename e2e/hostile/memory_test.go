@@ -390,6 +390,12 @@ func TestLargeTextLimits(t *testing.T) {
 			"Cannot enlarge string buffer containing 1073741809 bytes by 32 more bytes."},
 		{`SELECT to_jsonb(repeat(E'\x01', 200000000))`, "54000", "out of memory",
 			"Cannot enlarge string buffer containing 1073741809 bytes by 32 more bytes."},
+		// jsonb_pretty indents four spaces a level at every element: a
+		// 1.2 MB document 2,000 levels deep prints past the limit, which
+		// PostgreSQL 15 meets appending an indent's four spaces (before,
+		// the proxy built it whole, 1.6 GB).
+		{`SELECT length(jsonb_pretty((repeat('[', 2000) || repeat('0,', 200000) || '0' || repeat(']', 2000))::jsonb))`, "54000", "out of memory",
+			"Cannot enlarge string buffer containing 1073741821 bytes by 4 more bytes."},
 		// bytea in json: byteaout allocates its hex text whole first.
 		{"SELECT length(to_json(repeat('a', 600000000)::bytea)::text)", "XX000", "invalid memory alloc request size 1200000003", ""},
 	} {

@@ -80,7 +80,11 @@ func init() {
 	Register("json_strip_nulls", jsonFn([]Param{jsonT}, sqltypes.TypeJSON, func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONStripNulls(a[0]) }))
 	Register("jsonb_strip_nulls", jsonFn([]Param{jsonbT}, sqltypes.TypeJSONB, func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONBStripNulls(a[0]), nil }))
 	Register("jsonb_pretty", jsonFn([]Param{jsonbT}, sqltypes.TypeText, func(a []sqltypes.Value) (sqltypes.Value, error) {
-		return sqltypes.NewText(sqltypes.JSONBPretty(a[0])), nil
+		s, err := sqltypes.JSONBPretty(a[0])
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewText(s), nil
 	}))
 
 	// jsonb_set(target, path, new_value [, create_missing true]) and

@@ -227,6 +227,60 @@ func (w *jsonOut) jsonb(j *JSONValue) {
 	}
 }
 
+// pretty appends j as jsonb_pretty prints it (JsonbToCStringIndent), with
+// PostgreSQL's appends one for one, so that a text past the limit fails
+// at the same append with the same sizes: a comma alone between items,
+// then the indent (a newline, then the level's spaces four at a time)
+// before each item and each closing bracket; no indent before the opening
+// bracket of a field's value or of the document. level is the depth
+// of j; indent says whether its opening bracket is indented.
+func (w *jsonOut) pretty(j *JSONValue, level int, indent bool) {
+	if isJSONScalar(j) {
+		w.jsonb(j)
+		return
+	}
+	open, close := "[", "]"
+	if j.Kind == JSONObject {
+		open, close = "{", "}"
+	}
+	w.indent(indent, level)
+	w.raw(open)
+	for i := range j.Elems {
+		if w.err != nil {
+			return
+		}
+		if i > 0 {
+			w.raw(",")
+		}
+		e := &j.Elems[i]
+		if j.Kind == JSONObject {
+			w.indent(true, level+1)
+			w.str(j.Keys[i])
+			w.raw(": ")
+			w.pretty(e, level+1, false)
+			continue
+		}
+		if isJSONScalar(e) {
+			w.indent(true, level+1)
+		}
+		w.pretty(e, level+1, true)
+	}
+	w.indent(true, level)
+	w.raw(close)
+}
+
+// indent is PostgreSQL 15's add_indent: a newline, then four spaces a
+// level, appended four at a time.
+func (w *jsonOut) indent(on bool, level int) {
+	if !on {
+		return
+	}
+	w.raw("\n")
+	for i := 0; i < level && w.err == nil; i++ {
+		w.raw("    ")
+	}
+}
+
 // jsonbText appends jsonb's output of j as a value of the json text being
 // built: PostgreSQL prints it in a buffer of its own (jsonb_out), which
 // meets the limit on its own, and then appends it whole.

@@ -56,6 +56,16 @@ func TestJSONOutLimits(t *testing.T) {
 			w.raw(strings.Repeat("x", 20))
 			w.toJSON(NewJSONB(&JSONValue{Kind: JSONString, Str: strings.Repeat("y", 20)}))
 		}, "", "Cannot enlarge string buffer containing 20 bytes by 22 more bytes."},
+		// jsonb_pretty: "[" then, for the element, "\n" and four spaces a
+		// level, four at a time, as PostgreSQL 15's add_indent appends
+		// them: "[\n    [\n" holds 8 bytes, and the inner element's
+		// first four spaces meet the limit.
+		{"jsonb_pretty's indent", 12, func(w *jsonOut) {
+			w.pretty(&JSONValue{Kind: JSONArray, Elems: []JSONValue{{Kind: JSONArray, Elems: []JSONValue{{Kind: JSONNull}}}}}, 0, false)
+		}, "", "Cannot enlarge string buffer containing 8 bytes by 4 more bytes."},
+		{"jsonb_pretty that fits", 40, func(w *jsonOut) {
+			w.pretty(&JSONValue{Kind: JSONObject, Keys: []string{"a"}, Elems: []JSONValue{{Kind: JSONArray}}}, 0, false)
+		}, "{\n    \"a\": [\n    ]\n}", ""},
 		{"jsonb text", 30, func(w *jsonOut) {
 			w.jsonb(&JSONValue{Kind: JSONObject, Keys: []string{"a"}, Elems: []JSONValue{{Kind: JSONString, Str: ctl[:4]}}})
 		}, "", "Cannot enlarge string buffer containing 19 bytes by 32 more bytes."},

@@ -306,39 +306,16 @@ func stripNulls(j *JSONValue) *JSONValue {
 }
 
 // JSONBPretty is jsonb_pretty: one element or field a line, indented by
-// four spaces a level; an empty container's brackets on two lines.
-func JSONBPretty(v Value) string {
-	return string(appendPretty(nil, v.JSONB(), 0))
-}
-
-func appendPretty(buf []byte, j *JSONValue, depth int) []byte {
-	if isJSONScalar(j) {
-		return appendJSONBText(buf, j)
+// four spaces a level; an empty container's brackets on two lines. A text
+// past MaxAllocSize fails as PostgreSQL's does (jsonOut.pretty).
+func JSONBPretty(v Value) (string, error) {
+	w := newJSONOut(nil)
+	w.pretty(v.JSONB(), 0, false)
+	b, err := w.result()
+	if err == nil {
+		err = AllocLimit(int64(len(b)) + varHeader) // the text value
 	}
-	open, close := byte('['), byte(']')
-	if j.Kind == JSONObject {
-		open, close = '{', '}'
-	}
-	indent := func(d int) {
-		buf = append(buf, '\n')
-		for i := 0; i < d; i++ {
-			buf = append(buf, "    "...)
-		}
-	}
-	buf = append(buf, open)
-	for i := range j.Elems {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		indent(depth + 1)
-		if j.Kind == JSONObject {
-			buf = appendJSONString(buf, j.Keys[i])
-			buf = append(buf, ": "...)
-		}
-		buf = appendPretty(buf, &j.Elems[i], depth+1)
-	}
-	indent(depth)
-	return append(buf, close)
+	return string(b), err
 }
 
 // JSONStripNulls is json_strip_nulls: the json text without the object

@@ -38,7 +38,11 @@ func FuzzJSONBEdit(f *testing.F) {
 			return
 		}
 		v, p := NewJSONB(j), textPath(path)
-		pretty, err := ParseJSONB(JSONBPretty(v))
+		text, err := JSONBPretty(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pretty, err := ParseJSONB(text)
 		if err != nil || CompareJSONB(pretty, j) != 0 {
 			t.Fatalf("jsonb_pretty(%s) reads back as %v (%v)", doc, pretty, err)
 		}
