@@ -43,7 +43,7 @@ import (
 //
 // Memory. Each shard appends its entries to an arena of two generations
 // (a []byte without pointers, which the collector does not scan, and an
-// index map[hash]slot, which it does not scan either); when the current
+// index from hash to slot, rowIndex, which it does not scan either); when the current
 // one fills, the previous one is dropped and a new one begins, and a hit
 // in the previous generation is copied into the current, so what is read
 // often stays. An arena's bytes are never overwritten, so a value handed
@@ -97,7 +97,7 @@ type rowShard struct {
 // by the maphash of their key.
 type rowGen struct {
 	arena []byte
-	index map[uint64]rowSlot
+	index rowIndex
 }
 
 // rowSlot is where an entry's key and value lie in its generation's
@@ -203,7 +203,7 @@ func (c *rowCache) lookup(key []byte, r uint64) ([]byte, bool) {
 
 // find returns the value of key's entry if it is valid at stamp r.
 func (g *rowGen) find(h uint64, key []byte, r uint64) ([]byte, bool) {
-	slot, ok := g.index[h]
+	slot, ok := g.index.get(h)
 	if !ok || slot.validFrom > r {
 		return nil, false
 	}
@@ -238,14 +238,13 @@ func (c *rowCache) put(h uint64, key, v []byte, r uint64, promoted bool) {
 	if promoted {
 		// The entry may have been dropped (and the arena rotated) since
 		// the lookup; then the value is no longer known to be current.
-		if _, ok := sh.old.index[h]; !ok {
+		if !sh.old.index.del(h) {
 			return
 		}
-		delete(sh.old.index, h)
 	}
 	switch n := len(sh.cur.arena) + need; {
-	case sh.cur.index == nil:
-		sh.cur = rowGen{arena: make([]byte, 0, min(max(rowArenaMin, need), c.genBytes)), index: map[uint64]rowSlot{}}
+	case sh.cur.arena == nil:
+		sh.cur = rowGen{arena: make([]byte, 0, min(max(rowArenaMin, need), c.genBytes))}
 	case n <= cap(sh.cur.arena):
 	case cap(sh.cur.arena) < c.genBytes:
 		// The arena grows by copying into a larger one, so a store that
@@ -259,11 +258,11 @@ func (c *rowCache) put(h uint64, key, v []byte, r uint64, promoted bool) {
 		fallthrough
 	default:
 		sh.old = sh.cur
-		sh.cur = rowGen{arena: make([]byte, 0, c.genBytes), index: map[uint64]rowSlot{}}
+		sh.cur = rowGen{arena: make([]byte, 0, c.genBytes)}
 	}
 	off := len(sh.cur.arena)
 	sh.cur.arena = append(append(sh.cur.arena, key...), v...)
-	sh.cur.index[h] = rowSlot{off: uint32(off), klen: uint32(len(key)), vlen: uint32(len(v)), validFrom: r}
+	sh.cur.index.put(h, rowSlot{off: uint32(off), klen: uint32(len(key)), vlen: uint32(len(v)), validFrom: r})
 }
 
 // drop removes key from the cache for the commit of stamp s.
@@ -272,8 +271,8 @@ func (c *rowCache) drop(key []byte, s uint64) {
 	sh := c.shard(h)
 	sh.mu.Lock()
 	sh.lastInv = max(sh.lastInv, s)
-	delete(sh.cur.index, h)
-	delete(sh.old.index, h)
+	sh.cur.index.del(h)
+	sh.old.index.del(h)
 	sh.mu.Unlock()
 	c.ranges.drop(key, s)
 }
