@@ -351,6 +351,9 @@ func TestLargeTextLimits(t *testing.T) {
 	s := start(t)
 	ctx := context.Background()
 	conn := s.connect(t, "zproxy", "sslmode=disable")
+	if _, err := conn.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS hstore"); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct{ sql, code, message, detail string }{
 		// StringInfo's growth: 54000 with the buffer's sizes.
 		{"SELECT length(regexp_replace(repeat('a', 1100), 'a', repeat('b', 1000000), 'g'))", "54000", "out of memory",
@@ -390,6 +393,15 @@ func TestLargeTextLimits(t *testing.T) {
 			"Cannot enlarge string buffer containing 1073741809 bytes by 32 more bytes."},
 		{`SELECT to_jsonb(repeat(E'\x01', 200000000))`, "54000", "out of memory",
 			"Cannot enlarge string buffer containing 1073741809 bytes by 32 more bytes."},
+		// hstore_to_json (and to_json, which takes a type's cast to json)
+		// and json_object escape as to_json does, in a StringInfo of their
+		// own; each built its text whole before.
+		{`SELECT length(hstore_to_json(hstore('k', repeat(E'\x01', 200000000)))::text)`, "54000", "out of memory",
+			"Cannot enlarge string buffer containing 1073741809 bytes by 32 more bytes."},
+		{`SELECT length(to_json(hstore('k', repeat(E'\x01', 200000000)))::text)`, "54000", "out of memory",
+			"Cannot enlarge string buffer containing 1073741809 bytes by 32 more bytes."},
+		{`SELECT length(json_object(ARRAY['k', repeat(E'\x01', 200000000)])::text)`, "54000", "out of memory",
+			"Cannot enlarge string buffer containing 1073741810 bytes by 32 more bytes."},
 		// jsonb_pretty indents four spaces a level at every element: a
 		// 1.2 MB document 2,000 levels deep prints past the limit, which
 		// PostgreSQL 15 meets appending an indent's four spaces (before,

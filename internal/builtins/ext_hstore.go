@@ -65,7 +65,11 @@ func init() {
 		return sqltypes.HstoreToMatrix(a[0].Hstore()), nil
 	}))
 	Register("hstore_to_json", fn([]Param{hs}, sqltypes.TypeJSON, "the hstore as a json object of strings and nulls", func(a []sqltypes.Value) (sqltypes.Value, error) {
-		return sqltypes.NewJSON(sqltypes.HstoreJSON(a[0].Hstore())), nil
+		s, err := sqltypes.HstoreJSON(a[0].Hstore())
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewJSON(s), nil
 	}))
 	Register("hstore_to_jsonb", fn([]Param{hs}, sqltypes.TypeJSONB, "the hstore as a jsonb object of strings and nulls", func(a []sqltypes.Value) (sqltypes.Value, error) {
 		return sqltypes.NewJSONB(sqltypes.HstoreJSONB(a[0].Hstore())), nil

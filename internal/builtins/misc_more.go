@@ -2,7 +2,6 @@ package builtins
 
 import (
 	"math/bits"
-	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -77,22 +76,7 @@ func JSONObject(a []sqltypes.Value, jsonb bool) (sqltypes.Value, error) {
 		return sqltypes.JSONBBuildObject(args)
 	}
 	// json_object prints "key" : "value" pairs, as PostgreSQL's does.
-	var b strings.Builder
-	b.WriteByte('{')
-	for i := 0; i < len(args); i += 2 {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(sqltypes.QuoteJSON(args[i].S))
-		b.WriteString(" : ")
-		if args[i+1].IsNull() {
-			b.WriteString("null")
-		} else {
-			b.WriteString(sqltypes.QuoteJSON(args[i+1].S))
-		}
-	}
-	b.WriteByte('}')
-	return sqltypes.NewJSON(b.String()), nil
+	return sqltypes.JSONObjectPairs(args)
 }
 
 func init() {

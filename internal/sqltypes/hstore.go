@@ -424,22 +424,13 @@ func hashHstore(h uint64, v *HstoreValue) uint64 {
 }
 
 // HstoreJSON is hstore_to_json's text: an object of the pairs in storage
-// order, every value a string or null.
-func HstoreJSON(h *HstoreValue) string {
-	buf := []byte{'{'}
-	for i, p := range h.Pairs {
-		if i > 0 {
-			buf = append(buf, ", "...)
-		}
-		buf = appendJSONString(buf, p.Key)
-		buf = append(buf, ": "...)
-		if p.Null {
-			buf = append(buf, "null"...)
-		} else {
-			buf = appendJSONString(buf, p.Val)
-		}
-	}
-	return string(append(buf, '}'))
+// order, every value a string or null; 54000 past MaxAllocSize, as
+// PostgreSQL fails it (escaping grows a string up to sixfold).
+func HstoreJSON(h *HstoreValue) (string, error) {
+	w := newJSONOut(nil)
+	w.hstore(h)
+	b, err := w.result()
+	return string(b), err
 }
 
 // HstoreJSONB is hstore_to_jsonb: an object whose values are strings or
@@ -465,7 +456,11 @@ func castHstore(v Value, t Type) (Value, bool, error) {
 	case v.K == KindHstore && t.ID == Hstore:
 		return v, true, nil
 	case v.K == KindHstore && t.ID == JSON:
-		return NewJSON(HstoreJSON(v.Hstore())), true, nil
+		s, err := HstoreJSON(v.Hstore())
+		if err != nil {
+			return Null, true, err
+		}
+		return NewJSON(s), true, nil
 	case v.K == KindHstore && t.ID == JSONB:
 		return NewJSONB(HstoreJSONB(v.Hstore())), true, nil
 	case t.ID == Hstore && (v.K == KindText || v.K == KindCitext || v.K == KindBPChar):

@@ -1263,9 +1263,16 @@ func JSONBuildObject(args []Value) (Value, error) {
 	if err := buildObjectArgs(args, "json_build_object"); err != nil {
 		return Null, err
 	}
+	return JSONObjectPairs(args)
+}
+
+// JSONObjectPairs is the json object of alternating keys and values,
+// "k" : v, as json_build_object and json_object print them, failing past
+// MaxAllocSize as their StringInfo does. The keys are not NULL.
+func JSONObjectPairs(kv []Value) (Value, error) {
 	w := newJSONOut(nil)
 	w.raw("{")
-	w.pairs(args)
+	w.pairs(kv)
 	w.raw("}")
 	return w.json()
 }

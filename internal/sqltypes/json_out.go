@@ -284,19 +284,43 @@ func (w *jsonOut) indent(on bool, level int) {
 // jsonbText appends jsonb's output of j as a value of the json text being
 // built: PostgreSQL prints it in a buffer of its own (jsonb_out), which
 // meets the limit on its own, and then appends it whole.
-func (w *jsonOut) jsonbText(j *JSONValue) {
+func (w *jsonOut) jsonbText(j *JSONValue) { w.own(func(sub *jsonOut) { sub.jsonb(j) }) }
+
+// own appends what build prints in a buffer of its own, as PostgreSQL
+// appends a value's output function's (or cast's) text: the buffer meets
+// the limit on its own, then its text is appended whole.
+func (w *jsonOut) own(build func(sub *jsonOut)) {
 	if w.err != nil {
 		return
 	}
 	start := len(w.b)
 	sub := jsonOut{b: w.b, base: start, limit: w.limit}
-	sub.jsonb(j)
+	build(&sub)
 	if sub.err != nil {
 		w.b, w.err = sub.b[:start], sub.err
 		return
 	}
 	w.b = sub.b
 	w.appended(start)
+}
+
+// hstore appends hstore_to_json's text of h: an object of its pairs in
+// storage order, each value a string or null.
+func (w *jsonOut) hstore(h *HstoreValue) {
+	w.raw("{")
+	for i, p := range h.Pairs {
+		if i > 0 {
+			w.raw(", ")
+		}
+		w.str(p.Key)
+		w.raw(": ")
+		if p.Null {
+			w.raw("null")
+		} else {
+			w.str(p.Val)
+		}
+	}
+	w.raw("}")
 }
 
 // toJSON appends to_json(v), as PostgreSQL's datum_to_json appends each
@@ -331,7 +355,7 @@ func (w *jsonOut) toJSON(v Value) {
 		w.jsonbText(v.JSONB())
 	case KindHstore:
 		// to_json uses a type's cast to json when it has one.
-		w.raw(HstoreJSON(v.Hstore()))
+		w.own(func(sub *jsonOut) { sub.hstore(v.Hstore()) })
 	case KindArray:
 		a := v.Array()
 		if len(a.Dims) == 0 {
