@@ -924,6 +924,11 @@ func (b *Binder) regCast(e ir.Expr, t sqltypes.Type, fold bool) (ir.Expr, error)
 				}
 				return sqltypes.NewReg(o, cat.RegName(t, o)), nil
 			}
+			if v.S == "-" && t.ID != sqltypes.RegOper && t.ID != sqltypes.RegOperator {
+				// The reg* input functions read "-" as InvalidOid; for
+				// regoper and regoperator it is the operator's name.
+				return sqltypes.NewReg(0, cat.RegName(t, 0)), nil
+			}
 			o, err := cat.RegOID(t, strings.TrimSpace(v.S))
 			if err != nil {
 				return sqltypes.Null, err

@@ -192,7 +192,7 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 				}
 				return e.functionName(f) + "(" + strings.Join(names, ",") + ")"
 			}
-			return e.functionName(f)
+			return e.regprocName(oid, f)
 		}
 		if p, ok := procByOID(oid); ok {
 			if t.ID == sqltypes.RegProcedure {
@@ -204,7 +204,7 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 				}
 				return p.name + "(" + strings.Join(names, ",") + ")"
 			}
-			return p.name
+			return e.builtinRegprocName(p.name)
 		}
 		if sig, ok := postgresProcByOID(oid); ok {
 			if t.ID == sqltypes.RegProcedure {
@@ -215,7 +215,7 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 				}
 				return sig.name + "(" + strings.Join(args, ",") + ")"
 			}
-			return sig.name
+			return e.builtinRegprocName(sig.name)
 		}
 	case sqltypes.RegNamespace:
 		if n := e.namespaceName(oid); n != "" {
@@ -237,6 +237,39 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 		}
 	}
 	return ""
+}
+
+// regprocName is regproc's output of user function f (oid): its name
+// alone when regproc's input would find it by that name alone, among the
+// built-in functions and the user functions the search path shows, as
+// regprocout asks; qualified by its schema otherwise (an overloaded name,
+// or one a built-in function has too).
+func (e *Env) regprocName(oid uint32, f *catalog.Function) string {
+	name := e.functionName(f)
+	_, bare := catalog.SplitName(f.Name)
+	if name != sqltypes.QuoteIdent(bare) {
+		return name // not on the search path: qualified already
+	}
+	if found, ok, err := e.userProcOID(sqltypes.QuoteIdent(bare), false); err == nil && ok && found == oid && builtinProcCount(bare) == 0 {
+		return name
+	}
+	sc, _ := catalog.SplitName(f.Name)
+	if sc == "pg_temp" && e.Snap != nil {
+		if n, ok := e.Snap.TempSchema(); ok {
+			sc = e.namespaceName(TempNamespaceOID(n))
+		}
+	}
+	return sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(bare)
+}
+
+// builtinRegprocName is regproc's output of a built-in function named
+// name: pg_catalog.name when the name alone finds more than it.
+func (e *Env) builtinRegprocName(name string) string {
+	_, user, err := e.userProcOID(sqltypes.QuoteIdent(name), false)
+	if builtinProcCount(name) == 1 && !user && err == nil {
+		return sqltypes.QuoteIdent(name)
+	}
+	return "pg_catalog." + sqltypes.QuoteIdent(name)
 }
 
 // RegOID implements builtins.Catalog.

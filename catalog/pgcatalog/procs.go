@@ -59,8 +59,9 @@ var (
 	procsByOID map[uint32]*pgProc
 )
 
-// pgSigs reads procs_gen.go's table, by function name.
-func pgSigs() map[string][]pgSig {
+// pgSigs is procs_gen.go's table by function name, read once; callers
+// do not change it.
+var pgSigs = sync.OnceValue(func() map[string][]pgSig {
 	known := map[string][]pgSig{}
 	for _, line := range strings.Split(strings.TrimSpace(pgProcTable), "\n") {
 		f := strings.Split(line, "|")
@@ -73,7 +74,27 @@ func pgSigs() map[string][]pgSig {
 			kind: f[4][0], retset: f[5] == "t", vol: f[6][0], strict: f[7] == "t"})
 	}
 	return known
+})
+
+// builtinProcCount is how many built-in functions are named name: as many
+// as PostgreSQL 15's pg_catalog has, or, for a name it has none of,
+// zproxy's own functions of the name.
+func builtinProcCount(name string) int {
+	if n := len(pgSigs()[name]); n > 0 {
+		return n
+	}
+	return ownProcCounts()[name]
 }
+
+var ownProcCounts = sync.OnceValue(func() map[string]int {
+	counts := map[string]int{}
+	for _, p := range allProcs() {
+		if len(pgSigs()[p.name]) == 0 {
+			counts[p.name]++
+		}
+	}
+	return counts
+})
 
 var (
 	coreNamesOnce sync.Once
