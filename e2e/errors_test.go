@@ -241,6 +241,12 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT k FROM error_positions GROUP BY v", "42803", 8},
 		{"SELECT now() + 'xyz'", "22007", 16},
 		{"SELECT 'a' LIKE 1", "42883", 12},
+		// x [NOT] IN (list) without an operator for an item: at the IN,
+		// or the NOT of NOT IN; an inner IN's error before the outer =.
+		{"SELECT 2 IN (false)", "42883", 10},
+		{"SELECT 2 NOT IN (1, true)", "42883", 10},
+		{"SELECT k FROM error_positions WHERE v in  (  1)", "42883", 39},
+		{"SELECT 1 = 2 IN (false)", "42883", 14},
 		{"SELECT 'a' - 'b'", "42725", 12},
 		{"SELECT '{\"a\":1}'::jsonb || '{\"b\":2}' - 'a'", "42725", 38},
 		{"SELECT 1 LIKE 'a'", "42883", 10},

@@ -431,6 +431,40 @@ func (s *Statement) QuantifiedOperatorPosition(sqlOffset int) int {
 	return 0
 }
 
+// InPosition is where PostgreSQL reports an error of the operator of
+// x [NOT] IN (list), whose first item starts at sqlOffset: the IN, or the
+// NOT of NOT IN (gram.y's location of the expression). 0 when the text
+// before the list is not that.
+func (s *Statement) InPosition(sqlOffset int) int {
+	start := s.origOffset(sqlOffset, -1)
+	if start < s.Offset || start > len(s.query) {
+		return 0
+	}
+	word := func(end int) (int, string) {
+		i := end
+		for i > s.Offset && strings.ContainsRune(" \t\n\r\f", rune(s.query[i-1])) {
+			i--
+		}
+		j := i
+		for j > s.Offset && isIdentChar(s.query[j-1]) {
+			j--
+		}
+		return j, strings.ToLower(s.query[j:i])
+	}
+	i := start
+	for i > s.Offset && strings.ContainsRune(" \t\n\r\f(", rune(s.query[i-1])) {
+		i--
+	}
+	in, w := word(i)
+	if w != "in" {
+		return 0
+	}
+	if not, w := word(in); w == "not" {
+		return charPos(s.query, not)
+	}
+	return charPos(s.query, in)
+}
+
 // operatorBefore is the position of the operator that ends, blanks
 // aside, at offset end of the query.
 func (s *Statement) operatorBefore(end int) int {

@@ -121,6 +121,11 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 		if pe.Code == pgerr.UndefinedFunction || pe.Code == pgerr.GroupingError {
 			pos = b.stmt.Position(n.OriginTextPosition())
 		}
+	case *ast.PatternInExpr:
+		if n.Sel == nil && len(n.List) > 0 && operatorError(pe.Code) {
+			// x IN (list) with no operator for an item: at the IN.
+			pos = b.stmt.InPosition(n.List[0].OriginTextPosition())
+		}
 	case *ast.PatternLikeOrIlikeExpr:
 		if pe.Code == pgerr.UndefinedFunction {
 			pos = b.stmt.OperatorPosition(n.Pattern.OriginTextPosition())
