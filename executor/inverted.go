@@ -348,62 +348,58 @@ func keyLists(its []kv.Iterator) ([]kv.KeyList, bool) {
 	return lists, true
 }
 
-// leapfrog is zigzag over posting lists held in memory: each list gallops
-// (1, 2, 4, ... entries, then a binary search) to its first key not below
-// the largest any list stands at, so a short list beside a long one costs
-// about its length times the log of the ratio, and no iterator is stepped.
-// Each entry a list lands on counts as an item read.
+// leapfrog is zigzag over posting lists held in memory, as Veldhuizen's
+// leapfrog join: the lists stand in the order of their keys, and in turn
+// the one at the least key gallops (1, 2, 4, ... entries, then a binary
+// search) to its first key not below the greatest, which it then holds;
+// when the least key is the greatest, every list stands at it and it is
+// the intersection's. A short list beside a long one costs about its
+// length times the log of the ratio, with one comparison a turn, and no
+// iterator is stepped. Each entry a list lands on counts as an item read.
 func (s *scanRows) leapfrog(ctx context.Context, lists []kv.KeyList, toks [][]byte, out pkSet) error {
-	pos := make([]int, len(lists))
-	pk := func(i int) []byte { return catalog.InvertedPrimaryKey(lists[i].At(pos[i]), toks[i]) }
 	for _, l := range lists {
 		if l.Len() == 0 {
 			return nil
 		}
 	}
-	landed := len(lists)
+	k := len(lists)
+	pos := make([]int, k)
+	key := func(i int) []byte { return catalog.InvertedPrimaryKey(lists[i].At(pos[i]), toks[i]) }
+	order := make([]int, k) // the lists by their keys, least first
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return bytes.Compare(key(order[a]), key(order[b])) < 0 })
+	landed := k
 	defer func() { s.stats.AddRead(landed, 0) }()
-	for rounds := 1; ; rounds++ {
-		if rounds%cancelCheckEvery == 0 {
+	hi := key(order[k-1])
+	for turn, p := 1, 0; ; turn, p = turn+1, (p+1)%k {
+		if turn%cancelCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		hi := pk(0)
-		for i := 1; i < len(lists); i++ {
-			if k := pk(i); bytes.Compare(k, hi) > 0 {
-				hi = k
-			}
-		}
-		behind := false
-		for i, l := range lists {
-			if bytes.Compare(pk(i), hi) >= 0 {
-				continue
-			}
-			behind = true
+		i, l := order[p], lists[order[p]]
+		if lo := key(i); bytes.Equal(lo, hi) {
+			out[string(lo)] = struct{}{}
+			pos[i]++
+		} else {
 			// Gallop: the first position at or past hi lies in (lo, top].
-			lo, step := pos[i], 1
-			top := lo + step
+			at, step := pos[i], 1
+			top := at + step
 			for top < l.Len() && bytes.Compare(catalog.InvertedPrimaryKey(l.At(top), toks[i]), hi) < 0 {
-				lo, step = top, step*2
-				top = lo + step
+				at, step = top, step*2
+				top = at + step
 			}
 			top = min(top, l.Len())
-			pos[i] = lo + 1 + sort.Search(top-lo-1, func(j int) bool {
-				return bytes.Compare(catalog.InvertedPrimaryKey(l.At(lo+1+j), toks[i]), hi) >= 0
+			pos[i] = at + 1 + sort.Search(top-at-1, func(j int) bool {
+				return bytes.Compare(catalog.InvertedPrimaryKey(l.At(at+1+j), toks[i]), hi) >= 0
 			})
-			if pos[i] == l.Len() {
-				return nil
-			}
-			landed++
 		}
-		if behind {
-			continue
-		}
-		out[string(hi)] = struct{}{}
-		if pos[0]++; pos[0] == lists[0].Len() {
+		if pos[i] == l.Len() {
 			return nil
 		}
 		landed++
+		hi = key(i)
 	}
 }
