@@ -328,10 +328,14 @@ func (x *Scan) zorderLayout() string {
 	return fmt.Sprintf("%d attributes, %d-bit addresses%s", x.ZSchema.Dims(), x.ZSchema.Bits(), layout)
 }
 
+// lookupNote is the "lookup" detail of a read through an index that does
+// not cover the columns wanted.
+const lookupNote = "table rows fetched by primary key (index does not cover)"
+
 // describeCovering adds whether an index read fetches the table's rows.
 func (x *Scan) describeCovering(d *Description) {
 	if x.Lookup {
-		d.add("lookup", "table rows fetched by primary key (index does not cover)")
+		d.add("lookup", lookupNote)
 	} else if x.Index != nil {
 		d.add("covering", "yes")
 	}
@@ -359,7 +363,7 @@ func describeShape(n Node) Description {
 			d.add("shards", "%s", s)
 		}
 		if x.Lookup {
-			d.add("lookup", "table rows fetched by primary key (index does not cover)")
+			d.add("lookup", lookupNote)
 		}
 	}
 	return d
@@ -713,7 +717,7 @@ func (x *LookupJoin) Describe() Description {
 		d.add("shards", "%s", s)
 	}
 	if x.Lookup {
-		d.add("lookup", "table rows fetched by primary key (index does not cover)")
+		d.add("lookup", lookupNote)
 	}
 	if x.InnerFilter != nil {
 		d.add("inner filter", "%s", x.InnerFilter.String())
