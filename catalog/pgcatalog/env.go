@@ -245,21 +245,13 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 // regprocout asks; qualified by its schema otherwise (an overloaded name,
 // or one a built-in function has too).
 func (e *Env) regprocName(oid uint32, f *catalog.Function) string {
-	name := e.functionName(f)
 	_, bare := catalog.SplitName(f.Name)
-	if name != sqltypes.QuoteIdent(bare) {
-		return name // not on the search path: qualified already
-	}
-	if found, ok, err := e.userProcOID(sqltypes.QuoteIdent(bare), false); err == nil && ok && found == oid && builtinProcCount(bare) == 0 {
-		return name
-	}
-	sc, _ := catalog.SplitName(f.Name)
-	if sc == "pg_temp" && e.Snap != nil {
-		if n, ok := e.Snap.TempSchema(); ok {
-			sc = e.namespaceName(TempNamespaceOID(n))
+	if e.functionVisible(f) && builtinProcCount(bare) == 0 {
+		if found, ok, err := e.userProcOID(sqltypes.QuoteIdent(bare), false); err == nil && ok && found == oid {
+			return sqltypes.QuoteIdent(bare)
 		}
 	}
-	return sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(bare)
+	return e.qualifiedFunctionName(f)
 }
 
 // builtinRegprocName is regproc's output of a built-in function named

@@ -224,10 +224,23 @@ func functionResult(f *catalog.Function) string {
 // regprocedure print it: bare when the session's search path finds it by
 // that name (FunctionIsVisible), else qualified by its schema.
 func (e *Env) functionName(f *catalog.Function) string {
-	sc, bare := catalog.SplitName(f.Name)
-	if e.Snap == nil && sc == catalog.PublicSchema || e.Snap != nil && e.Snap.RoutineVisible(f.Name) {
+	if e.functionVisible(f) {
+		_, bare := catalog.SplitName(f.Name)
 		return sqltypes.QuoteIdent(bare)
 	}
+	return e.qualifiedFunctionName(f)
+}
+
+// functionVisible reports whether the search path finds f by its name.
+func (e *Env) functionVisible(f *catalog.Function) bool {
+	sc, _ := catalog.SplitName(f.Name)
+	return e.Snap == nil && sc == catalog.PublicSchema || e.Snap != nil && e.Snap.RoutineVisible(f.Name)
+}
+
+// qualifiedFunctionName is f's name qualified by its schema (a session's
+// routine by its temporary schema's real name).
+func (e *Env) qualifiedFunctionName(f *catalog.Function) string {
+	sc, bare := catalog.SplitName(f.Name)
 	if sc == "pg_temp" && e.Snap != nil {
 		// A routine of the session's: its schema's real name, as
 		// PostgreSQL prints it (the search path never finds it).
