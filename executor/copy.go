@@ -548,6 +548,11 @@ func (b *BulkInsert) Commit(ctx context.Context) (int64, error) {
 			return 0, ClassifyError(err)
 		}
 	case b.w != nil:
+		// The rows came as fast as the client sent them: another proxy
+		// may have begun building an index since the COPY planned.
+		if err := b.ec.checkSchemaCurrent(ctx, b.t); err != nil {
+			return 0, err
+		}
 		err := writeErr(b.ex.Store.Write(ctx, kv.Batch{Ops: b.w.ops, Atomic: true, Stats: b.stats}), b.w)
 		var ce *conflictError
 		if errors.As(err, &ce) {

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"github.com/zproxy/zproxy/catalog"
 	"reflect"
 	"runtime"
 	"sort"
@@ -108,6 +109,15 @@ type RunOptions struct {
 	// not start reading them on goroutines of its own first. Ignored under
 	// Stats: EXPLAIN ANALYZE counts rows per operator.
 	Push bool
+	// SchemaCurrent, when set, reports whether t's schema is still the
+	// one the statement planned with (the same Revision), looking at the
+	// store when the caller's cached schema is catalog.SharedStaleness
+	// old. A statement outside a transaction on a shared store asks it
+	// just before committing its atomic batch: another proxy's index build
+	// outwaits only that staleness before it backfills, so a statement
+	// whose planning and commit are further apart than that must not
+	// commit without the index's maintenance (StaleSchemaError).
+	SchemaCurrent func(ctx context.Context, t *catalog.Table) (bool, error)
 }
 
 // statementReads is the store as a statement outside a transaction reads
@@ -262,7 +272,7 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 	}
 	ec := &a.ec
 	*ec = execCtx{ex: e, alloc: a, ctx: ctx, kv: &a.reads, txn: opts.Txn, capacity: opts.Capacity, stats: opts.Stats, kvStats: opts.KV, mem: &a.mem,
-		ctes: &a.ctes, spill: e.newSpillState(opts.TempFileLimit, &a.spill)}
+		ctes: &a.ctes, spill: e.newSpillState(opts.TempFileLimit, &a.spill), schemaCurrent: opts.SchemaCurrent}
 	if opts.Txn != nil {
 		ec.kv = opts.Txn.kv
 	}
@@ -334,7 +344,12 @@ type execCtx struct {
 	kvStats *kv.Stats
 	// capacity is RunOptions.Capacity.
 	capacity func(table string, units float64)
-	mem      *memBudget
+	// schemaCurrent is RunOptions.SchemaCurrent.
+	schemaCurrent func(ctx context.Context, t *catalog.Table) (bool, error)
+	// committed counts the atomic batches the statement committed outside
+	// a transaction: once one has, the statement cannot be run again.
+	committed int
+	mem       *memBudget
 	// ctes holds the rows of shared WITH queries and the rounds of
 	// recursive ones.
 	ctes *cteStates

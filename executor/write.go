@@ -286,9 +286,13 @@ func (ec *execCtx) commit(ctx context.Context, w *writeSet, stats *kv.Stats) err
 	}
 	e := ec.ex
 	if max := e.Caps.MaxAtomicOps; max <= 0 || len(w.ops) <= max {
+		if err := ec.checkSchemaCurrent(ctx, w.t); err != nil {
+			return err
+		}
 		err := writeErr(e.Store.Write(ctx, kv.Batch{Ops: w.ops, Atomic: true, Stats: stats}), w)
 		if err == nil {
 			stats.AddWriteOps(w.ops)
+			ec.committed++
 		}
 		return err
 	}
@@ -306,6 +310,41 @@ func (ec *execCtx) commit(ctx context.Context, w *writeSet, stats *kv.Stats) err
 	// proxies' schema changes need checking (nil current).
 	return txn.Commit(ctx, nil)
 }
+
+// checkSchemaCurrent fails an atomic batch about to commit on a shared
+// store if t's schema changed since the statement planned with it
+// (RunOptions.SchemaCurrent). A statement in a transaction of its own
+// needs no such check: Txn.Commit locks the descriptors it wrote.
+func (ec *execCtx) checkSchemaCurrent(ctx context.Context, t *catalog.Table) error {
+	if ec.schemaCurrent == nil || ec.ex.Caps.Exclusive || t.Temp {
+		return nil
+	}
+	ok, err := ec.schemaCurrent(ctx, t)
+	if err != nil || ok {
+		return err
+	}
+	if ec.committed > 0 {
+		// Part of the statement (a WITH query's write, a parent table's
+		// rows) is committed: running it again would repeat that part.
+		return schemaChanged(t.Name)
+	}
+	return &StaleSchemaError{Table: t.Name}
+}
+
+// StaleSchemaError is a statement outside a transaction that wrote
+// nothing because the schema of Table changed after it planned (another
+// proxy began building an index on it, say). The caller plans it again on
+// the new schema and reruns it: the client sent one statement, which
+// PostgreSQL would not fail for a concurrent schema change. Its SQLSTATE
+// is 40001's, should the caller give up.
+type StaleSchemaError struct {
+	Table string
+}
+
+func (e *StaleSchemaError) Error() string { return schemaChanged(e.Table).Error() }
+
+// Unwrap gives the error its SQLSTATE (40001).
+func (e *StaleSchemaError) Unwrap() error { return schemaChanged(e.Table) }
 
 // buffer writes w's ops into the session's transaction.
 func (ec *execCtx) buffer(ctx context.Context, w *writeSet, stats *kv.Stats) error {

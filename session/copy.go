@@ -282,7 +282,7 @@ func (st *statement) copyFrom(ctx context.Context, t *catalog.Table, name string
 			rr.opts.Fn = fn
 		}
 		bulk, err = e.exec.NewBulkInsert(ctx, plan, executor.BulkOptions{Txn: txn, Mem: s.mem,
-			Run: executor.RunOptions{KV: stats, WorkMem: s.workMem(), Fn: fn, Txn: txn}})
+			Run: executor.RunOptions{KV: stats, WorkMem: s.workMem(), Fn: fn, Txn: txn, SchemaCurrent: s.schemaCurrent}})
 		if rr != nil && bulk != nil {
 			rr.txn = bulk.Txn()
 		}

@@ -583,6 +583,24 @@ func (st *statement) write(ctx context.Context, b ir.Statement, params []sqltype
 	e := st.sess.engine
 	e.exec.Gate.RLock()
 	defer e.exec.Gate.RUnlock()
+	for attempt := 1; ; attempt++ {
+		res, plan, stats, err := st.writeOnce(ctx, params, opts, txn)
+		var stale *executor.StaleSchemaError
+		if !errors.As(err, &stale) || attempt == staleSchemaAttempts || ctx.Err() != nil {
+			return res, plan, stats, err
+		}
+		// Nothing was written: plan again on the schema the check
+		// just loaded.
+	}
+}
+
+// staleSchemaAttempts bounds how often write plans a statement again
+// because another proxy changed a table's schema under it.
+const staleSchemaAttempts = 5
+
+// writeOnce is one attempt of write, under the gate.
+func (st *statement) writeOnce(ctx context.Context, params []sqltypes.Value, opts optimizer.Options, txn *executor.Txn) (executor.WriteResult, *optimizer.Plan, *kv.Stats, error) {
+	e := st.sess.engine
 	// Re-bind under the gate: an index that started building before the
 	// gate was taken must be maintained by this statement.
 	bound, _, _, err := st.bind(ctx)
@@ -600,8 +618,12 @@ func (st *statement) write(ctx context.Context, b ir.Statement, params []sqltype
 	st.sendNotices(plan)
 	stats := &kv.Stats{}
 	res, err := e.exec.Write(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn, Txn: txn,
-		Stats: st.autoExplainStart(), Capacity: st.tables.adder()})
+		Stats: st.autoExplainStart(), Capacity: st.tables.adder(), SchemaCurrent: st.sess.schemaCurrent})
 	if err != nil {
+		var stale *executor.StaleSchemaError
+		if errors.As(err, &stale) {
+			return executor.WriteResult{}, nil, nil, err
+		}
 		st.sess.redactValues(ctx, bound, err)
 		var de *executor.DeferredError
 		if errors.As(err, &de) {

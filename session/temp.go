@@ -273,6 +273,19 @@ func (s *Session) mainCatalog() *catalog.Catalog {
 	return s.engine.catalog
 }
 
+// schemaCurrent is executor.RunOptions.SchemaCurrent: whether the
+// permanent table t is as the schema the session's catalog has now, which
+// re-reads the store's version marker once its check is
+// catalog.SharedStaleness old.
+func (s *Session) schemaCurrent(ctx context.Context, t *catalog.Table) (bool, error) {
+	snap, err := s.mainCatalog().Snapshot(ctx)
+	if err != nil {
+		return false, err
+	}
+	cur, err := snap.Permanent().Table(t.Name)
+	return err == nil && !cur.Temp && cur.Revision == t.Revision, nil
+}
+
 // latest is snapshot without the staleness a shared store allows
 // (catalog.Catalog.Latest).
 func (s *Session) latest(ctx context.Context) (*catalog.Snapshot, error) {

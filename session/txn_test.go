@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -325,4 +326,73 @@ func TestPrimaryKeyChangeWithWriters(t *testing.T) {
 		stores := sharedDynamo(t, 2)
 		check(t, []*session.Engine{newEngine(t, stores[0]), newEngine(t, stores[1])})
 	})
+}
+
+// slowRowReads is a store whose next read of rows (any partition but the
+// catalog's) waits a while first, once armed: a statement slow between
+// planning and committing, as on a loaded machine.
+type slowRowReads struct {
+	kv.Store
+	delay atomic.Int64 // nanoseconds; taken by the first row read
+}
+
+var _ kv.Transactional = (*slowRowReads)(nil)
+
+func (s *slowRowReads) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
+	return s.Store.(kv.Transactional).Begin(ctx, opts)
+}
+
+func (s *slowRowReads) wait(partition []byte) {
+	if strings.HasPrefix(string(partition), "C/") {
+		return
+	}
+	if d := s.delay.Swap(0); d > 0 {
+		time.Sleep(time.Duration(d))
+	}
+}
+
+func (s *slowRowReads) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
+	if len(req.Keys) > 0 {
+		s.wait(req.Keys[0].Partition)
+	}
+	return s.Store.Get(ctx, req)
+}
+
+func (s *slowRowReads) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
+	s.wait(req.Partition)
+	return s.Store.Scan(ctx, req)
+}
+
+// A statement outside a transaction that planned before another proxy
+// began building an index, and commits after the build's backfill read
+// its row (it was slow: here its row read takes 1.5 s), must not commit
+// without the index's maintenance: its atomic batch re-checks the schema,
+// and the statement is planned again and maintains the index. Without the
+// check the index keeps the row's old value.
+func TestSlowWriteOutlivingAnotherProxysIndexBuild(t *testing.T) {
+	ctx := context.Background()
+	stores := sharedDynamo(t, 2)
+	slow := &slowRowReads{Store: stores[1]}
+	a, b := newEngine(t, stores[0]), newEngine(t, slow)
+	sa := openSession(t, a)
+	mustExec(t, sa, `CREATE TABLE slow_w (id INT PRIMARY KEY, v INT NOT NULL)`)
+	mustExec(t, sa, `INSERT INTO slow_w SELECT g, 0 FROM generate_series(1, 20) g`)
+	time.Sleep(250 * time.Millisecond) // b's schema cache catches up
+	sb := openSession(t, b)
+	mustExec(t, sb, `SELECT 1`)
+	slow.delay.Store(int64(1500 * time.Millisecond))
+	done := make(chan error, 1)
+	go func() {
+		_, err := runSQL(ctx, sb, `UPDATE slow_w SET v = 7 WHERE id = 5`)
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	mustExec(t, sa, `CREATE INDEX slow_w_v ON slow_w (v)`)
+	if err := <-done; err != nil {
+		t.Fatalf("update: %v", err)
+	}
+	checkConsistent(t, sa, "slow_w")
+	if got := mustExec(t, sa, `SELECT id FROM slow_w WHERE v = 7`); len(got) != 1 || got[0] != "5" {
+		t.Fatalf("rows with v = 7 through the index: %q", got)
+	}
 }
