@@ -22,7 +22,7 @@ const CastFunc = "zp_cast"
 var unsupportedTypes = map[string]bool{
 	"serial":  true,
 	"serial2": true, "serial4": true, "serial8": true, "smallserial": true, "bigserial": true,
-	"regdictionary": true, "regcollation": true, "aclitem": true, "pg_node_tree": true,
+	"regdictionary": true, "aclitem": true, "pg_node_tree": true,
 }
 
 // parseType reads a Postgres type name starting at token i: one of the

@@ -28,7 +28,7 @@ var sendFuncs = []sendFunc{
 	{"timestamp_send", 1114, false}, {"timestamptz_send", 1184, false}, {"interval_send", 1186, false},
 	{"timetz_send", 1266, false}, {"numeric_send", 1700, false}, {"regproceduresend", 2202, false},
 	{"regclasssend", 2205, false}, {"regtypesend", 2206, false}, {"void_send", 2278, false}, {"uuid_send", 2950, false},
-	{"jsonb_send", 3802, false}, {"regnamespacesend", 4089, false}, {"regrolesend", 4096, false},
+	{"jsonb_send", 3802, false}, {"regnamespacesend", 4089, false}, {"regrolesend", 4096, false}, {"regcollationsend", 4191, false},
 	{"bit_send", 1560, false}, {"varbit_send", 1562, false}, {"cash_send", 790, false},
 	{"point_send", 600, false}, {"lseg_send", 601, false}, {"path_send", 602, false}, {"box_send", 603, false},
 	{"poly_send", 604, false}, {"line_send", 628, false}, {"circle_send", 718, false},

@@ -31,6 +31,9 @@ func decodeSystem(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 		if d, ok := sqltypes.TSDictionaryByOID(o); ok && t.ID == sqltypes.RegDictionary {
 			return sqltypes.NewReg(o, d.Name), nil
 		}
+		if c, ok := sqltypes.CollationByOID(o); ok && t.ID == sqltypes.RegCollation {
+			return sqltypes.NewReg(o, sqltypes.QuoteIdent(c.Name)), nil
+		}
 		return sqltypes.NewReg(o, ""), nil
 	case t.ID == sqltypes.Char:
 		// charrecv reads one byte, and nothing may follow it.

@@ -235,6 +235,10 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 		if d, ok := sqltypes.TSDictionaryByOID(oid); ok {
 			return d.Name
 		}
+	case sqltypes.RegCollation:
+		if c, ok := sqltypes.CollationByOID(oid); ok {
+			return sqltypes.QuoteIdent(c.Name) // every collation is in pg_catalog: visible
+		}
 	}
 	return ""
 }
@@ -304,6 +308,8 @@ func (e *Env) RegOID(t sqltypes.Type, name string) (uint32, error) {
 			return 0, err
 		}
 		return uint32(v.I), nil
+	case sqltypes.RegCollation:
+		return e.collationOID(name)
 	}
 	return 0, nil
 }
@@ -318,7 +324,7 @@ func (e *Env) RegOID(t sqltypes.Type, name string) (uint32, error) {
 // check theirs as they read it.
 func regNameSyntax(t sqltypes.Type, name string) error {
 	switch t.ID {
-	case sqltypes.RegClass, sqltypes.RegProc, sqltypes.RegNamespace, sqltypes.RegRole:
+	case sqltypes.RegClass, sqltypes.RegProc, sqltypes.RegNamespace, sqltypes.RegRole, sqltypes.RegCollation:
 	case sqltypes.RegType:
 		return typeNameQuotes(name)
 	default:

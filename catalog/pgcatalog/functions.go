@@ -695,6 +695,7 @@ func init() {
 	Register("to_regproc", toReg(sqltypes.TypeRegProc))
 	Register("to_regnamespace", toReg(sqltypes.TypeRegNamespace))
 	Register("to_regrole", toReg(sqltypes.TypeRegRole))
+	Register("to_regcollation", toReg(sqltypes.TypeRegCollation))
 	Register("to_regprocedure", toReg(sqltypes.TypeRegProcedure))
 	// regclass(text) is the cast text::regclass called by name (a name
 	// that finds no relation is an error, unlike to_regclass's NULL).

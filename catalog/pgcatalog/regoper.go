@@ -108,9 +108,9 @@ func (e *Env) regOperatorByOID(oid uint32) (regOperator, bool) {
 	return regOperator{}, false
 }
 
-// operatorName splits an operator's possibly qualified name as
-// stringToQualifiedNameList and DeconstructQualifiedName do.
-func (e *Env) operatorName(s string) (schema, name string, err error) {
+// qualifiedName splits an operator's or a collation's possibly qualified
+// name as stringToQualifiedNameList and DeconstructQualifiedName do.
+func (e *Env) qualifiedName(s string) (schema, name string, err error) {
 	parts, err := sqltypes.SplitQualifiedName(s)
 	if err != nil {
 		return "", "", err
@@ -141,7 +141,7 @@ func (e *Env) regoperOID(s string) (uint32, error) {
 // not found (false) rather than an error; a name that does not parse is
 // an error either way.
 func (e *Env) lookupRegoper(s string, missingOK bool) (uint32, bool, error) {
-	schema, name, err := e.operatorName(s)
+	schema, name, err := e.qualifiedName(s)
 	if err != nil {
 		return 0, false, err
 	}
@@ -183,7 +183,7 @@ func (e *Env) regoperatorIn(s string, missingOK bool) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	schema, name, err := e.operatorName(nameText)
+	schema, name, err := e.qualifiedName(nameText)
 	if err != nil {
 		return 0, err
 	}
@@ -340,4 +340,26 @@ func (e *Env) regoperatorName(oid uint32) string {
 	}
 	b.WriteString(o.name + "(" + operand(o.left) + "," + operand(o.right) + ")")
 	return b.String()
+}
+
+// collationOID is regcollationin: the collation of that name for the
+// database's encoding (UTF8), in pg_catalog or the schema named.
+func (e *Env) collationOID(s string) (uint32, error) {
+	schema, name, err := e.qualifiedName(s)
+	if err != nil {
+		return 0, err
+	}
+	if schema == "" || schema == "pg_catalog" {
+		for _, c := range sqltypes.Collations {
+			if c.Name == name {
+				return c.OID, nil
+			}
+		}
+	} else if _, err := e.RegOID(sqltypes.TypeRegNamespace, sqltypes.QuoteIdent(schema)); err != nil {
+		return 0, err // 3F000 for a schema that does not exist
+	}
+	if schema != "" {
+		name = schema + "." + name
+	}
+	return 0, pgerr.New(pgerr.UndefinedObject, "collation \"%s\" for encoding \"UTF8\" does not exist", name)
 }

@@ -27,12 +27,12 @@ import (
 
 // System reports whether t is one of the catalogs' system types.
 func (id TypeID) System() bool {
-	return id >= Oid && id <= Void || id == RegConfig || id == RegDictionary || id == RegOper || id == RegOperator
+	return id >= Oid && id <= Void || id == RegConfig || id == RegDictionary || id == RegOper || id == RegOperator || id == RegCollation
 }
 
 // IsReg reports whether t is one of the reg* OID alias types.
 func (t Type) IsReg() bool {
-	return t.ID >= RegClass && t.ID <= RegRole || t.ID == RegConfig || t.ID == RegDictionary || t.ID == RegOper || t.ID == RegOperator
+	return t.ID >= RegClass && t.ID <= RegRole || t.ID == RegConfig || t.ID == RegDictionary || t.ID == RegOper || t.ID == RegOperator || t.ID == RegCollation
 }
 
 // IsOIDLike reports whether t is oid or one of its reg* aliases.
@@ -50,11 +50,13 @@ var (
 	TypeRegOper     = Type{ID: RegOper}
 	TypeRegOperator = Type{ID: RegOperator}
 	TypeRegRole     = Type{ID: RegRole}
-	TypeName        = Type{ID: Name}
-	TypeChar        = Type{ID: Char}
-	TypeInt2Vector  = Type{ID: Int2Vector}
-	TypeOidVector   = Type{ID: OidVector}
-	TypeVoid        = Type{ID: Void}
+	// TypeRegCollation is regcollation.
+	TypeRegCollation = Type{ID: RegCollation}
+	TypeName         = Type{ID: Name}
+	TypeChar         = Type{ID: Char}
+	TypeInt2Vector   = Type{ID: Int2Vector}
+	TypeOidVector    = Type{ID: OidVector}
+	TypeVoid         = Type{ID: Void}
 )
 
 // SystemTypes lists the system types, in declaration order.

@@ -6,8 +6,9 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
-// TSConfig is one of the text search configurations (or dictionaries)
-// zproxy has: its pg_ts_config (pg_ts_dict) OID and name (in pg_catalog).
+// TSConfig is one of the text search configurations (or dictionaries, or
+// collations) zproxy has: its pg_ts_config (pg_ts_dict, pg_collation) OID
+// and name (in pg_catalog).
 type TSConfig struct {
 	OID  uint32
 	Name string
@@ -33,6 +34,17 @@ func tsByOID(objs []TSConfig, oid uint32) (TSConfig, bool) {
 	}
 	return TSConfig{}, false
 }
+
+// Collations are the collations zproxy has (pg_collation's rows), all in
+// pg_catalog, with PostgreSQL 15's OIDs.
+var Collations = []TSConfig{
+	{OID: 100, Name: "default"},
+	{OID: 950, Name: "C"},
+	{OID: 951, Name: "POSIX"},
+}
+
+// CollationByOID returns the collation with that OID.
+func CollationByOID(oid uint32) (TSConfig, bool) { return tsByOID(Collations, oid) }
 
 // TSDictionaries are the text search dictionaries, with PostgreSQL 15's
 // OIDs (simple's is fixed; english_stem's is the one initdb gives it).

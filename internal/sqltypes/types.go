@@ -124,6 +124,9 @@ const (
 	// name and by its name and operand types (oidtypes.go).
 	RegOper
 	RegOperator
+	// RegCollation is regcollation, the reg* alias naming a collation
+	// (Collations).
+	RegCollation
 	numTypeIDs
 )
 
@@ -302,6 +305,7 @@ var infos = [numTypeIDs]typeInfo{
 	JSONPath:       {"jsonpath", 4072, 4073, -1, KindJSONPath, []string{"jsonpath"}},
 	RegOper:        {"regoper", 2203, 2208, 4, KindInt, []string{"regoper"}},
 	RegOperator:    {"regoperator", 2204, 2209, 4, KindInt, []string{"regoperator"}},
+	RegCollation:   {"regcollation", 4191, 4192, 4, KindInt, []string{"regcollation"}},
 }
 
 // The fixed OIDs of the extension types (see infos).
