@@ -194,12 +194,18 @@ func init() {
 		return Overload{Params: params, Result: Returns(result), Volatility: vol, Doc: doc, Binary: f,
 			Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) { return f(ctx, a[0], a[1]) }}
 	}
+	vq := binary([]Param{tv, tq}, sqltypes.TypeBool, Immutable, "whether the tsvector matches the tsquery", matchVQ)
+	qv := binary([]Param{tq, tv}, sqltypes.TypeBool, Immutable, "whether the tsvector matches the tsquery", matchQV)
+	// @@@ is @@'s deprecated spelling between a tsvector and a tsquery,
+	// which PostgreSQL keeps (operators 3660 and 3661): the same functions.
+	RegisterOperator("@@@", vq)
+	RegisterOperator("@@@", qv)
 	for _, o := range []struct {
 		op, fn string
 		ov     Overload
 	}{
-		{"@@", "ts_match_vq", binary([]Param{tv, tq}, sqltypes.TypeBool, Immutable, "whether the tsvector matches the tsquery", matchVQ)},
-		{"@@", "ts_match_qv", binary([]Param{tq, tv}, sqltypes.TypeBool, Immutable, "whether the tsvector matches the tsquery", matchQV)},
+		{"@@", "ts_match_vq", vq},
+		{"@@", "ts_match_qv", qv},
 		{"@@", "ts_match_tq", binary([]Param{text, tq}, sqltypes.TypeBool, Stable, "whether to_tsvector(text) matches the tsquery", matchTQ)},
 		{"@@", "ts_match_tt", binary([]Param{text, text}, sqltypes.TypeBool, Stable, "whether to_tsvector(text) matches plainto_tsquery(text)", matchTT)},
 		{"||", "tsvector_concat", binary([]Param{tv, tv}, tTV, Immutable, "the tsvectors merged, the right's positions after the left's", func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
