@@ -70,6 +70,9 @@ func (e *RecordExpr) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Valu
 		}
 		vals[i] = v
 	}
+	if err := sqltypes.RecordLimit(vals); err != nil {
+		return sqltypes.Null, err
+	}
 	return sqltypes.NewRecordOf(vals, e.fields), nil
 }
 

@@ -371,6 +371,13 @@ func TestLargeTextLimits(t *testing.T) {
 		{"SELECT length(encode(repeat('a', 900000000)::bytea, 'base64'))", "54000", "result of encoding conversion is too large", ""},
 		{"SELECT length(lpad('', 300000000, 'ab'))", "54000", "requested length too large", ""},
 		{"SELECT cardinality(array_fill(repeat('a', 1000000), ARRAY[1100]))", "54000", "array size exceeds the maximum allowed (1073741823)", ""},
+		// An array's jsonb elements count their binary size (a string's
+		// bytes, a header and a JEntry), not their text's.
+		{"SELECT cardinality(ARRAY[to_jsonb(repeat('a', 215000000)), to_jsonb(repeat('b', 215000000)), to_jsonb(repeat('c', 215000000)), to_jsonb(repeat('d', 215000000)), to_jsonb(repeat('e', 215000000))])",
+			"54000", "array size exceeds the maximum allowed (1073741823)", ""},
+		// A row is one allocation (heap_form_tuple), with its header.
+		{"SELECT length(ROW(repeat('x', 600000000), repeat('y', 600000000))::text)", "XX000", "invalid memory alloc request size 1200000056", ""},
+		{"SELECT length(ROW(1, NULL, repeat('x', 600000000), repeat('y', 600000000))::text)", "XX000", "invalid memory alloc request size 1200000060", ""},
 		// palloc of the whole result.
 		{"SELECT length(overlay(repeat('a', 600000000) placing repeat('b', 600000000) from 2 for 0))", "XX000", "invalid memory alloc request size 1200000004", ""},
 		{"SELECT length(quote_literal(repeat('''', 600000000)))", "XX000", "invalid memory alloc request size 1200000007", ""},

@@ -174,8 +174,84 @@ func DatumSize(v Value) int64 {
 			n += DatumSize(e)
 		}
 		return n
+	case KindJSONB:
+		return varHeader + jsonbDatumBytes(v)
 	}
 	return 4
+}
+
+// jsonbDatumBytes is a lower bound of a jsonb's datum past its varlena
+// header, exact but for numbers: PostgreSQL's binary form holds a 4-byte
+// header for each container (a scalar at the top is an array of one), a
+// 4-byte JEntry for each key and each value inside one, and the bytes of
+// strings and keys as they are; a number's numeric datum, which may be
+// shorter than its text, and the alignment padding count nothing. A
+// stored jsonb's normal text is read, not parsed: an escape stands for
+// at least one byte.
+func jsonbDatumBytes(v Value) int64 {
+	if s, ok := storedText(v); ok {
+		return storedJSONBBytes(s)
+	}
+	j := v.JSONB()
+	if j == nil {
+		return 0
+	}
+	var walk func(j *JSONValue) int64
+	walk = func(j *JSONValue) int64 {
+		switch j.Kind {
+		case JSONArray, JSONObject:
+			n := int64(4 + 4*(len(j.Keys)+len(j.Elems)))
+			for _, k := range j.Keys {
+				n += int64(len(k))
+			}
+			for i := range j.Elems {
+				n += walk(&j.Elems[i])
+			}
+			return n
+		case JSONString:
+			return int64(len(j.Str))
+		}
+		return 0
+	}
+	n := walk(j)
+	if j.Kind != JSONArray && j.Kind != JSONObject {
+		n += 8 // the top-level scalar's array of one
+	}
+	return n
+}
+
+// storedJSONBBytes is jsonbDatumBytes of a jsonb's normal text s: a
+// string (key or value) is a JEntry and its bytes, a number, true, false
+// or null a JEntry, a container a header and, inside another, a JEntry.
+func storedJSONBBytes(s string) int64 {
+	var n int64
+	containers := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			n += 4
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++ // the escape's letter; \uXXXX's digits follow
+					if i < len(s) && s[i] == 'u' {
+						i += 4
+					}
+				}
+				n++
+			}
+		case c == '{' || c == '[':
+			n += 8 // its header, and its JEntry (taken back at the top)
+			containers++
+		case c == '-' || c >= '0' && c <= '9' || c == 't' || c == 'f' || c == 'n':
+			if i == 0 || s[i-1] == ' ' || s[i-1] == '[' {
+				n += 4
+			}
+		}
+	}
+	if containers > 0 && (s[0] == '{' || s[0] == '[') {
+		return n - 4 // the top container has no JEntry
+	}
+	return n + 4 // a top-level scalar: the array of one's header
 }
 
 // bufferChunk is the most a Buffer allocates at once: a value grows by
@@ -289,4 +365,36 @@ func (x *Buffer) String() (string, error) {
 		x.full, x.cur = nil, out
 	}
 	return unsafe.String(unsafe.SliceData(x.cur), len(x.cur)), nil
+}
+
+// RecordLimit checks a row of fields (ROW(...), a whole-row reference) as
+// heap_form_tuple's allocation does: the tuple's header (HEAPTUPLESIZE
+// and a MAXALIGNed t_hoff, with a null bitmap when a field is NULL) and
+// its data, each varlena past a short header aligned to 4 bytes (other
+// fields count DatumSize's lower bound, unaligned). A row past the field
+// limit is XX000 with the size asked for.
+func RecordLimit(fields []Value) error {
+	const heapTupleSize, headerSize = 24, 23
+	var data int64
+	nulls := false
+	for _, v := range fields {
+		if v.IsNull() {
+			nulls = true
+			continue
+		}
+		n := DatumSize(v)
+		if n > 127 {
+			data = (data + 3) &^ 3
+		}
+		data += n
+	}
+	if data <= MaxAllocSize/2 {
+		return nil // the common case: no header could reach the limit
+	}
+	hoff := int64(headerSize)
+	if nulls {
+		hoff += int64(len(fields)+7) / 8
+	}
+	hoff = (hoff + 7) &^ 7
+	return AllocLimit(heapTupleSize + hoff + data)
 }

@@ -65,6 +65,65 @@ func TestDatumSizeIsLowerBound(t *testing.T) {
 	}
 }
 
+// TestJSONBDatumSize checks DatumSize of jsonb against pg_column_size on
+// PostgreSQL 15: equal where the document holds no number, never more
+// where it does, and the same whether the value is a tree or a stored
+// text that was not parsed.
+func TestJSONBDatumSize(t *testing.T) {
+	for _, c := range []struct {
+		doc   string
+		pg    int64 // pg_column_size('doc'::jsonb)
+		exact bool
+	}{
+		{`"abc"`, 15, true},
+		{`null`, 12, true},
+		{`[]`, 8, true},
+		{`{}`, 8, true},
+		{`[[], {}, [[]]]`, 40, true},
+		{`{"a": 1}`, 28, false},
+		{`{"a": [1, "x", true, null, {"b": "yy"}]}`, 71, false},
+		{`12345678901234567890`, 28, false},
+		{`{"k\tey": "v\nal", "longer key": [false, -12.5, "\u00e9"]}`, 76, false},
+		{`["\u0001\"", "é"]`, 0, false},
+	} {
+		j, err := ParseJSONB(c.doc)
+		if err != nil {
+			t.Fatalf("%s: %v", c.doc, err)
+		}
+		tree := DatumSize(NewJSONB(j))
+		stored := DatumSize(NewStoredJSONB(JSONBText(j)))
+		switch {
+		case tree != stored:
+			t.Errorf("%s: %d from the tree, %d from the stored text", c.doc, tree, stored)
+		case c.exact && tree != c.pg:
+			t.Errorf("%s: %d, PostgreSQL's datum is %d bytes", c.doc, tree, c.pg)
+		case tree > c.pg && c.pg > 0:
+			t.Errorf("%s: %d, more than PostgreSQL's %d bytes", c.doc, tree, c.pg)
+		}
+	}
+}
+
+// TestRecordLimit checks the row limit against PostgreSQL 15's
+// heap_form_tuple: ROW(repeat('x', 600000000), repeat('y', 600000000))
+// asks for 1200000056 bytes, 1200000060 with a NULL field (its bitmap)
+// and an int before it.
+func TestRecordLimit(t *testing.T) {
+	big := Value{K: KindText, S: strings.Repeat("x", 600000000)}
+	for _, c := range []struct {
+		fields []Value
+		want   string
+	}{
+		{[]Value{big, big}, "invalid memory alloc request size 1200000056"},
+		{[]Value{NewInt(1), Null, big, big}, "invalid memory alloc request size 1200000060"},
+		{[]Value{big}, ""},
+	} {
+		err := RecordLimit(c.fields)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || err.Error() != c.want) {
+			t.Errorf("RecordLimit of %d fields: %v, want %q", len(c.fields), err, c.want)
+		}
+	}
+}
+
 // TestBuffer builds values across chunks and checks the limit is met
 // before anything is appended.
 func TestBuffer(t *testing.T) {
