@@ -564,6 +564,14 @@ func (b *BulkInsert) Commit(ctx context.Context) (int64, error) {
 			return 0, err
 		}
 	case b.own:
+		// Another proxy may have begun building an index since the
+		// COPY planned (its rows came as fast as the client sent
+		// them): the commit fails if the table's schema changed.
+		if !b.ex.Caps.Exclusive && !b.t.Temp {
+			if err := lockDescriptors(ctx, b.txn, map[string]uint64{writtenKey(b.t): b.t.Revision}); err != nil {
+				return 0, err
+			}
+		}
 		if err := b.txn.Commit(ctx); err != nil {
 			return 0, ClassifyError(err)
 		}

@@ -288,7 +288,7 @@ func (t *Txn) Commit(ctx context.Context, current *catalog.Snapshot) error {
 		}
 	}
 	if !t.ex.Caps.Exclusive && len(wrote) > 0 {
-		if err := t.lockSchema(ctx, wrote); err != nil {
+		if err := lockDescriptors(ctx, t.kv, wrote); err != nil {
 			return err
 		}
 	}
@@ -298,10 +298,11 @@ func (t *Txn) Commit(ctx context.Context, current *catalog.Snapshot) error {
 	return nil
 }
 
-// lockSchema reads the written tables' descriptors through the transaction
-// and share-locks them: the commit then fails if another proxy changes one
-// before the commit point.
-func (t *Txn) lockSchema(ctx context.Context, wrote map[string]uint64) error {
+// lockDescriptors reads the written tables' descriptors through kv
+// transaction txn and share-locks them: the commit then fails if another
+// proxy changes one before the commit point. wrote maps the tables'
+// writtenKey to the revisions their writes planned with.
+func lockDescriptors(ctx context.Context, txn kv.Txn, wrote map[string]uint64) error {
 	keys := make([]kv.Key, 0, len(wrote))
 	names := make([]string, 0, len(wrote))
 	for name := range wrote {
@@ -314,11 +315,11 @@ func (t *Txn) lockSchema(ctx context.Context, wrote map[string]uint64) error {
 	if len(keys) == 0 {
 		return nil
 	}
-	items, err := t.kv.Get(ctx, kv.GetRequest{Keys: keys, Consistent: true})
+	items, err := txn.Get(ctx, kv.GetRequest{Keys: keys, Consistent: true})
 	if err != nil {
 		return txnErr(err)
 	}
-	if err := t.kv.Lock(ctx, keys, kv.LockShare); err != nil {
+	if err := txn.Lock(ctx, keys, kv.LockShare); err != nil {
 		return txnErr(err)
 	}
 	for i, it := range items {

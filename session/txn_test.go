@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
 	zdynamo "github.com/zproxy/zproxy/kv/dynamodb"
 	"github.com/zproxy/zproxy/session"
@@ -394,5 +395,43 @@ func TestSlowWriteOutlivingAnotherProxysIndexBuild(t *testing.T) {
 	checkConsistent(t, sa, "slow_w")
 	if got := mustExec(t, sa, `SELECT id FROM slow_w WHERE v = 7`); len(got) != 1 || got[0] != "5" {
 		t.Fatalf("rows with v = 7 through the index: %q", got)
+	}
+}
+
+// A COPY whose client is slow to finish, on a proxy that planned it
+// before another proxy began building an index, cannot commit its rows
+// without their index entries: it fails with 40001 and writes nothing
+// (its rows came from the client and cannot be read again), and the
+// index stays exact.
+func TestSlowCopyOutlivingAnotherProxysIndexBuild(t *testing.T) {
+	ctx := context.Background()
+	stores := sharedDynamo(t, 2)
+	a, b := newEngine(t, stores[0]), newEngine(t, stores[1])
+	sa := openSession(t, a)
+	mustExec(t, sa, `CREATE TABLE slow_c (id INT PRIMARY KEY, v INT NOT NULL)`)
+	mustExec(t, sa, `INSERT INTO slow_c SELECT g, g FROM generate_series(1, 10) g`)
+	time.Sleep(250 * time.Millisecond) // b's schema cache catches up
+	sb := openSession(t, b)
+	stmts, err := sb.Parse(ctx, `COPY slow_c FROM STDIN`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := stmts[0].Execute(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	in := res.(wire.CopyIn)
+	if err := in.Rows(ctx, [][]sqltypes.Value{{sqltypes.NewInt(11), sqltypes.NewInt(7)}, {sqltypes.NewInt(12), sqltypes.NewInt(7)}}); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, sa, `CREATE INDEX slow_c_v ON slow_c (v)`)
+	err = in.Finish(ctx)
+	if code := pgerr.CodeOf(err); code != pgerr.SerializationFailure {
+		t.Fatalf("COPY finished with %v (%s), want 40001", err, code)
+	}
+	checkConsistent(t, sa, "slow_c")
+	if got := mustExec(t, sa, `SELECT count(*) FROM slow_c`); got[0] != "10" {
+		t.Fatalf("rows after the failed COPY: %q", got)
 	}
 }
