@@ -389,6 +389,14 @@ func TestLargeTextLimits(t *testing.T) {
 		{"SELECT length(('{\"' || repeat('a', 268435456) || '\": 1}')::jsonb::text)", "54000", "string too long to represent as jsonb string", jsonbStringDetail},
 		{"SELECT length(jsonb_build_object(repeat('a', 268435456), 1)::text)", "54000", "string too long to represent as jsonb string", jsonbStringDetail},
 		{"SELECT length(jsonb_agg(repeat('a', 268435456))::text)", "54000", "string too long to represent as jsonb string", jsonbStringDetail},
+		// A container's header, entries and data past 256 MB (a scalar
+		// is stored as an array of one).
+		{"SELECT length(to_jsonb(repeat('x', 268435448))::text)", "54000", "total size of jsonb array elements exceeds the maximum of 268435455 bytes", ""},
+		{"SELECT length(jsonb_build_array(repeat('x', 134217725), repeat('y', 134217719))::text)", "54000", "total size of jsonb array elements exceeds the maximum of 268435455 bytes", ""},
+		{"SELECT length(jsonb_build_object('a', repeat('x', 134217725), 'b', repeat('y', 134217709))::text)", "54000", "total size of jsonb object elements exceeds the maximum of 268435455 bytes", ""},
+		{`SELECT length(('["' || repeat('x', 134217725) || '", "' || repeat('y', 134217719) || '"]')::jsonb::text)`, "54000", "total size of jsonb array elements exceeds the maximum of 268435455 bytes", ""},
+		// A bytea's string is its hex text, twice its length and more.
+		{"SELECT length(to_jsonb(repeat('x', 134217727)::bytea)::text)", "54000", "string too long to represent as jsonb string", jsonbStringDetail},
 		// JSON text, which escaping grows up to sixfold: escape_json
 		// appends into a StringInfo, a \u00XX escape through
 		// appendStringInfo (which asks for 32 bytes once under 16 are

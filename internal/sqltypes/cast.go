@@ -373,11 +373,7 @@ func castAny(v Value, t Type, explicit bool) (Value, error) {
 		}
 	case KindJSONB:
 		if v.K == KindJSON {
-			j, err := ParseJSONB(v.S)
-			if err != nil {
-				return Null, err
-			}
-			return NewJSONB(j), nil
+			return parseJSONBInput(v.S)
 		}
 	case KindArray:
 		if v.K == KindArray {

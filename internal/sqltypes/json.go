@@ -596,6 +596,23 @@ func ValidateJSON(s string) error {
 // ParseJSONB parses jsonb input into its normal form.
 func ParseJSONB(s string) (*JSONValue, error) { return parseJSONText(s, false) }
 
+// parseJSONBInput is jsonb_in: s parsed, and its containers checked
+// against jsonb's limit (JSONBLimits) when the text is long enough that
+// they might reach it (a container takes at most 8 bytes for each byte
+// of its text, a "[" in a nest of them).
+func parseJSONBInput(s string) (Value, error) {
+	j, err := ParseJSONB(s)
+	if err != nil {
+		return Null, err
+	}
+	if len(s) > jsonbMaxContainer/8 {
+		if _, err := JSONBLimits(j); err != nil {
+			return Null, err
+		}
+	}
+	return NewJSONB(j), nil
+}
+
 // ParseJSONTree parses json text into a tree that keeps its objects' keys
 // in their order, duplicates too, as json's functions walk them.
 func ParseJSONTree(s string) (*JSONValue, error) { return parseJSONText(s, true) }
@@ -1069,6 +1086,9 @@ func ToJSONB(v Value) (Value, error) {
 	if err != nil {
 		return Null, err
 	}
+	if _, err := JSONBLimits(j); err != nil {
+		return Null, err
+	}
 	return NewJSONB(j), nil
 }
 
@@ -1110,12 +1130,23 @@ func toJSONValue(v Value) (*JSONValue, error) {
 		}
 		return out, nil
 	}
-	if v.K == KindText || v.K == KindBPChar || v.K == KindCitext {
+	switch v.K {
+	case KindText, KindBPChar, KindCitext:
 		if err := JSONBStringLimit(len(v.S)); err != nil {
 			return nil, err
 		}
+	case KindBytes:
+		// Its text (\x and two hex digits a byte), checked before it
+		// is built.
+		if err := JSONBStringLimit(2 + 2*len(v.S)); err != nil {
+			return nil, err
+		}
 	}
-	return &JSONValue{Kind: JSONString, Str: string(appendJSONScalarText(nil, v))}, nil
+	s := appendJSONScalarText(nil, v)
+	if err := JSONBStringLimit(len(s)); err != nil {
+		return nil, err
+	}
+	return &JSONValue{Kind: JSONString, Str: string(s)}, nil
 }
 
 func nestArrayJSON(a *ArrayValue, dim, off int) (*JSONValue, error) {
@@ -1254,6 +1285,9 @@ func JSONBBuildObject(args []Value) (Value, error) {
 		obj.Elems = append(obj.Elems, *val)
 	}
 	normalizeObject(obj)
+	if _, err := JSONBLimits(obj); err != nil {
+		return Null, err
+	}
 	return NewJSONB(obj), nil
 }
 
@@ -1286,6 +1320,9 @@ func JSONBBuildArray(args []Value) (Value, error) {
 			return Null, err
 		}
 		arr.Elems[i] = *j
+	}
+	if _, err := JSONBLimits(arr); err != nil {
+		return Null, err
 	}
 	return NewJSONB(arr), nil
 }

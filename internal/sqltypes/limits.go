@@ -196,28 +196,54 @@ func jsonbDatumBytes(v Value) int64 {
 	if j == nil {
 		return 0
 	}
-	var walk func(j *JSONValue) int64
-	walk = func(j *JSONValue) int64 {
-		switch j.Kind {
-		case JSONArray, JSONObject:
-			n := int64(4 + 4*(len(j.Keys)+len(j.Elems)))
-			for _, k := range j.Keys {
-				n += int64(len(k))
-			}
-			for i := range j.Elems {
-				n += walk(&j.Elems[i])
-			}
-			return n
-		case JSONString:
-			return int64(len(j.Str))
-		}
-		return 0
-	}
-	n := walk(j)
-	if j.Kind != JSONArray && j.Kind != JSONObject {
-		n += 8 // the top-level scalar's array of one
-	}
+	n, _ := JSONBLimits(j)
 	return n
+}
+
+// JSONBLimits checks jsonb j's containers against PostgreSQL's limit on
+// a container's entries and data (convertToJsonb: 54000 "total size of
+// jsonb array elements exceeds ...", or object elements), a scalar at
+// the top counting as the array of one it is stored as, and returns
+// jsonbDatumBytes of j. Numbers and padding count nothing, so it never
+// fails a value PostgreSQL would build.
+func JSONBLimits(j *JSONValue) (int64, error) {
+	n, err := jsonbContainerBytes(j)
+	if err != nil || j.Kind == JSONArray || j.Kind == JSONObject {
+		return n, err
+	}
+	return n + 8, JSONBArrayLimit(n + 8)
+}
+
+// jsonbContainerBytes is JSONBLimits below the top: a container's header,
+// entries and data, which convertJsonbArray and convertJsonbObject check
+// together; a string's bytes.
+func jsonbContainerBytes(j *JSONValue) (int64, error) {
+	switch j.Kind {
+	case JSONArray, JSONObject:
+		n := int64(4 * (len(j.Keys) + len(j.Elems)))
+		for _, k := range j.Keys {
+			n += int64(len(k))
+		}
+		for i := range j.Elems {
+			e, err := jsonbContainerBytes(&j.Elems[i])
+			if err != nil {
+				return 0, err
+			}
+			n += e
+		}
+		n += 4 // the header, which the limit counts with the rest
+		if j.Kind == JSONObject {
+			if err := JSONBObjectLimit(n); err != nil {
+				return 0, err
+			}
+		} else if err := JSONBArrayLimit(n); err != nil {
+			return 0, err
+		}
+		return n, nil
+	case JSONString:
+		return int64(len(j.Str)), nil
+	}
+	return 0, nil
 }
 
 // storedJSONBBytes is jsonbDatumBytes of a jsonb's normal text s: a

@@ -106,11 +106,7 @@ func ParseText(t Type, s string) (Value, error) {
 		}
 		return NewJSON(s), nil
 	case JSONB:
-		j, err := ParseJSONB(s)
-		if err != nil {
-			return Null, err
-		}
-		return NewJSONB(j), nil
+		return parseJSONBInput(s)
 	case Array:
 		a, err := ParseArray(s, t.ElemType())
 		if err != nil {
