@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -440,10 +441,23 @@ func (c *Catalog) PutStats(ctx context.Context, stats ...*TableStats) error {
 			}
 			ch.PutStats = append(ch.PutStats, ts)
 		}
+		if len(ch.PutStats) == 0 {
+			// No table is in this catalog (one a transaction block
+			// created and has not committed): no change to write, and no
+			// version marker, which the block would take for a
+			// concurrent change.
+			return ch, errNoStats
+		}
 		return ch, nil
 	})
+	if errors.Is(err, errNoStats) {
+		return nil
+	}
 	return err
 }
+
+// errNoStats ends a PutStats that has nothing to write.
+var errNoStats = errors.New("catalog: no statistics to write")
 
 // itemOverhead is what an item holds besides its columns' values: the
 // partition and sort keys and the store's own attributes (the commit
