@@ -181,8 +181,9 @@ func CanonicalZone(name string) (string, bool) {
 }
 
 // POSIXZoneOffset reads a POSIX zone without daylight rules: a name of
-// three or more letters (or <...>) or none, then [+-]hh[:mm[:ss]]. It
-// returns the offset in seconds west of UTC.
+// letters (or <...>) or none, then [+-]hh[:mm[:ss]]. PostgreSQL's tzparse
+// takes names shorter than POSIX's three letters too ('12:00 A1' is
+// 12:00-01). It returns the offset in seconds west of UTC.
 func POSIXZoneOffset(v string) (int64, bool) {
 	i := 0
 	if strings.HasPrefix(v, "<") {
@@ -194,9 +195,6 @@ func POSIXZoneOffset(v string) (int64, bool) {
 	} else {
 		for i < len(v) && (v[i] >= 'a' && v[i] <= 'z' || v[i] >= 'A' && v[i] <= 'Z') {
 			i++
-		}
-		if i > 0 && i < 3 {
-			return 0, false
 		}
 	}
 	rest := v[i:]
