@@ -943,6 +943,11 @@ func (p *plParser) forSource(x *PLLoop) error {
 		x.Reverse = true
 		p.k++
 	}
+	if p.k >= end {
+		// Nothing between IN (or REVERSE) and LOOP.
+		t := p.toks[end]
+		return pgerr.New(pgerr.SyntaxError, "missing expression at or near \"%s\"", nearText(p.src, t.start, t.end)).WithPosition(charPos(p.src, t.start))
+	}
 	// An integer range has ".." at depth zero: the scanner reads "1..10"
 	// as 1, ".", .10, so it is found in the text.
 	dots := -1

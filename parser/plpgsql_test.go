@@ -81,6 +81,7 @@ func TestParsePLpgSQLErrors(t *testing.T) {
 	for _, src := range []string{
 		`BEGIN`, `BEGIN x := ; END`, `BEGIN IF true THEN END`, `DECLARE c CONSTANT int; BEGIN END`,
 		`BEGIN LOOP END LOOP x; END`, `BEGIN FOR i IN 1.. LOOP END LOOP; END`, `END`, `BEGIN END; x`,
+		`BEGIN FOR a IN LOOP END LOOP; END`, `BEGIN FOR a IN REVERSE LOOP END LOOP; END`, `BEGIN FOR A IN LOOP`,
 	} {
 		if _, err := ParsePLpgSQL(src); pgerr.CodeOf(err) != pgerr.SyntaxError {
 			t.Errorf("%s: %v", src, err)
