@@ -243,6 +243,13 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT 'a' LIKE 1", "42883", 12},
 		// x [NOT] IN (list) without an operator for an item: at the IN,
 		// or the NOT of NOT IN; an inner IN's error before the outer =.
+		// A routine's body: its position through the body's literal.
+		{`CREATE FUNCTION error_positions_f1() RETURNS void LANGUAGE plpgsql AS $$ BEGIN FOR a IN LOOP END LOOP; END $$`, "42601", 89},
+		{`CREATE FUNCTION error_positions_f2() RETURNS int LANGUAGE sql AS $$ SELECT 1 + $$`, "42601", 80},
+		{`CREATE FUNCTION error_positions_f3() RETURNS int LANGUAGE sql AS 'SELECT ''a'' + + nosuchcol'`, "42703", 84},
+		{`CREATE FUNCTION error_positions_f4() RETURNS int LANGUAGE sql AS $f$ SELECT nosuchcol $f$`, "42703", 77},
+		{`DO $$ BEGIN IF true THEN END; END $$`, "42601", 29},
+		{`CREATE FUNCTION error_positions_f5() RETURNS int LANGUAGE sql AS E'SELECT nosuch'`, "42703", 75},
 		{"SELECT 2 IN (false)", "42883", 10},
 		{"SELECT 2 NOT IN (1, true)", "42883", 10},
 		{"SELECT k FROM error_positions WHERE v in  (  1)", "42883", 39},

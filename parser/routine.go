@@ -3,6 +3,7 @@ package parser
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -133,6 +134,9 @@ type RoutineStatement struct {
 	HasAS  bool
 	// BodyPos is the 1-based position of the body in the statement.
 	BodyPos int
+	// bodyLiteral is the string literal Body was written as, if it was
+	// one (TransposeBodyError).
+	bodyLiteral string
 	// NewName is RENAME TO's name or OWNER TO's role, or SET SCHEMA's
 	// schema (SetSchema, read as RoutineRename: the binder makes NewName
 	// the routine's key in that schema).
@@ -221,7 +225,7 @@ func (r *rewriter) routineStmt() (*RoutineStatement, error) {
 				}
 				rs.Options.Language, k = l, k+2
 			case r.toks[k].kind == tkString:
-				rs.Body, rs.BodyPos, rs.HasAS, k = r.toks[k].val, r.pos(k), true, k+1
+				rs.Body, rs.BodyPos, rs.HasAS, rs.bodyLiteral, k = r.toks[k].val, r.pos(k), true, r.sql[r.toks[k].start:r.toks[k].end], k+1
 			default:
 				return nil, r.syntaxErrorAt(k)
 			}
@@ -319,7 +323,7 @@ func (r *rewriter) createRoutine(rs *RoutineStatement, k int) error {
 			if err != nil {
 				return err
 			}
-			rs.Body, rs.BodyPos, rs.HasAS, k = body, r.pos(k+1), true, k+2
+			rs.Body, rs.BodyPos, rs.HasAS, rs.bodyLiteral, k = body, r.pos(k+1), true, r.sql[r.toks[k+1].start:r.toks[k+1].end], k+2
 			if r.peek(k, ",") {
 				// AS 'obj_file', 'link_symbol' (C functions).
 				if _, err := r.stringAt(k + 1); err != nil {
@@ -817,4 +821,52 @@ func (r *rewriter) routineGrant() (*RoutineStatement, error) {
 		return nil, r.syntaxErrorAt(k)
 	}
 	return rs, nil
+}
+
+// TransposeBodyError gives an error whose position is in the routine's
+// body (its parse or its binding) the position in the statement, as
+// PostgreSQL's function_parse_error_transpose does: through the body's
+// string literal, dollar-quoted or quoted (a doubled quote is one
+// character of the body). A body PostgreSQL could not match to its
+// literal (an E” string) loses the position rather than point at the
+// wrong text.
+func (rs *RoutineStatement) TransposeBodyError(err error) error {
+	pe := pgerr.As(err)
+	if pe == nil || pe.Position <= 0 {
+		return err
+	}
+	out := *pe
+	out.Position = rs.bodyPosition(pe.Position)
+	return &out
+}
+
+// bodyPosition is the statement position of pos, a 1-based character
+// position in the body; 0 when the literal is not one it can follow. A
+// body that was no literal (BEGIN ATOMIC, RETURN) was parsed with the
+// statement, and its positions are the statement's already.
+func (rs *RoutineStatement) bodyPosition(pos int) int {
+	lit, prefix := rs.bodyLiteral, 0
+	switch {
+	case lit == "":
+		return pos
+	case lit[0] == '$':
+		tag := lit[:strings.IndexByte(lit[1:], '$')+2]
+		return rs.BodyPos + utf8.RuneCountInString(tag) + pos - 1
+	case (lit[0] == 'E' || lit[0] == 'e') && !strings.Contains(lit, `\`):
+		// E'...' without escapes reads as '...' does, a character on.
+		lit, prefix = lit[1:], 1
+	case lit[0] != '\'':
+		return 0
+	}
+	chars := 1 // the opening quote
+	for i, n := 1, 1; n < pos && i < len(lit)-1; n++ {
+		r, size := utf8.DecodeRuneInString(lit[i:])
+		if r == '\'' {
+			size = 2 // '' in the literal, ' in the body
+			chars++
+		}
+		i += size
+		chars++
+	}
+	return rs.BodyPos + prefix + chars
 }

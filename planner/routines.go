@@ -370,7 +370,7 @@ func bindRoutineStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement, s
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "DO blocks in language \"%s\" are not supported", rs.Options.Language)
 		}
 		if _, err := parser.ParsePLpgSQL(rs.Body); err != nil {
-			return nil, err
+			return nil, rs.TransposeBodyError(err)
 		}
 		return &ir.Do{Body: rs.Body}, nil
 	case parser.RoutineCreate:

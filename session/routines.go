@@ -70,7 +70,7 @@ func (st *statement) runRoutineChange(ctx context.Context, x *ir.RoutineChange, 
 	}
 	if x.Action == parser.RoutineCreate && x.Operator == nil && x.Cast == nil && s.varValue("check_function_bodies") != "off" {
 		if err := planner.CheckRoutineBody(snap, x.Function(s.currentUser()), s.bindStyle()); err != nil {
-			return nil, err
+			return nil, x.TransposeBodyError(err)
 		}
 	}
 	cat, err := s.routineCatalog(ctx, x)
