@@ -307,7 +307,8 @@ func FuzzDecodeBinary(f *testing.F) {
 			typ.ID == sqltypes.Array || typ.ID == sqltypes.BPChar || typ.ID == sqltypes.Interval ||
 			typ.ID == sqltypes.Int2Vector || typ.ID == sqltypes.OidVector || typ.ID == sqltypes.Hstore ||
 			typ.ID == sqltypes.Bit || typ.ID == sqltypes.VarBit || typ.IsRange() || typ.IsMultirange() ||
-			typ.Kind() == sqltypes.KindInet || typ.ID == sqltypes.MacAddr8 || typ.ID == sqltypes.GeoBox:
+			typ.Kind() == sqltypes.KindInet || typ.ID == sqltypes.MacAddr8 || typ.ID == sqltypes.GeoBox ||
+			typ.ID == sqltypes.GeoPath:
 			// Zero digits, json spacing, array flags, float NaNs,
 			// element forms, hstore's pairs (any negative length is a
 			// NULL value; keys are sorted and deduplicated), a bit
@@ -317,7 +318,7 @@ func FuzzDecodeBinary(f *testing.F) {
 			// merges them), inet's is_cidr byte (the type's on the way
 			// out) and a macaddr8 (which reads a 6-byte EUI-48 too) may
 			// be written in more than one way; box_recv reorders a box's
-			// corners.
+			// corners, and path_recv reads any byte but 0 as closed.
 			back, err := DecodeBinary(typ, out)
 			if err != nil || !sqltypes.Equal(back, v) || sqltypes.FormatText(back) != sqltypes.FormatText(v) {
 				t.Fatalf("%s %x -> %x -> %v", typ, data, out, err)
