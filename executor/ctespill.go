@@ -93,4 +93,8 @@ func (ec *execCtx) finish() {
 	if ec.spill != nil {
 		ec.spill.quota.Close()
 	}
+	if a := ec.alloc; a != nil && a.snap != nil {
+		a.snap.Release()
+		a.snap = nil
+	}
 }

@@ -239,6 +239,14 @@ func (c *cappedIterator) Close() error {
 // Run starts executing a read plan.
 func (e *Executor) Run(ctx context.Context, plan *optimizer.Plan, params []sqltypes.Value, opts RunOptions) (Rows, error) {
 	ec := e.newExecCtx(ctx, params, opts)
+	// A data-modifying WITH's writes are seen by the statement's reads
+	// (README), which a snapshot taken before them would hide.
+	if opts.Txn == nil && len(plan.Writes) == 0 && !plan.ReadsOnce() {
+		if err := ec.readSnapshot(ctx); err != nil {
+			ec.finish()
+			return nil, err
+		}
+	}
 	if err := ec.runWrites(ctx, plan.Writes, opts); err != nil {
 		ec.finish()
 		return nil, err
@@ -256,6 +264,40 @@ func (e *Executor) Run(ctx context.Context, plan *optimizer.Plan, params []sqlty
 	rows := &ec.alloc.rows
 	*rows = statementRows{Rows: r, ec: ec}
 	return rows, nil
+}
+
+// readSnapshot has the statement's reads come from one snapshot of the
+// store, when it takes one (kv.Snapshotter), as PostgreSQL's statement
+// snapshot: a statement that reads more than once (Plan.ReadsOnce) never
+// sees part of a transaction that commits while it runs. finish releases
+// it.
+func (ec *execCtx) readSnapshot(ctx context.Context) error {
+	sn, ok := ec.ex.Store.(kv.Snapshotter)
+	if !ok {
+		return nil
+	}
+	snap, err := sn.Snapshot(ctx)
+	if snap == nil || err != nil {
+		return ClassifyError(err)
+	}
+	a := ec.alloc
+	a.snap = snap
+	a.reads.ReadWriter = snapshotReads{Snapshot: snap, ReadWriter: ec.ex.Store}
+	return nil
+}
+
+// snapshotReads reads from a statement's snapshot and writes to the store.
+type snapshotReads struct {
+	kv.Snapshot
+	kv.ReadWriter
+}
+
+func (r snapshotReads) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
+	return r.Snapshot.Get(ctx, req)
+}
+
+func (r snapshotReads) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
+	return r.Snapshot.Scan(ctx, req)
 }
 
 func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts RunOptions) *execCtx {
@@ -294,6 +336,9 @@ type execAlloc struct {
 	eval  ir.EvalContext
 	ctes  cteStates
 	spill spillAlloc
+	// snap is the statement's read snapshot (readSnapshot), released by
+	// finish.
+	snap kv.Snapshot
 	// rows are what Run returns, and scan the memory of the statement's
 	// first table scan, taken once (scanRowsMem): a key lookup's whole
 	// executor is then this allocation, its stream's and its row's.

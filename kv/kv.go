@@ -427,6 +427,29 @@ type Store interface {
 	Close() error
 }
 
+// Snapshotter is implemented by stores that can read from one point in
+// time without a transaction (Pebble). A statement outside a transaction
+// block that reads the store more than once reads through one, as
+// PostgreSQL's statement snapshot: it never sees part of a transaction
+// that commits while it runs.
+type Snapshotter interface {
+	// Snapshot returns a view of the store as it is now; nil (and no
+	// error) when this store cannot take one (a wrapper over a store
+	// without snapshots).
+	Snapshot(ctx context.Context) (Snapshot, error)
+}
+
+// Snapshot is a Snapshotter's view of its store at one point in time. Its
+// Get and Scan read that state whatever commits later, as Store's do
+// otherwise; they may be called concurrently. Release ends the view (and
+// the store's old versions it keeps); it is called once, after its
+// iterators are closed.
+type Snapshot interface {
+	Get(ctx context.Context, req GetRequest) ([]Item, error)
+	Scan(ctx context.Context, req ScanRequest) Iterator
+	Release()
+}
+
 // BulkWriter is implemented by stores whose atomic batches have no size
 // limit (Capabilities.MaxAtomicOps 0) and that can take one such batch
 // piece by piece: a COPY of millions of rows, all or nothing, without

@@ -64,8 +64,11 @@ func isRow(e ir.Expr) bool {
 	return ok
 }
 
-// hasSubPlan reports whether e holds a subplan.
+// hasSubPlan reports whether e (nil: none) holds a subplan.
 func hasSubPlan(e ir.Expr) bool {
+	if e == nil {
+		return false
+	}
 	found := false
 	ir.Walk(e, func(x ir.Expr) {
 		if _, ok := x.(*SubPlan); ok {

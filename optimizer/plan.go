@@ -511,6 +511,52 @@ func (p *Plan) AccessPath() string {
 	return string(p.Scan.Method)
 }
 
+// ReadsOnce reports whether the plan reads the store in one request or
+// through one iterator: a key lookup, or a scan of one range (or of a
+// Z-order index's ranges, one iterator) of one shard that fetches no rows,
+// with no subquery. Such a plan sees one point in time by itself; the
+// executor reads any other (a join, an index scan that fetches rows,
+// shards read in parallel) through a snapshot outside a transaction. It
+// allocates nothing for the plans of key lookups and plain scans.
+func (p *Plan) ReadsOnce() bool {
+	scans := 0
+	return readsOnce(p.Root, &scans) && scans <= 1
+}
+
+func readsOnce(n Node, scans *int) bool {
+	switch x := n.(type) {
+	case nil:
+		return true
+	case *Scan:
+		*scans++
+		return !x.Lookup && x.Inverted == nil && x.Nearest == nil && x.TopN == nil && x.Partitions == nil &&
+			len(x.Shards) <= 1 && (x.ZSchema != nil || len(x.Ranges) <= 1) &&
+			!hasSubPlan(x.Residual) && !(x.Dynamic && hasSubPlan(x.spec.Filter))
+	case *Project:
+		for _, e := range x.Exprs {
+			if hasSubPlan(e) {
+				return false
+			}
+		}
+		return readsOnce(x.Input, scans)
+	case *Filter:
+		return !hasSubPlan(x.Pred) && !hasSubPlan(x.Gate) && readsOnce(x.Input, scans)
+	case *Limit:
+		return !hasSubPlan(x.CountExpr) && !hasSubPlan(x.OffsetExpr) && readsOnce(x.Input, scans)
+	case *LookupJoin, *TableFunc:
+		return false
+	}
+	if len(subplansOf(n)) > 0 {
+		return false // a subquery reads the store again
+	}
+	for _, in := range n.Inputs() {
+		if !readsOnce(in, scans) {
+			return false
+		}
+	}
+	return true
+}
+
 // Walk calls fn for n and every node below it, parents first, including
 // the plans of subqueries inside expressions.
 func Walk(n Node, fn func(Node)) {

@@ -50,7 +50,8 @@ func New(store kv.Store, prefix []byte) kv.Store {
 	_, bulk := store.(kv.BulkWriter)
 	_, compact := store.(kv.Compacter)
 	_, size := store.(kv.SizeEstimator)
-	if bulk && compact && size {
+	_, snap := store.(kv.Snapshotter)
+	if bulk && compact && size && snap {
 		return &fullView{s}
 	}
 	return s
@@ -72,7 +73,57 @@ var (
 	_ kv.BulkWriter    = (*fullView)(nil)
 	_ kv.Compacter     = (*fullView)(nil)
 	_ kv.SizeEstimator = (*fullView)(nil)
+	_ kv.Snapshotter   = (*fullView)(nil)
 )
+
+// Snapshot implements kv.Snapshotter: the store's snapshot, seen through
+// the view.
+func (s *fullView) Snapshot(ctx context.Context) (kv.Snapshot, error) {
+	if s.closed.Load() {
+		return nil, kv.ErrClosed
+	}
+	inner, err := s.inner.(kv.Snapshotter).Snapshot(ctx)
+	if inner == nil || err != nil {
+		return nil, err
+	}
+	return &snapshot{s: s.view, inner: inner}, nil
+}
+
+// snapshot is a view's kv.Snapshot.
+type snapshot struct {
+	s     *view
+	inner kv.Snapshot
+}
+
+func (v *snapshot) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
+	return v.s.getThrough(ctx, v.inner, req)
+}
+
+func (v *snapshot) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
+	return v.s.scanThrough(ctx, v.inner, req)
+}
+
+// reader is what the view reads through: its store, a transaction or a
+// snapshot of the store.
+type reader interface {
+	Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error)
+	Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator
+}
+
+// getThrough is Get of the view's keys through r.
+func (s *view) getThrough(ctx context.Context, r reader, req kv.GetRequest) ([]kv.Item, error) {
+	items, err := r.Get(ctx, s.getRequest(req))
+	return found(req.Keys, items), err
+}
+
+// scanThrough is Scan of the view's partition through r.
+func (s *view) scanThrough(ctx context.Context, r reader, req kv.ScanRequest) kv.Iterator {
+	p := req.Partition
+	req.Partition = s.partition(p)
+	return wrapIterator(r.Scan(ctx, req), p)
+}
+
+func (v *snapshot) Release() { v.inner.Release() }
 
 // partition maps a caller's partition to the store's.
 func (s *view) partition(p []byte) []byte {
@@ -127,8 +178,7 @@ func (s *view) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
 	if s.closed.Load() {
 		return nil, kv.ErrClosed
 	}
-	items, err := s.inner.Get(ctx, s.getRequest(req))
-	return found(req.Keys, items), err
+	return s.getThrough(ctx, s.inner, req)
 }
 
 // Scan implements kv.Store.
@@ -136,9 +186,7 @@ func (s *view) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 	if s.closed.Load() {
 		return kv.FailedIterator(kv.ErrClosed)
 	}
-	p := req.Partition
-	req.Partition = s.partition(p)
-	return wrapIterator(s.inner.Scan(ctx, req), p)
+	return s.scanThrough(ctx, s.inner, req)
 }
 
 // Write implements kv.Store.
@@ -203,14 +251,11 @@ type txn struct {
 func (t *txn) ExportSnapshot() (string, error) { return kv.ExportSnapshot(t.inner) }
 
 func (t *txn) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
-	items, err := t.inner.Get(ctx, t.s.getRequest(req))
-	return found(req.Keys, items), err
+	return t.s.getThrough(ctx, t.inner, req)
 }
 
 func (t *txn) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
-	p := req.Partition
-	req.Partition = t.s.partition(p)
-	return wrapIterator(t.inner.Scan(ctx, req), p)
+	return t.s.scanThrough(ctx, t.inner, req)
 }
 
 func (t *txn) Write(ctx context.Context, b kv.Batch) error {

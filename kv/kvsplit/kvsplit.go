@@ -129,6 +129,77 @@ func (s *store) countLocalOps(ops []kv.Op) int {
 	return n
 }
 
+// Snapshot implements kv.Snapshotter: the main store's snapshot, and the
+// local store's when it takes them (else its partitions are read as they
+// are: a proxy's temporary store is written only by the session owning
+// each partition). Nil when the main store takes none.
+func (s *store) Snapshot(ctx context.Context) (kv.Snapshot, error) {
+	sn, ok := s.main.(kv.Snapshotter)
+	if !ok {
+		return nil, nil
+	}
+	if s.closed.Load() {
+		return nil, kv.ErrClosed
+	}
+	main, err := sn.Snapshot(ctx)
+	if main == nil || err != nil {
+		return nil, err
+	}
+	v := &snapshot{s: s, main: main, local: s.local}
+	if ls, ok := s.local.(kv.Snapshotter); ok {
+		local, err := ls.Snapshot(ctx)
+		if err != nil {
+			main.Release()
+			return nil, err
+		}
+		if local != nil {
+			v.local, v.localSnap = local, local
+		}
+	}
+	return v, nil
+}
+
+var _ kv.Snapshotter = (*store)(nil)
+
+// snapshot is the split store's kv.Snapshot.
+type snapshot struct {
+	s    *store
+	main kv.Snapshot
+	// local reads the local partitions: localSnap, or the local store.
+	local     reader
+	localSnap kv.Snapshot
+}
+
+// reader is what a snapshot reads a side through.
+type reader interface {
+	getter
+	Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator
+}
+
+func (v *snapshot) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
+	switch n := v.s.countLocal(req.Keys); n {
+	case 0:
+		return v.main.Get(ctx, req)
+	case len(req.Keys):
+		return v.local.Get(ctx, req)
+	}
+	return v.s.splitGet(ctx, req, v.main, v.local)
+}
+
+func (v *snapshot) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
+	if v.s.isLocal(req.Partition) {
+		return v.local.Scan(ctx, req)
+	}
+	return v.main.Scan(ctx, req)
+}
+
+func (v *snapshot) Release() {
+	v.main.Release()
+	if v.localSnap != nil {
+		v.localSnap.Release()
+	}
+}
+
 // Get implements kv.Store.
 func (s *store) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
 	if s.closed.Load() {

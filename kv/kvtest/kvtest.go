@@ -109,6 +109,7 @@ func RunWith(t *testing.T, open func(t *testing.T) kv.Store, opts Options) {
 		{"Stats", testStats},
 		{"IteratorEarlyClose", testIteratorEarlyClose},
 		{"Large", testLarge},
+		{"Snapshot", testSnapshot},
 		{"Closed", testClosed},
 	}
 	for _, tc := range tests {
@@ -144,6 +145,51 @@ func RunWith(t *testing.T, open func(t *testing.T) kv.Store, opts Options) {
 			}
 			tc.fn(t, ts, newNamespace(t), opts)
 		})
+	}
+}
+
+// testSnapshot: a store that takes snapshots (kv.Snapshotter) reads
+// through one the state it was taken in, by Get and by Scan, whatever is
+// written after; a store whose Snapshotter takes none returns nil.
+func testSnapshot(t *testing.T, s kv.Store, ns namespace, _ Options) {
+	sn, ok := s.(kv.Snapshotter)
+	if !ok {
+		t.Skipf("%T does not implement kv.Snapshotter", s)
+	}
+	p := ns.part("snap")
+	put(t, s, item(p, "a", intAttr("v", 1)), item(p, "c", intAttr("v", 1)))
+	snap, err := sn.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap == nil {
+		t.Skipf("%T takes no snapshots", s)
+	}
+	defer snap.Release()
+	put(t, s, item(p, "a", intAttr("v", 2)), item(p, "b", intAttr("v", 2)))
+	if err := s.Write(ctx, kv.Batch{Ops: []kv.Op{{Kind: kv.OpDelete, Key: kv.Key{Partition: p, Sort: []byte("c")}}}}); err != nil {
+		t.Fatal(err)
+	}
+	items, err := snap.Get(ctx, kv.GetRequest{Keys: []kv.Key{{Partition: p, Sort: []byte("a")}, {Partition: p, Sort: []byte("b")}, {Partition: p, Sort: []byte("c")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !kv.Found(items[0]) || items[0].Attrs[0].I != 1 || kv.Found(items[1]) || !kv.Found(items[2]) {
+		t.Fatalf("Get through the snapshot: %v, want a=1, no b, c=1", items)
+	}
+	it := snap.Scan(ctx, kv.ScanRequest{Partition: p})
+	var got []string
+	for it.Next() {
+		got = append(got, fmt.Sprintf("%s=%d", it.Item().Key.Sort, it.Item().Attrs[0].I))
+	}
+	if err := errors.Join(it.Err(), it.Close()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, ",") != "a=1,c=1" {
+		t.Fatalf("Scan through the snapshot: %q, want a=1,c=1", got)
+	}
+	if items, err := s.Get(ctx, kv.GetRequest{Keys: []kv.Key{{Partition: p, Sort: []byte("a")}}}); err != nil || items[0].Attrs[0].I != 2 {
+		t.Fatalf("Get from the store after the write: %v, %v", items, err)
 	}
 }
 

@@ -56,6 +56,8 @@ type conflicts struct {
 	lastWrite map[string]uint64 // Pebble key -> sequence of its last write
 	pruneAt   int               // prune lastWrite when it grows past this
 	txns      map[*txnBackend]struct{}
+	// snaps are the statements' snapshots not released yet (Snapshot).
+	snaps map[*snapshot]struct{}
 	// exported maps the names open transactions exported their snapshots
 	// under (ExportSnapshot) to them; exports numbers the names.
 	exported map[string]*txnBackend
@@ -190,6 +192,10 @@ func (s *Store) closeTxns() {
 	}
 	clear(s.txns)
 	clear(s.exported)
+	for v := range s.snaps {
+		v.snap.Close()
+	}
+	clear(s.snaps)
 }
 
 // txnBackend is a transaction's snapshot and commit (kvtxn.Backend).

@@ -1,0 +1,68 @@
+package pebble
+
+import (
+	"testing"
+
+	"github.com/zproxy/zproxy/kv"
+)
+
+// A statement's snapshot reads the store as it was when it was taken,
+// through Get (the row cache included) and Scan, whatever commits later;
+// one left open at Close is closed with the store.
+func TestSnapshotReadsOnePointInTime(t *testing.T) {
+	s := openMem(t)
+	part := []byte("p")
+	put := func(k, v string) {
+		t.Helper()
+		err := s.Write(bg, kv.Batch{Atomic: true, Ops: []kv.Op{{Kind: kv.OpPut, Key: kv.Key{Partition: part, Sort: []byte(k)},
+			Attrs: []kv.Attr{{Name: "v", Kind: kv.AttrString, S: v}}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	value := func(items []kv.Item) string {
+		if len(items) != 1 || !kv.Found(items[0]) {
+			return "<none>"
+		}
+		return items[0].Attrs[0].S
+	}
+	put("a", "1")
+	get := kv.GetRequest{Keys: []kv.Key{{Partition: part, Sort: []byte("a")}}}
+	if _, err := s.Get(bg, get); err != nil { // the row cache holds "1"
+		t.Fatal(err)
+	}
+	snap, err := s.Snapshot(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	put("a", "2")
+	put("b", "1")
+	items, err := snap.Get(bg, get)
+	if err != nil || value(items) != "1" {
+		t.Fatalf("snapshot Get: %q, %v; want 1", value(items), err)
+	}
+	if items, _ := s.Get(bg, get); value(items) != "2" {
+		t.Fatalf("store Get after the write: %q, want 2", value(items))
+	}
+	it := snap.Scan(bg, kv.ScanRequest{Partition: part})
+	var keys []string
+	for it.Next() {
+		keys = append(keys, string(it.Item().Key.Sort)+"="+it.Item().Attrs[0].S)
+	}
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) != 1 || keys[0] != "a=1" {
+		t.Fatalf("snapshot Scan: %q, want [a=1]", keys)
+	}
+	snap.Release()
+	snap.Release() // twice is harmless
+	open, err := s.Snapshot(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close with a snapshot open: %v", err)
+	}
+	open.Release()
+}
