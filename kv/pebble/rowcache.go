@@ -321,6 +321,7 @@ func (c *rowCache) dropBatch(batch *pebble.Batch, s uint64) {
 // commitBatch commits batch with opts, keeping the row cache exact: the
 // batch's keys are dropped before it applies (rowCache).
 func (s *Store) commitBatch(batch *pebble.Batch, opts *pebble.WriteOptions) error {
+	defer s.writes.Add(1) // after the write: see snapshot.go
 	c := s.rows
 	if c == nil {
 		return batch.Commit(opts)
@@ -333,6 +334,7 @@ func (s *Store) commitBatch(batch *pebble.Batch, opts *pebble.WriteOptions) erro
 
 // ingest ingests files, first emptying the row cache.
 func (s *Store) ingest(paths []string) error {
+	defer s.writes.Add(1) // after the ingestion: see snapshot.go
 	c := s.rows
 	if c == nil {
 		return s.db.Ingest(paths)

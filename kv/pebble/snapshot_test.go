@@ -55,8 +55,39 @@ func TestSnapshotReadsOnePointInTime(t *testing.T) {
 	if len(keys) != 1 || keys[0] != "a=1" {
 		t.Fatalf("snapshot Scan: %q, want [a=1]", keys)
 	}
+	// A statement starting with no write since shares the snapshot; one
+	// starting after a write takes a new one, and the old one still
+	// reads its state until released.
+	again, err := s.Snapshot(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.(*snapshot).c == snap.(*snapshot).c {
+		t.Fatal("a snapshot after a write shares the one before it")
+	}
+	third, err := s.Snapshot(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if third.(*snapshot).c != again.(*snapshot).c {
+		t.Fatal("two snapshots with no write between them are not shared")
+	}
+	if items, _ := third.Get(bg, get); value(items) != "2" {
+		t.Fatalf("the new snapshot's Get: %q, want 2", value(items))
+	}
+	if items, _ := snap.Get(bg, get); value(items) != "1" {
+		t.Fatalf("the old snapshot's Get after a newer was taken: %q, want 1", value(items))
+	}
 	snap.Release()
 	snap.Release() // twice is harmless
+	if _, open := s.snaps[snap.(*snapshot).c]; open {
+		t.Fatal("a snapshot that is no longer current stays open after its last release")
+	}
+	again.Release()
+	third.Release()
+	if _, open := s.snaps[third.(*snapshot).c]; !open {
+		t.Fatal("the current snapshot closed with its last release: the next statement cannot share it")
+	}
 	open, err := s.Snapshot(bg)
 	if err != nil {
 		t.Fatal(err)

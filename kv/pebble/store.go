@@ -222,7 +222,7 @@ func Open(dir string, opts Options) (*Store, error) {
 			live:      map[uint64]int{},
 			lastWrite: map[string]uint64{},
 			txns:      map[*txnBackend]struct{}{},
-			snaps:     map[*snapshot]struct{}{},
+			snaps:     map[*sharedSnapshot]struct{}{},
 			exported:  map[string]*txnBackend{},
 		},
 	}, nil
@@ -284,51 +284,6 @@ func (s *Store) observe(op string, start time.Time, err error) {
 // caller's Key (not a copy) and freshly allocated attributes.
 func (s *Store) Get(ctx context.Context, req kv.GetRequest) (items []kv.Item, err error) {
 	return s.get(ctx, req, nil, 0)
-}
-
-// Snapshot implements kv.Snapshotter.
-func (s *Store) Snapshot(ctx context.Context) (kv.Snapshot, error) {
-	s.closeMu.RLock()
-	defer s.closeMu.RUnlock()
-	if err := s.usable(ctx); err != nil {
-		return nil, err
-	}
-	stamp := s.rows.stamp() // before the snapshot: see rowCache
-	v := &snapshot{s: s, snap: s.db.NewSnapshot(), stamp: stamp}
-	s.txnMu.Lock()
-	s.snaps[v] = struct{}{}
-	s.txnMu.Unlock()
-	return v, nil
-}
-
-// snapshot is Store's kv.Snapshot: its reads are a transaction's, from a
-// Pebble snapshot and the row cache as of its stamp.
-type snapshot struct {
-	s     *Store
-	snap  *pebble.Snapshot
-	stamp uint64
-}
-
-var _ kv.Snapshotter = (*Store)(nil)
-
-func (v *snapshot) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
-	return v.s.get(ctx, req, v.snap, v.stamp)
-}
-
-func (v *snapshot) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
-	return v.s.scan(ctx, req, v.snap, v.stamp)
-}
-
-// Release implements kv.Snapshot; Store.Close closes the snapshots not
-// released yet (closeTxns).
-func (v *snapshot) Release() {
-	v.s.txnMu.Lock()
-	_, open := v.s.snaps[v]
-	delete(v.s.snaps, v)
-	v.s.txnMu.Unlock()
-	if open {
-		_ = v.snap.Close()
-	}
 }
 
 // get reads keys from snap, whose row cache stamp is stamp (rowcache.go),

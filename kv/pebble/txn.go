@@ -50,14 +50,19 @@ type conflicts struct {
 	// end; plain writes read it to decide whether to record their keys.
 	liveWriters atomic.Int64
 
+	// writes counts the writes and ingestions that returned (snapshot.go).
+	writes atomic.Uint64
+
 	txnMu     sync.Mutex
 	seq       uint64            // the last commit sequence number handed out
 	live      map[uint64]int    // startSeq -> live read-write transactions
 	lastWrite map[string]uint64 // Pebble key -> sequence of its last write
 	pruneAt   int               // prune lastWrite when it grows past this
 	txns      map[*txnBackend]struct{}
-	// snaps are the statements' snapshots not released yet (Snapshot).
-	snaps map[*snapshot]struct{}
+	// snaps are the statements' open snapshots, and current the one a
+	// statement starting now may share (snapshot.go).
+	snaps   map[*sharedSnapshot]struct{}
+	current *sharedSnapshot
 	// exported maps the names open transactions exported their snapshots
 	// under (ExportSnapshot) to them; exports numbers the names.
 	exported map[string]*txnBackend
@@ -196,6 +201,7 @@ func (s *Store) closeTxns() {
 		v.snap.Close()
 	}
 	clear(s.snaps)
+	s.current = nil
 }
 
 // txnBackend is a transaction's snapshot and commit (kvtxn.Backend).
