@@ -2,7 +2,6 @@ package executor
 
 import (
 	"context"
-	"github.com/zproxy/zproxy/catalog"
 	"reflect"
 	"runtime"
 	"sort"
@@ -10,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/executor/spill"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"

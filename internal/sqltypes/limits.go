@@ -401,6 +401,17 @@ func (x *Buffer) String() (string, error) {
 // limit is XX000 with the size asked for.
 func RecordLimit(fields []Value) error {
 	const heapTupleSize, headerSize = 24, 23
+	var bound int64
+	for _, v := range fields {
+		if s, ok := storedText(v); ok {
+			bound += 8*int64(len(s)) + 16 // storedJSONBBytes's most, unread
+		} else {
+			bound += DatumSize(v) + 3
+		}
+	}
+	if bound <= MaxAllocSize/2 {
+		return nil // the common case, without reading a stored jsonb's text
+	}
 	var data int64
 	nulls := false
 	for _, v := range fields {
@@ -413,9 +424,6 @@ func RecordLimit(fields []Value) error {
 			data = (data + 3) &^ 3
 		}
 		data += n
-	}
-	if data <= MaxAllocSize/2 {
-		return nil // the common case: no header could reach the limit
 	}
 	hoff := int64(headerSize)
 	if nulls {
