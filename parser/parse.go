@@ -416,19 +416,26 @@ func (s *Statement) QuantifiedOperatorPosition(sqlOffset int) int {
 	if end < s.Offset || end > len(s.query) {
 		return 0
 	}
+	switch j, w := s.wordBefore(end, " \t\n\r\f("); w {
+	case "any", "some", "all":
+		return s.operatorBefore(j)
+	}
+	return 0
+}
+
+// wordBefore is the identifier that ends at offset end of the query once
+// the characters of skip before end are passed: its start and its text
+// in lower case ("" when none).
+func (s *Statement) wordBefore(end int, skip string) (int, string) {
 	i := end
-	for i > s.Offset && strings.ContainsRune(" \t\n\r\f(", rune(s.query[i-1])) {
+	for i > s.Offset && strings.ContainsRune(skip, rune(s.query[i-1])) {
 		i--
 	}
 	j := i
 	for j > s.Offset && isIdentChar(s.query[j-1]) {
 		j--
 	}
-	switch strings.ToLower(s.query[j:i]) {
-	case "any", "some", "all":
-		return s.operatorBefore(j)
-	}
-	return 0
+	return j, strings.ToLower(s.query[j:i])
 }
 
 // InPosition is where PostgreSQL reports an error of the operator of
@@ -440,26 +447,11 @@ func (s *Statement) InPosition(sqlOffset int) int {
 	if start < s.Offset || start > len(s.query) {
 		return 0
 	}
-	word := func(end int) (int, string) {
-		i := end
-		for i > s.Offset && strings.ContainsRune(" \t\n\r\f", rune(s.query[i-1])) {
-			i--
-		}
-		j := i
-		for j > s.Offset && isIdentChar(s.query[j-1]) {
-			j--
-		}
-		return j, strings.ToLower(s.query[j:i])
-	}
-	i := start
-	for i > s.Offset && strings.ContainsRune(" \t\n\r\f(", rune(s.query[i-1])) {
-		i--
-	}
-	in, w := word(i)
+	in, w := s.wordBefore(start, " \t\n\r\f(")
 	if w != "in" {
 		return 0
 	}
-	if not, w := word(in); w == "not" {
+	if not, w := s.wordBefore(in, " \t\n\r\f"); w == "not" {
 		return charPos(s.query, not)
 	}
 	return charPos(s.query, in)
