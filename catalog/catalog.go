@@ -294,8 +294,9 @@ type Table struct {
 	// Owner is the role that created the table and holds every privilege
 	// on it (empty for tables created before roles existed).
 	Owner string `json:"owner,omitempty"`
-	// Rewrite, while a primary-key change copies the rows to their new
-	// keys, is the table as it will be (new key, store IDs); writes to the
+	// Rewrite, while a primary-key, placement or column type change copies
+	// the rows to a new layout, is the table as it will be (new key or
+	// types, store IDs); writes to the
 	// table are refused meanwhile (ObjectInUse) and a restart abandons the
 	// change (executor/rekey.go).
 	Rewrite *Table `json:"rewrite,omitempty"`

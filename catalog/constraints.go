@@ -335,3 +335,21 @@ func LeadsWith(keys []KeyColumn, cols []int) bool {
 func SameColumns(keys []KeyColumn, cols []int) bool {
 	return len(keys) == len(cols) && LeadsWith(keys, cols)
 }
+
+// TypeShapedIndex returns an index of t whose entries column i's type
+// shapes beyond its values' order, or nil: a gin index that tokenizes the
+// column, or a Z-order index that has it as an attribute. Changing the
+// column's type would change those entries' keys.
+func (t *Table) TypeShapedIndex(i int) *Index {
+	for _, ix := range t.Indexes {
+		if ix.Kind != KindZOrder && !ix.Inverted() {
+			continue
+		}
+		for _, k := range ix.Columns {
+			if k.Column == i {
+				return ix
+			}
+		}
+	}
+	return nil
+}

@@ -21,9 +21,9 @@ func (e *Executor) alterWithColumnConstraints(ctx context.Context, cat *catalog.
 	plain.Constraints = nil
 	before, err := e.currentTable(ctx, cat, at.Table)
 	if err != nil {
-		return e.AlterTable(ctx, cat, &plain, notice) // it reports the missing table
+		return e.AlterTable(ctx, cat, &plain, builtins.Context{}, notice) // it reports the missing table
 	}
-	if err := e.AlterTable(ctx, cat, &plain, notice); err != nil {
+	if err := e.AlterTable(ctx, cat, &plain, builtins.Context{}, notice); err != nil {
 		return err
 	}
 	var added []string
@@ -66,5 +66,5 @@ func (e *Executor) undoColumnConstraints(ctx context.Context, cat *catalog.Catal
 	for _, c := range added {
 		drop.Actions = append(drop.Actions, ir.AlterAction{AlterAction: parser.AlterAction{Kind: parser.AlterDropColumn, Column: c, IfExists: true, Cascade: true}})
 	}
-	_ = e.AlterTable(ctx, cat, drop, quiet)
+	_ = e.AlterTable(ctx, cat, drop, builtins.Context{}, quiet)
 }

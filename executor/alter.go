@@ -11,6 +11,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -60,8 +61,10 @@ type validation struct {
 	keep map[uint64]bool
 }
 
-// AlterTable applies an ALTER TABLE.
-func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.AlterTable, notice func(*pgerr.Error)) error {
+// AlterTable applies an ALTER TABLE; fn is the session's context for the
+// expressions a rewrite evaluates (a USING expression's casts and
+// functions).
+func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.AlterTable, fn builtins.Context, notice func(*pgerr.Error)) error {
 	if len(at.Actions) == 1 && at.Actions[0].Kind == parser.AlterRenameIndex {
 		return e.renameIndex(ctx, cat, at, notice)
 	}
@@ -84,6 +87,9 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 	}
 	if len(at.Actions) == 1 && (at.Actions[0].Kind == parser.AlterPrimaryKey || at.Actions[0].Reshard != nil) {
 		return e.rekey(ctx, cat, at)
+	}
+	if at.Rewrites() {
+		return e.retype(ctx, cat, at, fn)
 	}
 	if len(at.Constraints) > 0 {
 		return e.alterWithColumnConstraints(ctx, cat, at, notice)
@@ -346,7 +352,7 @@ func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a ir.AlterAction, versio
 			return err
 		}
 		// Their text as PostgreSQL prints it with the new name.
-		if err := rebindIndexTexts(nt, renamed, func(why string) error {
+		if err := rebindIndexTexts(nt, renamed, false, func(why string) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename column %q: %s", a.Column, why)
 		}); err != nil {
 			return err
@@ -589,24 +595,44 @@ func renameOwner(s *catalog.Snapshot, from, to string, ch *catalog.Change) {
 	}
 }
 
-// alterType changes a column's type where no stored value or key changes:
-// the two types store and order values alike. A narrower type is checked
-// against the rows after publishing.
+// alterType changes a column's type. Where the binder found that no
+// stored value or key changes (a.Convert nil), the two types store and
+// order values alike, and a narrower type is checked against the rows
+// after publishing. Otherwise nt is the table's future layout, into which
+// retype.go rewrites every row and entry: the column takes the type, and
+// the indexes that compute keys from it bind their texts for it.
 func alterType(nt *catalog.Table, i int, a ir.AlterAction, eff *alterEffects) error {
 	c := &nt.Columns[i]
 	from, to := c.Type, a.Type
-	if from == to {
-		return nil
-	}
 	refuse := func(why string) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot change column %q from %s to %s: %s", c.Name, from, to, why).
 			WithHint("Add a new column of the new type, UPDATE it from the old one, and drop the old one.")
 	}
-	if a.Using != "" {
-		return refuse("a USING expression rewrites every row")
+	if a.Convert != nil {
+		c.Type = to
+		// Every row is written anew with the column's value.
+		c.Missing = ""
+		var rebind []*catalog.Index
+		for _, ix := range nt.Indexes {
+			if !indexReads(ix, c.Name) {
+				continue
+			}
+			if ix.Kind == catalog.KindZOrder || ix.Inverted() {
+				// (The binder refused the column as a key of either.)
+				return refuse(fmt.Sprintf("index %q computes its addresses or tokens from it", ix.Name))
+			}
+			rebind = append(rebind, ix)
+		}
+		return rebindIndexTexts(nt, rebind, true, refuse)
 	}
-	if from.Kind() != to.Kind() || from.Kind() == sqltypes.KindNumeric && to.Width > 0 || to.ID == sqltypes.BPChar || from.ID == sqltypes.BPChar {
-		return refuse("the values would be stored differently, and zproxy does not rewrite tables")
+	if from == to {
+		return nil
+	}
+	if ix := nt.TypeShapedIndex(i); ix != nil {
+		if ix.Inverted() {
+			return refuse(fmt.Sprintf("gin index %q computes its tokens from it", ix.Name))
+		}
+		return refuse(fmt.Sprintf("it is an attribute of Z-order index %q, whose addresses depend on the type", ix.Name))
 	}
 	var rebind []*catalog.Index
 	for _, ix := range nt.Indexes {
@@ -616,17 +642,6 @@ func alterType(nt *catalog.Table, i int, a ir.AlterAction, eff *alterEffects) er
 			}
 			rebind = append(rebind, ix)
 		}
-		if ix.Kind != catalog.KindZOrder && !ix.Inverted() {
-			continue
-		}
-		for _, k := range ix.Columns {
-			if k.Column == i && ix.Inverted() {
-				return refuse(fmt.Sprintf("gin index %q computes its tokens from it", ix.Name))
-			}
-			if k.Column == i {
-				return refuse(fmt.Sprintf("it is an attribute of Z-order index %q, whose addresses depend on the type", ix.Name))
-			}
-		}
 	}
 	if c.Missing != "" {
 		if _, err := sqltypes.ParseText(to, c.Missing); err != nil {
@@ -635,7 +650,7 @@ func alterType(nt *catalog.Table, i int, a ir.AlterAction, eff *alterEffects) er
 	}
 	old := *c
 	c.Type = to
-	if err := rebindIndexTexts(nt, rebind, refuse); err != nil {
+	if err := rebindIndexTexts(nt, rebind, false, refuse); err != nil {
 		return err
 	}
 	t := to
@@ -652,11 +667,18 @@ func alterType(nt *catalog.Table, i int, a ir.AlterAction, eff *alterEffects) er
 // PostgreSQL prints the rebuilt index (lower(v) becomes lower((v)::text)
 // when v becomes varchar). The values are unchanged, since the two types
 // store values alike, so are the entries, as long as each key keeps its
-// kind; an index whose keys would change kind is refused.
-func rebindIndexTexts(nt *catalog.Table, ixs []*catalog.Index, refuse func(string) error) error {
+// kind; an index whose keys would change kind is refused, unless its
+// entries are all written anew (rewritten: the key must then be one an
+// index can hold, as CREATE INDEX checks).
+func rebindIndexTexts(nt *catalog.Table, ixs []*catalog.Index, rewritten bool, refuse func(string) error) error {
 	for _, ix := range ixs {
 		bound, err := ir.BindIndex(nt, ix)
 		if err != nil {
+			if pe := pgerr.As(err); pe != nil {
+				// A position in the index's stored text means nothing
+				// to the client, whose statement does not hold it.
+				pe.WithPosition(0)
+			}
 			return err
 		}
 		for j := range ix.Columns {
@@ -666,7 +688,11 @@ func rebindIndexTexts(nt *catalog.Table, ixs []*catalog.Index, refuse func(strin
 				continue
 			}
 			typ := e.Type()
-			if k.ExprType != nil && typ.Kind() != k.ExprType.Kind() {
+			if rewritten && ix.Kind == catalog.KindBTree {
+				if err := catalog.CheckKeyEncodable(typ); err != nil {
+					return err
+				}
+			} else if k.ExprType != nil && typ.Kind() != k.ExprType.Kind() {
 				return refuse(fmt.Sprintf("the keys of index %q would change type", ix.Name))
 			}
 			if text, ok := ir.Deparse(e); ok {

@@ -58,17 +58,37 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *ir.Alter
 		}
 		return e.rekeyInBlock(ctx, cat, at, blk.kv)
 	}
+	return e.moveRows(ctx, cat, at.Table, "the move of the rows of %q to a new key or placement",
+		func(s *catalog.Snapshot, t *catalog.Table, version uint64) (*catalog.Table, error) {
+			return futureLayout(s, t, a, version, 0)
+		}, nil,
+		func(s *catalog.Snapshot, t, done *catalog.Table, ch *catalog.Change) error {
+			return rekeyedReferences(s, t, done, a.DropConstraint != "", ch)
+		})
+}
+
+// moveRows is the online part of a change that copies a table's rows to a
+// new layout (rekey; retype.go): the table is marked with its future
+// descriptor (layout's, given the table and the change's version), writers
+// that planned before finish, the rows are copied (converted by
+// convert(old, future)'s function when convert is set), and the future
+// descriptor replaces the table in one catalog change (with what swap adds
+// to it), after which the old rows go. A failure abandons the change and
+// deletes the copy; what names the change in the error of a change
+// abandoned meanwhile (by a restart of another proxy).
+func (e *Executor) moveRows(ctx context.Context, cat *catalog.Catalog, table, what string,
+	layout func(s *catalog.Snapshot, t *catalog.Table, version uint64) (*catalog.Table, error),
+	convert func(old, future *catalog.Table) func(row, nr []sqltypes.Value) error,
+	swap func(s *catalog.Snapshot, t, done *catalog.Table, ch *catalog.Change) error) error {
 	var future *catalog.Table
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
-		t, err := s.Table(at.Table)
+		t, err := s.Table(table)
 		if err != nil {
 			return catalog.Change{}, err
 		}
-		f, err := futureLayout(s, t, a, version, 0)
-		if err != nil {
+		if future, err = layout(s, t, version); err != nil {
 			return catalog.Change{}, err
 		}
-		future = f
 		nt := t.Clone()
 		nt.Rewrite = future
 		return catalog.Change{Put: []*catalog.Table{nt}}, nil
@@ -76,35 +96,41 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *ir.Alter
 	if err != nil {
 		return err
 	}
-	old, err := e.currentTable(ctx, cat, at.Table)
+	old, err := e.currentTable(ctx, cat, table)
 	if err != nil {
 		return err
 	}
 	err = e.waitForWriters(ctx, cat)
 	if err == nil {
-		err = e.copyRows(ctx, e.Store, old, future)
+		var conv func(row, nr []sqltypes.Value) error
+		if convert != nil {
+			conv = convert(old, future)
+		}
+		err = e.copyRows(ctx, e.Store, old, future, conv)
 	}
 	if err != nil {
-		return errors.Join(err, e.abandonRekey(context.WithoutCancel(ctx), cat, at.Table, future))
+		return errors.Join(err, e.abandonRekey(context.WithoutCancel(ctx), cat, table, future))
 	}
 	_, err = cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
-		t, err := s.Table(at.Table)
+		t, err := s.Table(table)
 		if err != nil {
 			return catalog.Change{}, err
 		}
 		if t.Rewrite == nil || t.Rewrite.StoreID() != future.StoreID() {
-			return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "the move of the rows of %q to a new key or placement was abandoned", t.Name)
+			return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, what+" was abandoned", t.Name)
 		}
 		done := t.Rewrite.Clone()
 		done.Rewrite = nil
 		ch := catalog.Change{Put: []*catalog.Table{done}}
-		if err := rekeyedReferences(s, t, done, a.DropConstraint != "", &ch); err != nil {
-			return catalog.Change{}, err
+		if swap != nil {
+			if err := swap(s, t, done, &ch); err != nil {
+				return catalog.Change{}, err
+			}
 		}
 		return ch, nil
 	})
 	if err != nil {
-		return errors.Join(err, e.abandonRekey(context.WithoutCancel(ctx), cat, at.Table, future))
+		return errors.Join(err, e.abandonRekey(context.WithoutCancel(ctx), cat, table, future))
 	}
 	// Readers that planned with the old layout finish before it goes.
 	if err := e.waitForWriters(ctx, cat); err != nil {
@@ -182,32 +208,51 @@ func namePrimaryKey(s *catalog.Snapshot, t, future *catalog.Table, name string) 
 // loading a table's rows.
 func (e *Executor) rekeyInBlock(ctx context.Context, cat *catalog.Catalog, at *ir.AlterTable, rw kv.ReadWriter) error {
 	a := at.Actions[0]
-	snap, err := cat.Snapshot(ctx)
-	if err != nil {
-		return err
-	}
-	old, err := snap.Table(at.Table)
+	return e.moveRowsInBlock(ctx, cat, at.Table, rw,
+		func(s *catalog.Snapshot, t *catalog.Table, version uint64) (*catalog.Table, error) {
+			return futureLayout(s, t, a, version, 0)
+		}, nil,
+		func(s *catalog.Snapshot, t, done *catalog.Table, ch *catalog.Change) error {
+			return rekeyedReferences(s, t, done, a.DropConstraint != "", ch)
+		})
+}
+
+// moveRowsInBlock is moveRows inside a transaction block, of a table the
+// block created: the rows are copied through the block's transaction rw
+// and the future descriptor replaces the table in one change of the
+// block's catalog, with nothing to mark and no writers to wait for.
+func (e *Executor) moveRowsInBlock(ctx context.Context, cat *catalog.Catalog, table string, rw kv.ReadWriter,
+	layout func(s *catalog.Snapshot, t *catalog.Table, version uint64) (*catalog.Table, error),
+	convert func(old, future *catalog.Table) func(row, nr []sqltypes.Value) error,
+	swap func(s *catalog.Snapshot, t, done *catalog.Table, ch *catalog.Change) error) error {
+	old, err := e.currentTable(ctx, cat, table)
 	if err != nil {
 		return err
 	}
 	_, err = cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
-		t, err := s.Table(at.Table)
+		t, err := s.Table(table)
 		if err != nil {
 			return catalog.Change{}, err
 		}
 		if t.StoreID() != old.StoreID() {
 			return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "table %q changed while its rows were moved", t.Name)
 		}
-		future, err := futureLayout(s, t, a, version, 0)
+		future, err := layout(s, t, version)
 		if err != nil {
 			return catalog.Change{}, err
 		}
-		if err := e.copyRows(ctx, rw, t, future); err != nil {
+		var conv func(row, nr []sqltypes.Value) error
+		if convert != nil {
+			conv = convert(t, future)
+		}
+		if err := e.copyRows(ctx, rw, t, future, conv); err != nil {
 			return catalog.Change{}, err
 		}
 		ch := catalog.Change{Put: []*catalog.Table{future}}
-		if err := rekeyedReferences(s, t, future, a.DropConstraint != "", &ch); err != nil {
-			return catalog.Change{}, err
+		if swap != nil {
+			if err := swap(s, t, future, &ch); err != nil {
+				return catalog.Change{}, err
+			}
 		}
 		return ch, nil
 	})
@@ -279,8 +324,11 @@ func rekeyed(t *catalog.Table, a ir.AlterAction, version uint64, base int) *cata
 }
 
 // copyRows writes every row of old to its place in future, with its index
-// entries, failing on two rows with one new key or a NULL in it.
-func (e *Executor) copyRows(ctx context.Context, rw kv.ReadWriter, old, future *catalog.Table) error {
+// entries, failing on two rows with one new key or a NULL in it, or two
+// entries with one value in a unique index. convert, when set, makes each
+// row of future from a row of old (a column type change, retype.go);
+// otherwise future's columns are old's by name.
+func (e *Executor) copyRows(ctx context.Context, rw kv.ReadWriter, old, future *catalog.Table, convert func(row, nr []sqltypes.Value) error) error {
 	perRow := 1 + len(future.Indexes)
 	batch := 256
 	if max := e.Caps.MaxAtomicOps; max > 0 {
@@ -297,8 +345,22 @@ func (e *Executor) copyRows(ctx context.Context, rw kv.ReadWriter, old, future *
 		}
 	}
 	var ops []kv.Op
+	// Per op: the unique index whose entry it is (nil for a row), and the
+	// row, to name a duplicate.
+	var opIndex []*catalog.Index
+	var opRow [][]sqltypes.Value
+	// unique holds the batch's rows' and unique-keyed entries' keys: two
+	// in one atomic batch would not fail each other's condition.
+	unique := map[string]int{}
 	var written [][]sqltypes.Value // for the Z-order bounds
 	rows := 0
+	duplicate := func(i int) error {
+		if ix := opIndex[i]; ix != nil {
+			return duplicateValues(future, ix, opRow[i])
+		}
+		return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", future.PrimaryKeyName()).
+			WithValues(keyDetail(future, keyCols(future.PrimaryKey), opRow[i], "Key %s is duplicated."))
+	}
 	flush := func() error {
 		if len(ops) == 0 {
 			return nil
@@ -310,19 +372,23 @@ func (e *Executor) copyRows(ctx context.Context, rw kv.ReadWriter, old, future *
 		err := rw.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {
-			row := make([]sqltypes.Value, len(future.Columns))
-			_ = future.DecodeRow(ops[cf.Index].Attrs, row)
-			return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", future.PrimaryKeyName()).
-				WithValues(keyDetail(future, keyCols(future.PrimaryKey), row, "Key %s is duplicated."))
+			return duplicate(cf.Index)
 		}
-		ops, rows = ops[:0], 0
+		ops, opIndex, opRow, rows = ops[:0], opIndex[:0], opRow[:0], 0
+		clear(unique)
 		return ClassifyError(err)
 	}
 	var failed error
 	err := forEachItem(ctx, rw, old, func(row []sqltypes.Value, version kv.Attr) bool {
-		nr := make([]sqltypes.Value, len(keep))
-		for j, i := range keep {
-			nr[j] = row[i]
+		nr := make([]sqltypes.Value, len(future.Columns))
+		if convert != nil {
+			if failed = convert(row, nr); failed != nil {
+				return false
+			}
+		} else {
+			for j, i := range keep {
+				nr[j] = row[i]
+			}
 		}
 		for _, k := range future.PrimaryKey {
 			if nr[k.Column].IsNull() {
@@ -330,7 +396,16 @@ func (e *Executor) copyRows(ctx context.Context, rw kv.ReadWriter, old, future *
 				return false
 			}
 		}
-		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: future.RowKey(nr), Attrs: future.RowAttrs(nr, version.I), Cond: kv.CondNotExists})
+		key := future.RowKey(nr)
+		id := string(key.Partition) + "\x00" + string(key.Sort)
+		if _, dup := unique[id]; dup {
+			opIndex, opRow = append(opIndex, nil), append(opRow, nr)
+			failed = duplicate(len(opRow) - 1)
+			return false
+		}
+		unique[id] = len(ops)
+		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: key, Attrs: future.RowAttrs(nr, version.I), Cond: kv.CondNotExists})
+		opIndex, opRow = append(opIndex, nil), append(opRow, nr)
 		written = append(written, nr)
 		for _, ix := range future.Indexes {
 			erow, in, err := ir.IndexRow(future, ix, nr)
@@ -338,11 +413,25 @@ func (e *Executor) copyRows(ctx context.Context, rw kv.ReadWriter, old, future *
 				failed = err
 				return false
 			}
-			if in {
-				attrs := future.EntryAttrsOf(ix, nr)
-				for _, k := range future.EntryKeysOf(ix, erow, nil) {
-					ops = append(ops, kv.Op{Kind: kv.OpPut, Key: k, Attrs: attrs})
+			if !in {
+				continue
+			}
+			attrs := future.EntryAttrsOf(ix, nr)
+			keyed := !ix.Inverted() && future.UniqueKeyed(ix, erow)
+			for _, k := range future.EntryKeysOf(ix, erow, nil) {
+				op := kv.Op{Kind: kv.OpPut, Key: k, Attrs: attrs}
+				var ixOf *catalog.Index
+				if keyed {
+					op.Cond, ixOf = kv.CondNotExists, ix
+					id := string(k.Partition) + "\x00" + string(k.Sort)
+					if _, dup := unique[id]; dup {
+						failed = duplicateValues(future, ix, erow)
+						return false
+					}
+					unique[id] = len(ops)
 				}
+				ops = append(ops, op)
+				opIndex, opRow = append(opIndex, ixOf), append(opRow, erow)
 			}
 		}
 		if rows++; rows >= batch {
@@ -428,11 +517,12 @@ func (e *Executor) currentTable(ctx context.Context, cat *catalog.Catalog, name 
 	return snap.Table(name)
 }
 
-// notRewriting refuses a change to a table whose primary key is being
-// changed.
+// notRewriting refuses a write or a change to a table whose rows are
+// being copied to a new layout (a new primary key or placement here, new
+// column types in retype.go).
 func notRewriting(t *catalog.Table) error {
 	if t.Rewrite != nil {
-		return pgerr.New(pgerr.ObjectInUse, "table %q is being rewritten for a new primary key or placement", t.Name).
+		return pgerr.New(pgerr.ObjectInUse, "table %q is being rewritten by ALTER TABLE", t.Name).
 			WithHint("Retry when the ALTER TABLE has finished.")
 	}
 	return nil
@@ -518,7 +608,7 @@ func (e *Executor) rekeyTree(ctx context.Context, cat *catalog.Catalog, at *ir.A
 			break
 		}
 		if !old.IsPartitioned() {
-			err = e.copyRows(ctx, e.Store, old, futures[old.ID])
+			err = e.copyRows(ctx, e.Store, old, futures[old.ID], nil)
 		}
 	}
 	if err != nil {

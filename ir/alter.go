@@ -25,6 +25,21 @@ type AlterTable struct {
 	// Constraints are the column constraints of the ADD COLUMN actions,
 	// added once the actions are done (addcolumn_constraints.go).
 	Constraints []*AddConstraint
+	// RewriteChecks, when an action rewrites the rows (Rewrites), are the
+	// CHECK constraints that read a column whose type changes, bound over
+	// the row as the statement leaves it: every rewritten row must pass.
+	RewriteChecks []BoundCheck
+}
+
+// Rewrites reports whether an action of x gives every row a new value
+// (an ALTER COLUMN ... TYPE with a Convert).
+func (x *AlterTable) Rewrites() bool {
+	for _, a := range x.Actions {
+		if a.Convert != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Kind implements Statement.
@@ -66,6 +81,11 @@ type AlterAction struct {
 	Reshard *Reshard
 	// Attach is ATTACH PARTITION's bound partition.
 	Attach *AttachPartition
+	// Convert is ALTER COLUMN ... TYPE's new value of the column, bound
+	// over the row as it was (the USING expression, or the column, with
+	// the assignment cast to the new type), when the change rewrites the
+	// rows; nil when the stored values stay as they are.
+	Convert Expr
 }
 
 // AttachPartition is what ATTACH PARTITION makes of a table: its bound

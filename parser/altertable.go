@@ -90,9 +90,12 @@ type AlterAction struct {
 	Default string
 	// Identity is ADD GENERATED ... AS IDENTITY's.
 	Identity *Identity
-	// Type and Using are ALTER COLUMN TYPE's new type and USING text.
-	Type  sqltypes.Type
-	Using string
+	// Type and Using are ALTER COLUMN TYPE's new type and USING text;
+	// UsingOffset is the byte offset of that text in the query string, for
+	// errors that point into it.
+	Type        sqltypes.Type
+	Using       string
+	UsingOffset int
 	// Options are SET (key = value, ...); Reset the keys of RESET (...).
 	Options map[string]string
 	Reset   []string
@@ -385,7 +388,7 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 				if end == k+1 {
 					return a, k, r.syntaxErrorAt(k + 1)
 				}
-				a.Using, k = r.sql[r.toks[k+1].start:r.toks[end-1].end], end
+				a.Using, a.UsingOffset, k = r.sql[r.toks[k+1].start:r.toks[end-1].end], r.toks[k+1].start, end
 			}
 			return a, k, nil
 		}

@@ -138,7 +138,15 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 				return nil, pgerr.New(pgerr.SyntaxError, "column %q of relation %q is an identity column", a.Column, t.Name).
 					WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.")
 			}
-			e, err := b.bindDefault(t.Columns[i], a.Default)
+			c := t.Columns[i]
+			for _, o := range st.Actions {
+				// The default is the column's as the statement leaves it
+				// (PostgreSQL changes types before it sets defaults).
+				if o.Kind == parser.AlterColumnType && o.Column == a.Column {
+					c.Type = o.Type
+				}
+			}
+			e, err := b.bindDefault(c, a.Default)
 			if err != nil {
 				return nil, err
 			}
@@ -148,13 +156,8 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 				return nil, err
 			}
 		case parser.AlterColumnType:
-			// Without USING, the old values must convert by an assignment
-			// cast (ATPrepAlterColumnType), checked before anything else.
-			if i := t.ColumnIndex(a.Column); i >= 0 && a.Using == "" {
-				if from := t.Columns[i].Type; !castAllowedAssignment(from, a.Type) {
-					return nil, pgerr.New(pgerr.DatatypeMismatch, "column %q cannot be cast automatically to type %s", a.Column, a.Type.UnmodifiedName()).
-						WithHint("You might need to specify \"USING %s::%s\".", sqltypes.QuoteIdent(a.Column), a.Type)
-				}
+			if err := b.bindColumnType(t, &ba); err != nil {
+				return nil, err
 			}
 		case parser.AlterAttachPartition:
 			if ba.Attach, err = b.bindAttach(t, a, len(st.Actions)); err != nil {
@@ -162,6 +165,11 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			}
 		}
 		at.Actions = append(at.Actions, ba)
+	}
+	if at.Rewrites() {
+		if err := b.bindRewrite(t, at); err != nil {
+			return nil, err
+		}
 	}
 	if at.Constraints, err = b.columnConstraints(t, at); err != nil {
 		return nil, err

@@ -1206,7 +1206,7 @@ func (st *statement) runAlterTable(ctx context.Context, x *ir.AlterTable, env *r
 	}
 	y := *x
 	y.Table = s.keyIn(cat, x.Table)
-	if err := e.exec.AlterTable(ctx, cat, &y, s.notice); err != nil {
+	if err := e.exec.AlterTable(ctx, cat, &y, env.opts.Fn, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	if len(x.Actions) == 1 && (x.Actions[0].Kind == parser.AlterRenameIndex || x.Actions[0].Kind == parser.AlterAttachIndex) {
