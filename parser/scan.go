@@ -370,6 +370,14 @@ func scanQuotedIdent(sql string, i int) (token, error) {
 	}
 }
 
+// MaxParamNumber is the highest $n PostgreSQL accepts (MaxAllocSize /
+// sizeof(Oid)): a higher one is "there is no parameter $n".
+const MaxParamNumber = 0x3fffffff / 4
+
+// MaxBindParams is the most parameters a Parse message can declare and a
+// Bind message can carry: their counts are 16-bit.
+const MaxBindParams = 65535
+
 // scanDollar scans $n placeholders and $tag$...$tag$ strings.
 func scanDollar(sql string, i int) (token, error) {
 	j := i + 1
@@ -380,8 +388,14 @@ func scanDollar(sql string, i int) (token, error) {
 		if j < len(sql) && isIdentCont(sql[j]) {
 			return token{}, scanError(sql, i, "trailing junk after parameter at or near %q", nearText(sql, i, j+1))
 		}
+		// PostgreSQL numbers parameters up to MaxAllocSize / sizeof(Oid);
+		// one past 65535 is a statement it prepares (each $n of the text
+		// gives its parameter a type) that no Bind can execute, as Bind's
+		// parameter count is 16 bits. The binder refuses a number the
+		// text and the declared types leave without a type, so a large
+		// $n allocates nothing.
 		n, err := strconv.Atoi(sql[i+1 : j])
-		if err != nil || n < 1 || n > 65535 {
+		if err != nil || n < 1 || n > MaxParamNumber {
 			return token{}, pgerr.New(pgerr.UndefinedParameter, "there is no parameter %s", sql[i:j]).WithPosition(charPos(sql, i))
 		}
 		return token{kind: tkParam, start: i, end: j, val: sql[i:j], n: n}, nil

@@ -222,6 +222,14 @@ func bindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 	if len(paramTypes) > n {
 		n = len(paramTypes)
 	}
+	if n > parser.MaxBindParams {
+		// Past what Parse can declare, only the text types a parameter:
+		// PostgreSQL refuses one it leaves untyped, and checking that
+		// first bounds what a lone $268435455 allocates.
+		if k := untypedParam(stmt, paramTypes); k > 0 {
+			return nil, nil, pgerr.New(pgerr.IndeterminateDatatype, "could not determine data type of parameter $%d", k)
+		}
+	}
 	b := &Binder{snap: snap, stmt: stmt, params: make([]sqltypes.Type, n), declared: make([]bool, n), loc: loc, style: style, notes: notes}
 	for i, t := range paramTypes {
 		if t.ID != sqltypes.Unknown {
@@ -754,4 +762,31 @@ func ExplainOf(inner ir.Statement, o *parser.ExplainOptions) (*ir.Explain, error
 	}
 	return &ir.Explain{Stmt: inner, Analyze: o.Analyze, Format: o.Format, Verbose: o.Verbose, Costs: o.Costs, Buffers: o.Buffers,
 		Timing: o.Timing, Summary: o.Summary, Settings: o.Settings, WAL: o.WAL}, nil
+}
+
+// untypedParam returns the lowest $k that neither a declared type nor a
+// reference in the text gives a type, or 0 when there is none. Declared
+// types and distinct references together number at most m =
+// len(paramTypes) + len(stmt.ParamOrder), so when the statement numbers
+// more parameters than that the lowest gap is at most m+1: the search
+// never looks past the statement's own size.
+func untypedParam(stmt *parser.Statement, paramTypes []sqltypes.Type) int {
+	limit := min(stmt.NumParams, len(paramTypes)+len(stmt.ParamOrder)+1)
+	typed := make([]bool, limit+1)
+	for i, t := range paramTypes {
+		if i < limit && t.ID != sqltypes.Unknown {
+			typed[i+1] = true
+		}
+	}
+	for _, k := range stmt.ParamOrder {
+		if k <= limit {
+			typed[k] = true
+		}
+	}
+	for k := 1; k <= limit; k++ {
+		if !typed[k] {
+			return k
+		}
+	}
+	return 0
 }

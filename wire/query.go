@@ -644,6 +644,39 @@ func decodeParam(sp paramSpec, format int16, raw []byte, n int, st sqltypes.Styl
 	return v, nil
 }
 
+// parameterDescription is ParameterDescription as PostgreSQL writes it:
+// the count field is 16 bits, and for a statement with more parameters
+// (which PostgreSQL prepares, though no Bind can carry them) it sends the
+// count truncated and every OID, from which clients such as pgx count them.
+// pgproto3's encoder refuses more than 65535.
+type parameterDescription struct{ oids []uint32 }
+
+// Backend marks parameterDescription as a backend message.
+func (*parameterDescription) Backend() {}
+
+// Decode reads the message as pgproto3 does, counting the OIDs by the
+// message's length.
+func (m *parameterDescription) Decode(src []byte) error {
+	var p pgproto3.ParameterDescription
+	if err := p.Decode(src); err != nil {
+		return err
+	}
+	m.oids = p.ParameterOIDs
+	return nil
+}
+
+// Encode appends the message: 't', its length, the count, the OIDs.
+func (m *parameterDescription) Encode(dst []byte) ([]byte, error) {
+	dst = append(dst, 't', 0, 0, 0, 0)
+	start := len(dst) - 4
+	dst = binary.BigEndian.AppendUint16(dst, uint16(len(m.oids)))
+	for _, o := range m.oids {
+		dst = binary.BigEndian.AppendUint32(dst, o)
+	}
+	binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start))
+	return dst, nil
+}
+
 // handleDescribe describes a prepared statement or a portal.
 func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 	if err := c.commandTimedOut(); err != nil {
@@ -664,7 +697,7 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 		for i, sp := range ps.params {
 			oids[i] = sp.oid
 		}
-		c.send(&pgproto3.ParameterDescription{ParameterOIDs: oids})
+		c.send(&parameterDescription{oids: oids})
 		if ps.cols != nil {
 			c.send(ps.rowDescriptionIn(nil))
 		} else {

@@ -36,14 +36,16 @@ func decodeSystem(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 		}
 		return sqltypes.NewReg(o, ""), nil
 	case t.ID == sqltypes.Char:
-		// charrecv reads one byte, and nothing may follow it.
+		// charrecv reads one byte, any byte (pq_getmsgbyte: 08P01 when
+		// there is none), and nothing may follow it. The value holds
+		// charout's text of it: a high byte is not UTF-8 on its own.
+		if len(src) == 0 {
+			return sqltypes.Null, pgerr.New(pgerr.ProtocolViolation, "no data left in message")
+		}
 		if len(src) != 1 {
-			return sqltypes.Null, errBadBinary(t, "expected 1 byte, got %d", len(src))
+			return sqltypes.Null, errBadBinary(t, "%d bytes left over", len(src)-1)
 		}
-		if !utf8.Valid(src) {
-			return sqltypes.Null, errInvalidUTF8()
-		}
-		return sqltypes.NewText(string(src)), nil
+		return sqltypes.NewText(sqltypes.CharText(src[0])), nil
 	case t.ID == sqltypes.Void:
 		// void_recv reads nothing, and PostgreSQL refuses a value with
 		// bytes left over.
@@ -74,8 +76,12 @@ func appendSystem(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 	switch {
 	case t.IsOIDLike():
 		return binary.BigEndian.AppendUint32(buf, uint32(v.I)), nil
-	case t.ID == sqltypes.Name || t.ID == sqltypes.Char:
+	case t.ID == sqltypes.Name:
 		return append(buf, v.S...), nil
+	case t.ID == sqltypes.Char:
+		// charsend: the one byte, 0 for the empty value, a high byte raw
+		// rather than as the octal escape its text shows.
+		return append(buf, sqltypes.CharByte(v.S)), nil
 	case t.ID == sqltypes.Record:
 		return appendRecord(buf, t, v)
 	case t.ID == sqltypes.Void:

@@ -481,22 +481,44 @@ func appendNumeric(buf []byte, v sqltypes.Value) []byte {
 	return buf
 }
 
-// decodeNumeric reads numeric_recv's input, with its checks; digits the
-// dscale would hide are truncated, as PostgreSQL does.
+// decodeNumeric reads numeric_recv's input, with its checks in its order:
+// the header fields one at a time (the digit count is a uint16, any weight
+// an int16 holds is accepted: 32768 base-10000 digits before the point is
+// PostgreSQL's whole range), then each digit, so a short buffer fails at
+// the first field it lacks (08P01) unless a field before it is invalid.
+// Digits the dscale would hide are truncated, as PostgreSQL does; bytes
+// after the digits are left over, which the caller reports.
 func decodeNumeric(src []byte) (sqltypes.Value, error) {
 	t := sqltypes.TypeNumeric
-	if len(src) < 8 {
-		return sqltypes.Null, errBadBinary(t, "expected at least 8 bytes, got %d", len(src))
+	if len(src) < 6 {
+		return sqltypes.Null, errInsufficientData()
 	}
-	ndigits := int(int16(binary.BigEndian.Uint16(src)))
+	ndigits := int(binary.BigEndian.Uint16(src))
 	weight := int(int16(binary.BigEndian.Uint16(src[2:])))
 	sign := binary.BigEndian.Uint16(src[4:])
-	dscale := int(binary.BigEndian.Uint16(src[6:]))
-	if ndigits < 0 || ndigits > 1000+2000 {
-		return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid length in external \"numeric\" value")
+	switch sign {
+	case numericPos, numericNeg, numericNaN, numericPInf, numericNInf:
+	default:
+		return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid sign in external \"numeric\" value")
 	}
-	if len(src) != 8+2*ndigits {
-		return sqltypes.Null, errBadBinary(t, "expected %d bytes, got %d", 8+2*ndigits, len(src))
+	if len(src) < 8 {
+		return sqltypes.Null, errInsufficientData()
+	}
+	dscale := int(binary.BigEndian.Uint16(src[6:]))
+	if dscale > 0x3fff {
+		return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid scale in external \"numeric\" value")
+	}
+	// Every digit is read and checked, a special value's too.
+	for i := 0; i < ndigits; i++ {
+		if len(src) < 8+2*i+2 {
+			return sqltypes.Null, errInsufficientData()
+		}
+		if binary.BigEndian.Uint16(src[8+2*i:]) > 9999 {
+			return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid digit in external \"numeric\" value")
+		}
+	}
+	if extra := len(src) - 8 - 2*ndigits; extra > 0 {
+		return sqltypes.Null, errBadBinary(t, "%d bytes left over", extra)
 	}
 	switch sign {
 	case numericNaN:
@@ -505,12 +527,6 @@ func decodeNumeric(src []byte) (sqltypes.Value, error) {
 		return sqltypes.NumericInf(), nil
 	case numericNInf:
 		return sqltypes.NumericNegInf(), nil
-	case numericPos, numericNeg:
-	default:
-		return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid sign in external \"numeric\" value")
-	}
-	if dscale > 0x3fff {
-		return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid scale in external \"numeric\" value")
 	}
 	// Spell the value out in decimal: all holds the base-10000 digits as
 	// decimal digits from 10^(4·weight+3) down; digits past dscale are
@@ -518,9 +534,6 @@ func decodeNumeric(src []byte) (sqltypes.Value, error) {
 	all := make([]byte, 0, 4*ndigits)
 	for i := 0; i < ndigits; i++ {
 		g := binary.BigEndian.Uint16(src[8+2*i:])
-		if g > 9999 {
-			return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid digit in external \"numeric\" value")
-		}
 		all = append(all, byte('0'+g/1000), byte('0'+g/100%10), byte('0'+g/10%10), byte('0'+g%10))
 	}
 	point := 4 * (weight + 1) // digits of all before the decimal point

@@ -252,7 +252,10 @@ func FuzzDecodeBinary(f *testing.F) {
 		}
 	}
 	f.Add(index[sqltypes.TypeInt4], []byte{1})
+	f.Add(index[sqltypes.TypeNumeric], numericBytes(2, 32767, 0, 0, 9999, 9999)) // PostgreSQL's largest weight
+	f.Add(index[sqltypes.TypeNumeric], numericBytes(2, -32768, 0x4000, 3, 1, 2)) // all digits hidden by the scale
 	f.Add(index[sqltypes.TypeText], []byte{0xc3})
+	f.Add(index[sqltypes.TypeChar], []byte{0xc3}) // "char" takes any byte, printed \303
 	f.Add(index[sqltypes.TypeDate], []byte{0x80, 0, 0, 0})
 	f.Add(index[sqltypes.Type{ID: sqltypes.VarBit}], []byte{0, 0, 0, 3, 0xff}) // pad bits set
 	f.Add(index[sqltypes.Type{ID: sqltypes.Bit}], []byte{0, 0, 0, 9, 0xff})    // a byte short

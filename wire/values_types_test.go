@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"math/big"
@@ -333,16 +334,97 @@ func TestNumericBinaryDscale(t *testing.T) {
 	}
 }
 
+// numericBytes is numeric_send's layout: ndigits, weight, sign, dscale,
+// then the base-10000 digits.
+func numericBytes(ndigits, weight int, sign uint16, dscale int, digits ...uint16) []byte {
+	b := binary.BigEndian.AppendUint16(nil, uint16(ndigits))
+	b = binary.BigEndian.AppendUint16(b, uint16(int16(weight)))
+	b = binary.BigEndian.AppendUint16(b, sign)
+	b = binary.BigEndian.AppendUint16(b, uint16(dscale))
+	for _, d := range digits {
+		b = binary.BigEndian.AppendUint16(b, d)
+	}
+	return b
+}
+
+func repeatDigit(n int, d uint16) []uint16 {
+	s := make([]uint16, n)
+	for i := range s {
+		s[i] = d
+	}
+	return s
+}
+
+// TestNumericBinaryRecvLimits: numeric_recv takes any int16 weight and up
+// to 65535 digits, and checks its fields in order; the expected text
+// (length, first and last characters) and errors are PostgreSQL 15's for
+// the same bytes as a bind parameter.
+func TestNumericBinaryRecvLimits(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []byte
+		// text: len:first10:last10 of the value's text; or a SQLSTATE and
+		// message.
+		want string
+	}{
+		{"weight 32767", numericBytes(1, 32767, 0, 0, 1), "131069:1000000000:0000000000"},
+		{"full integer range", numericBytes(2, 32767, 0, 0, 9999, 9999), "131072:9999999900:0000000000"},
+		{"leading zero digits", numericBytes(3, 32767, 0, 0, 0, 0, 1), "131061:1000000000:0000000000"},
+		{"weight -32768", numericBytes(1, -32768, 0, 16383, 1), "16385:0.00000000:0000000000"},
+		{"weight -32768 leading zeros", numericBytes(3, -32768, 0, 0, 0, 0, 1), "1:0:0"},
+		{"last scale digit", numericBytes(1, -4096, 0, 16383, 1234), "16385:0.00000000:0000000123"},
+		{"3001 digits", numericBytes(3001, 0, 0, 0, repeatDigit(3001, 1)...), "1:1:1"},
+		{"32768 digits", numericBytes(32768, 0, 0, 0, repeatDigit(32768, 1)...), "1:1:1"},
+		{"hidden digits", numericBytes(2, 0, 0x4000, 2, 1, 5678), "5:-1.56:-1.56"},
+		{"negative zero", numericBytes(1, 0, 0x4000, 2, 0), "4:0.00:0.00"},
+		{"NaN with digits", numericBytes(1, 0, 0xC000, 5, 1), "3:NaN:NaN"},
+		{"NaN with scale", numericBytes(0, 7, 0xC000, 0x3fff), "3:NaN:NaN"},
+		{"65535 digits, one sent", numericBytes(65535, 0, 0, 0, 1), "08P01 insufficient data left in message"},
+		{"a digit short", numericBytes(2, 0, 0, 0, 1), "08P01 insufficient data left in message"},
+		{"7 bytes", make([]byte, 7), "08P01 insufficient data left in message"},
+		{"5 bytes", make([]byte, 5), "08P01 insufficient data left in message"},
+		{"bad sign before short", numericBytes(2, 0, 0x1234, 0)[:6], `22P03 invalid sign in external "numeric" value`},
+		{"bad scale", numericBytes(1, 0, 0, 16384, 1), `22P03 invalid scale in external "numeric" value`},
+		{"bad digit", numericBytes(1, 0, 0, 0, 10000), `22P03 invalid digit in external "numeric" value`},
+		{"bad digit before short", numericBytes(2, 0, 0, 0, 10000), `22P03 invalid digit in external "numeric" value`},
+		{"bad NaN digit", numericBytes(1, 0, 0xC000, 0, 10000), `22P03 invalid digit in external "numeric" value`},
+		{"bytes left over", append(numericBytes(1, 0, 0, 0, 1), 0), "22P03 incorrect binary data format for type numeric"},
+	}
+	for _, tc := range tests {
+		v, err := DecodeBinary(sqltypes.TypeNumeric, tc.in)
+		var got string
+		if err != nil {
+			pe := pgerr.As(err)
+			got = pe.Code.String() + " " + pe.Message
+		} else {
+			s := sqltypes.FormatText(v)
+			got = fmt.Sprintf("%d:%s:%s", len(s), s[:min(10, len(s))], s[max(0, len(s)-10):])
+			// What was read goes back out as numeric_send writes it and
+			// reads back the same.
+			out, err := AppendBinary(nil, sqltypes.TypeNumeric, v)
+			if err != nil {
+				t.Errorf("%s: send: %v", tc.name, err)
+			} else if back, err := DecodeBinary(sqltypes.TypeNumeric, out); err != nil || sqltypes.FormatText(back) != s {
+				t.Errorf("%s: send and recv: %v", tc.name, err)
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestDecodeBinaryNewTypeErrors(t *testing.T) {
 	tests := []struct {
 		t    sqltypes.Type
 		in   []byte
 		code string
 	}{
-		{sqltypes.TypeNumeric, []byte{0, 1, 0, 0}, pgerr.InvalidBinaryRepresentation.String()},
+		// numeric_recv's pq_getmsgint runs out of bytes: 08P01.
+		{sqltypes.TypeNumeric, []byte{0, 1, 0, 0}, pgerr.ProtocolViolation.String()},
 		{sqltypes.TypeNumeric, []byte{0, 1, 0, 0, 0x12, 0, 0, 0, 0, 1}, pgerr.InvalidBinaryRepresentation.String()},
 		{sqltypes.TypeNumeric, []byte{0, 1, 0, 0, 0, 0, 0, 0, 0x27, 0x10}, pgerr.InvalidBinaryRepresentation.String()},
-		{sqltypes.TypeNumeric, []byte{0xff, 0xff, 0, 0, 0, 0, 0, 0}, pgerr.InvalidBinaryRepresentation.String()},
+		{sqltypes.TypeNumeric, []byte{0xff, 0xff, 0, 0, 0, 0, 0, 0}, pgerr.ProtocolViolation.String()},
 		{sqltypes.TypeInterval, make([]byte, 15), pgerr.InvalidBinaryRepresentation.String()},
 		{sqltypes.TypeJSONB, []byte("{}"), pgerr.InvalidBinaryRepresentation.String()},
 		{sqltypes.TypeJSONB, []byte("\x01{"), pgerr.InvalidTextRepresentation.String()},

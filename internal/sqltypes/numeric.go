@@ -16,17 +16,21 @@ import (
 // (the sum has the larger dscale, the product their sum), and the text form
 // is apd's plain 'f' formatting.
 //
-// Limits follow PostgreSQL (dscale <= 16383) except that apd cannot hold
-// magnitudes of 10^100000 or more, which PostgreSQL allows up to 10^131072;
-// those are reported as "value overflows numeric format".
+// Limits follow PostgreSQL: dscale <= 16383 and magnitudes below 10^131072
+// (a numeric's int16 weight counts base-10000 digits, so 32768 of them,
+// 131072 decimal digits, fit before the point). apd's contexts refuse
+// adjusted exponents above apd.MaxExponent (100000), so the exact
+// operations (add, sub, mul) work on the coefficients themselves; the
+// rounding ones (division, functions) report larger operands or results as
+// "value overflows numeric format".
 
 const (
-	numericMaxDscale        = 16383 // NUMERIC_DSCALE_MAX
-	numericMaxIntegerDigits = 100000
-	numericMinSigDigits     = 16   // NUMERIC_MIN_SIG_DIGITS
-	numericMaxDisplayScale  = 1000 // NUMERIC_MAX_DISPLAY_SCALE
-	numericMaxResultScale   = 2000 // NUMERIC_MAX_RESULT_SCALE
-	numericMaxPrecision     = 1000 // NUMERIC_MAX_PRECISION
+	numericMaxDscale        = 16383  // NUMERIC_DSCALE_MAX
+	numericMaxIntegerDigits = 131072 // (NUMERIC_WEIGHT_MAX + 1) * DEC_DIGITS
+	numericMinSigDigits     = 16     // NUMERIC_MIN_SIG_DIGITS
+	numericMaxDisplayScale  = 1000   // NUMERIC_MAX_DISPLAY_SCALE
+	numericMaxResultScale   = 2000   // NUMERIC_MAX_RESULT_SCALE
+	numericMaxPrecision     = 1000   // NUMERIC_MAX_PRECISION
 )
 
 var (
@@ -556,16 +560,33 @@ func addSub(a, b Value, sub bool) (Value, error) {
 	if r, ok := numericSpecials2(x, y, sub); ok {
 		return NewNumeric(r), nil
 	}
-	r := new(apd.Decimal)
-	var err error
-	if sub {
-		_, err = exactCtx.Sub(r, x, y)
-	} else {
-		_, err = exactCtx.Add(r, x, y)
-	}
-	if err != nil {
+	// On the coefficients, not through exactCtx: apd's contexts overflow
+	// past 100000 integer digits, and PostgreSQL's sums reach 131072.
+	// Canonical operands' exponents lie in [-16383, 0], so aligning them
+	// multiplies by at most 10^16383.
+	shift := int64(x.Exponent) - int64(y.Exponent)
+	if shift > numericMaxDscale || shift < -numericMaxDscale {
 		return Null, errNumericOverflow()
 	}
+	var cx, cy apd.BigInt
+	cx.Set(&x.Coeff)
+	if x.Negative {
+		cx.Neg(&cx)
+	}
+	cy.Set(&y.Coeff)
+	if y.Negative != sub {
+		cy.Neg(&cy)
+	}
+	r := &apd.Decimal{Exponent: min(x.Exponent, y.Exponent)}
+	switch {
+	case shift > 0:
+		cx.Mul(&cx, pow10(shift))
+	case shift < 0:
+		cy.Mul(&cy, pow10(-shift))
+	}
+	r.Coeff.Add(&cx, &cy)
+	r.Negative = r.Coeff.Sign() < 0
+	r.Coeff.Abs(&r.Coeff)
 	return numericResult(r)
 }
 
@@ -584,10 +605,15 @@ func MulNumeric(a, b Value) (Value, error) {
 		}
 		return NewNumeric(&apd.Decimal{Form: apd.Infinite, Negative: sx*sy < 0}), nil
 	}
-	r := new(apd.Decimal)
-	if _, err := exactCtx.Mul(r, x, y); err != nil {
+	// A product has at least lead(x)+lead(y)-1 integer digits: refuse
+	// one past the limit before computing it.
+	if x.NumDigits()+int64(x.Exponent)+y.NumDigits()+int64(y.Exponent)-1 > numericMaxIntegerDigits {
 		return Null, errNumericOverflow()
 	}
+	// On the coefficients, as addSub, for products past apd's exponent
+	// limit (100000) that PostgreSQL's range holds.
+	r := &apd.Decimal{Negative: x.Negative != y.Negative, Exponent: x.Exponent + y.Exponent}
+	r.Coeff.Mul(&x.Coeff, &y.Coeff)
 	if -r.Exponent > numericMaxDscale {
 		r = roundScale(r, numericMaxDscale)
 	}

@@ -175,15 +175,50 @@ func TestNumericLimits(t *testing.T) {
 	if s, _ := NumericScale(v); s != 16383 {
 		t.Errorf("scale of 1e-16383 = %d", s)
 	}
-	if _, err := ParseNumeric("1e99999"); err != nil {
-		t.Errorf("1e99999: %v", err)
+	// PostgreSQL's range: 131072 digits before the point (its weight is
+	// an int16 count of base-10000 digits), 16383 after.
+	for _, ok := range []string{"1e99999", "1e100000", "1e131071", "9.9e131071", strings.Repeat("9", 131072) + "." + strings.Repeat("9", 16383)} {
+		v, err := ParseNumeric(ok)
+		if err != nil {
+			t.Errorf("%.20s: %v", ok, err)
+			continue
+		}
+		if back, err := ParseNumeric(FormatText(v)); err != nil || !Equal(back, v) {
+			t.Errorf("%.20s: text round trip: %v", ok, err)
+		}
 	}
-	// PostgreSQL goes to 1e131071; apd stops at 1e100000 (documented).
-	if _, err := ParseNumeric("1e100000"); pgerr.CodeOf(err) != pgerr.NumericValueOutOfRange {
-		t.Errorf("1e100000: %v", err)
+	for _, bad := range []string{"1e131072", strings.Repeat("9", 131073), "1e-16384", "1e2147483647"} {
+		if _, err := ParseNumeric(bad); pgerr.CodeOf(err) != pgerr.NumericValueOutOfRange {
+			t.Errorf("%.20s: %v, want 22003", bad, err)
+		}
 	}
-	if _, err := MulNumeric(mustNumeric(t, "1e60000"), mustNumeric(t, "1e60000")); pgerr.CodeOf(err) != pgerr.NumericValueOutOfRange {
-		t.Errorf("1e60000^2: %v", err)
+	// Exact arithmetic covers the range too (apd's contexts stop at
+	// 10^100000); PostgreSQL's "value overflows numeric format" past it.
+	arith := []struct {
+		fn   func(a, b Value) (Value, error)
+		a, b string
+		want string // the result's length in text, or a SQLSTATE
+	}{
+		{AddNumeric, "1e131071", "1", "131072"},
+		{SubNumeric, "-1e131071", "0.5", "131075"},
+		{MulNumeric, "1e60000", "1e60000", "120001"},
+		{MulNumeric, "1e131071", "1", "131072"},
+		{MulNumeric, "1e131071", "10", "22003"},
+		{MulNumeric, "1e70000", "1e70000", "22003"},
+		{AddNumeric, strings.Repeat("9", 131072), "1", "22003"},
+		{SubNumeric, strings.Repeat("9", 131072), "-1", "22003"},
+	}
+	for _, c := range arith {
+		got, err := c.fn(mustNumeric(t, c.a), mustNumeric(t, c.b))
+		var res string
+		if err != nil {
+			res = pgerr.CodeOf(err).String()
+		} else {
+			res = strconv.Itoa(len(FormatText(got)))
+		}
+		if res != c.want {
+			t.Errorf("%.20s, %.20s: %s (%v), want %s", c.a, c.b, res, err, c.want)
+		}
 	}
 }
 

@@ -165,10 +165,11 @@ func parseSystem(t Type, s string) (Value, error) {
 // firstByte is "char"'s input and its cast from text: one byte, the
 // first, or the one a backslash and three octal digits name (charin), held
 // as its output text (CharText).
-func firstByte(s string) string { return CharText(charByte(s)) }
+func firstByte(s string) string { return CharText(CharByte(s)) }
 
-// charByte is the byte a "char" value's text holds (firstByte, CharText).
-func charByte(s string) byte {
+// CharByte is the byte a "char" value's text holds (firstByte, CharText):
+// what charsend sends.
+func CharByte(s string) byte {
 	if len(s) == 4 && s[0] == '\\' && isOctal(s[1]) && isOctal(s[2]) && isOctal(s[3]) {
 		return (s[1]-'0')<<6 | (s[2]-'0')<<3 | (s[3] - '0')
 	}
@@ -192,7 +193,7 @@ func CharText(b byte) string {
 }
 
 // CharToInt is "char"'s cast to integer (chartoi4): its byte, signed.
-func CharToInt(v Value) Value { return NewInt(int64(int8(charByte(v.S)))) }
+func CharToInt(v Value) Value { return NewInt(int64(int8(CharByte(v.S)))) }
 
 // intToChar is integer's cast to "char" (i4tochar): the byte of a value
 // in a signed byte's range.
