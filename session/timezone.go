@@ -17,11 +17,11 @@ import (
 //     MINUTE): that offset east of UTC;
 //   - a number (SET TIME ZONE -7, or '5.5'): hours east of UTC;
 //   - a tz database name in any case (europe/paris is Europe/Paris);
-//   - a POSIX zone without daylight rules ("UTC+3", "+02:00"): its offset
-//     is west-positive, as POSIX has it.
+//   - a POSIX zone ("UTC+3", "+02:00", "EST5EDT,M3.2.0,M11.1.0"): its
+//     offsets are west-positive, as POSIX has it (sqltypes.LoadZone).
 //
 // Offsets become PostgreSQL's POSIX spelling, which SHOW prints
-// ("<+02>-02"); names their canonical spelling. The location is what
+// ("<+02>-02"); names their canonical spelling (a POSIX zone upper-cased). The location is what
 // timestamptz values are shown in (wire, in text) and what the time
 // functions read (builtins.Context.Location).
 
@@ -42,20 +42,20 @@ func parseTimeZone(value string) (string, *time.Location, error) {
 	if hours, err := strconv.ParseFloat(v, 64); err == nil {
 		return offsetZone(int64(hours * 3600))
 	}
-	if v == "" || strings.Contains(v, "..") {
+	// A zone name is taken as written, spaces and all, as pg_tzset takes
+	// it (' UTC' is no zone; 'A 1' is the POSIX zone of abbreviation "A ").
+	loc, canon, ok := sqltypes.LoadZone(value)
+	if !ok {
 		return "", nil, invalid()
 	}
-	if n, ok := sqltypes.CanonicalZone(v); ok {
-		loc, err := time.LoadLocation(n)
-		if err != nil {
-			return "", nil, invalid()
-		}
-		return n, loc, nil
+	// pg_tz_acceptable: a zone whose clocks do not show :00 seconds at
+	// midnight UTC of 2000-01-01 is taken for one that counts leap
+	// seconds, which PostgreSQL refuses (a POSIX zone 'XXX5:00:30').
+	if _, off := sqltypes.ZoneAt(loc, 946684800); off%60 != 0 {
+		return "", nil, pgerr.New(pgerr.InvalidParameterValue, "time zone \"%s\" appears to use leap seconds", value).
+			WithDetail("PostgreSQL does not support leap seconds.")
 	}
-	if west, ok := sqltypes.POSIXZoneOffset(v); ok {
-		return v, time.FixedZone(posixAbbrev(v), int(-west)), nil
-	}
-	return "", nil, invalid()
+	return canon, loc, nil
 }
 
 // intervalZone reads the " '...' [fields]" after INTERVAL as an offset in

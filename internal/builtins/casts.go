@@ -112,6 +112,6 @@ func timeToTimeTZ(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 	if ctx != nil && !ctx.Now.IsZero() {
 		now = ctx.Now
 	}
-	_, offset := now.In(SessionLocation(ctx)).Zone()
+	_, offset := sqltypes.InZone(now, SessionLocation(ctx)).Zone()
 	return sqltypes.NewTimeTZ(sqltypes.TimeTZValue{Micros: a[0].I, Offset: int32(offset)}), nil
 }

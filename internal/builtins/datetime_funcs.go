@@ -206,7 +206,7 @@ func init() {
 		return tsv(RoundTimestamp(ToLocal(sqltypes.TimestampFromTime(statementTime(ctx)), SessionLocation(ctx)), a[0].I))
 	}))
 	Register("timeofday", f(nil, tText, Volatile, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
-		t := time.Now().In(SessionLocation(ctx))
+		t := sqltypes.InZone(time.Now(), SessionLocation(ctx))
 		return sqltypes.NewText(t.Format("Mon Jan 02 15:04:05.000000 2006 MST")), nil
 	}))
 }

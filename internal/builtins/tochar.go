@@ -485,8 +485,7 @@ func marker(id, first, second string, useSecond bool) string {
 // zoneAbbrev is the abbreviation a zone's clocks show at an instant, as
 // PostgreSQL's to_char TZ prints it.
 func zoneAbbrev(us int64, loc *time.Location) string {
-	name, _ := time.Unix(sqltypes.TimestampUnixSeconds(us), 0).In(loc).Zone()
-	return name
+	return sqltypes.ZoneAbbrev(us, loc)
 }
 
 // TimestampToChar is to_char(timestamp, template) (loc nil) and

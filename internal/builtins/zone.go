@@ -1,7 +1,6 @@
 package builtins
 
 import (
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -48,11 +47,11 @@ var zoneCache sync.Map // lower-case name → *time.Location
 // LookupZone resolves a time zone name as AT TIME ZONE and SET TIME ZONE
 // read it; an unknown name is 22023 "time zone ... not recognized".
 func LookupZone(name string) (*time.Location, error) {
-	key := strings.ToLower(strings.TrimSpace(name))
+	key := strings.ToLower(name)
 	if l, ok := zoneCache.Load(key); ok {
 		return l.(*time.Location), nil
 	}
-	loc := lookupZone(strings.TrimSpace(name), key)
+	loc := lookupZone(name, key)
 	if loc == nil {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "time zone %q not recognized", name)
 	}
@@ -60,6 +59,9 @@ func LookupZone(name string) (*time.Location, error) {
 	return loc, nil
 }
 
+// lookupZone is timestamptz_zone's order: an abbreviation, else what
+// pg_tzset finds (sqltypes.LoadZone: a time zone database name or a POSIX
+// zone, daylight rules and all).
 func lookupZone(name, key string) *time.Location {
 	if off, ok := zoneAbbrevs[key]; ok {
 		if off == 0 {
@@ -67,88 +69,16 @@ func lookupZone(name, key string) *time.Location {
 		}
 		return time.FixedZone(strings.ToUpper(key), off)
 	}
-	if key == "" || key == "local" || strings.Contains(key, "..") {
-		return nil
-	}
-	for _, n := range []string{name, zoneCase(key)} {
-		if l, err := time.LoadLocation(n); err == nil {
-			return l
-		}
-	}
-	if off, ok := posixOffset(key); ok {
-		return time.FixedZone(name, off)
+	if loc, _, ok := sqltypes.LoadZone(name); ok {
+		return loc
 	}
 	return nil
-}
-
-// zoneCase spells a lower-case tz database name the way the database does
-// (america/new_york → America/New_York, etc/gmt+3 → Etc/GMT+3).
-func zoneCase(key string) string {
-	parts := strings.Split(key, "/")
-	for i, p := range parts {
-		if len(p) <= 3 || p == "etc" {
-			parts[i] = strings.ToUpper(p[:1]) + p[1:]
-			if len(p) <= 3 && p != "etc" {
-				parts[i] = strings.ToUpper(p)
-			}
-			continue
-		}
-		words := strings.Split(p, "_")
-		for j, w := range words {
-			if w != "" {
-				words[j] = strings.ToUpper(w[:1]) + w[1:]
-			}
-		}
-		parts[i] = strings.Join(words, "_")
-	}
-	return strings.Join(parts, "/")
-}
-
-// posixOffset reads a POSIX zone without daylight rules: an optional name
-// of three or more letters and an offset [+-]hh[:mm[:ss]], west-positive.
-func posixOffset(key string) (int, bool) {
-	i := 0
-	for i < len(key) && key[i] >= 'a' && key[i] <= 'z' {
-		i++
-	}
-	if i > 0 && i < 3 {
-		return 0, false
-	}
-	rest := key[i:]
-	if rest == "" {
-		return 0, false
-	}
-	sign := 1
-	switch rest[0] {
-	case '+':
-		rest = rest[1:]
-	case '-':
-		sign, rest = -1, rest[1:]
-	}
-	parts := strings.Split(rest, ":")
-	if len(parts) > 3 {
-		return 0, false
-	}
-	secs := 0
-	for j, unit := range []int{3600, 60, 1}[:len(parts)] {
-		p := parts[j]
-		n, err := strconv.Atoi(p)
-		if err != nil || p == "" || p[0] < '0' || p[0] > '9' || (j > 0 && (len(p) != 2 || n > 59)) || (j == 0 && n > 168) {
-			return 0, false
-		}
-		secs += n * unit
-	}
-	return -sign * secs, true
 }
 
 // ZoneOffset is the offset east of UTC, in seconds, of loc at the instant
 // us (a timestamp).
 func ZoneOffset(us int64, loc *time.Location) int64 {
-	if loc == time.UTC {
-		return 0
-	}
-	_, off := time.Unix(sqltypes.TimestampUnixSeconds(us), 0).In(loc).Zone()
-	return int64(off)
+	return sqltypes.ZoneOffset(us, loc)
 }
 
 // ToLocal is the wall-clock time in loc of the instant us, as a timestamp
@@ -163,30 +93,10 @@ func ToLocal(us int64, loc *time.Location) int64 {
 // FromLocal is the instant at which loc's clocks show the wall-clock time
 // local. A time skipped by a forward transition is read with the offset
 // before it, a time repeated by a backward transition with the offset
-// after it, as PostgreSQL's DetermineTimeZoneOffset does.
+// after it, as PostgreSQL's DetermineTimeZoneOffset does
+// (sqltypes.FromLocal, which timestamptz input uses too).
 func FromLocal(local int64, loc *time.Location) int64 {
-	if !sqltypes.IsFiniteTimestamp(local) || loc == time.UTC {
-		return local
-	}
-	const day = 86400 * 1e6
-	before := ZoneOffset(local-day, loc) * 1e6
-	after := ZoneOffset(local+day, loc) * 1e6
-	if before == after {
-		if at := local - before; ZoneOffset(at, loc)*1e6 == before {
-			return at
-		}
-	}
-	ib, ia := local-before, local-after
-	okB, okA := ZoneOffset(ib, loc)*1e6 == before, ZoneOffset(ia, loc)*1e6 == after
-	switch {
-	case okB && !okA:
-		return ib
-	case okA && !okB:
-		return ia
-	case okA && okB:
-		return ia // repeated time: the later offset
-	}
-	return ib // skipped time: the earlier offset
+	return sqltypes.FromLocal(local, loc)
 }
 
 // zoneArg resolves a zone given as text or as an interval (AT TIME ZONE
@@ -212,10 +122,5 @@ func FixedZoneOffset(zone sqltypes.Value) (int64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	t := time.Unix(0, 0).In(loc)
-	if start, end := t.ZoneBounds(); !start.IsZero() || !end.IsZero() {
-		return 0, false // the zone has transitions
-	}
-	_, off := t.Zone()
-	return int64(off), true
+	return sqltypes.FixedZoneOffset(loc)
 }

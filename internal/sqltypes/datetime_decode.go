@@ -467,7 +467,7 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 				case "now":
 					if d.timeOnly {
 						tmask = fmTime
-						local := time.Now().In(d.loc)
+						local := InZone(time.Now(), d.loc)
 						tm.hour, tm.min, tm.sec = int64(local.Hour()), int64(local.Minute()), int64(local.Second())
 						tm.usec = int64(local.Nanosecond() / 1000)
 						break
@@ -481,7 +481,7 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 					if loc == nil {
 						loc = time.UTC
 					}
-					local := time.Now().In(loc)
+					local := InZone(time.Now(), loc)
 					tm.year, tm.mon, tm.mday = int64(local.Year()), int64(local.Month()), int64(local.Day())
 					tm.hour, tm.min, tm.sec = int64(local.Hour()), int64(local.Minute()), int64(local.Second())
 				case "today", "tomorrow", "yesterday":
@@ -679,7 +679,7 @@ func (d *dtDecoder) finishTimeOnly() dtErr {
 		day := d.r.tm
 		switch d.fmask & fmDate {
 		case 0:
-			now := time.Now().In(d.loc)
+			now := InZone(time.Now(), d.loc)
 			day.year, day.mon, day.mday = int64(now.Year()), int64(now.Month()), int64(now.Day())
 		case fmDate:
 		default:
@@ -735,15 +735,15 @@ func (d *dtDecoder) finishTimeOnly() dtErr {
 // pg_get_timezone_offset, and that offset. The zone is sampled twice a
 // year from 1900 to 2040.
 func fixedOffset(loc *time.Location) (int64, bool) {
-	_, first := time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC).In(loc).Zone()
+	_, first := ZoneAt(loc, time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC).Unix())
 	for y := 1900; y <= 2040; y++ {
 		for _, m := range []time.Month{time.January, time.July} {
-			if _, off := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC).In(loc).Zone(); off != first {
+			if _, off := ZoneAt(loc, time.Date(y, m, 1, 0, 0, 0, 0, time.UTC).Unix()); off != first {
 				return 0, false
 			}
 		}
 	}
-	return int64(first), true
+	return first, true
 }
 
 // ParseTime parses time or timetz input in a session whose TimeZone is
@@ -1221,19 +1221,12 @@ func decodeZoneOffset(s string) (int64, dtErr) {
 	return off, dtOK
 }
 
-// loadZone finds a zone by name as PostgreSQL's pg_tzset: the time zone
-// database (case-insensitively), or a POSIX zone of a fixed offset such as
-// GMT+8, whose sign counts west of UTC (eight hours behind).
+// loadZone finds a zone named in date/time input: LoadZone, PostgreSQL's
+// pg_tzset (a time zone database name, or a POSIX zone such as GMT+8,
+// whose sign counts west of UTC, or A1B with daylight rules).
 func loadZone(name string) (*time.Location, bool) {
-	if n, ok := CanonicalZone(name); ok {
-		if loc, err := time.LoadLocation(n); err == nil {
-			return loc, true
-		}
-	}
-	if west, ok := POSIXZoneOffset(name); ok {
-		return time.FixedZone(strings.ToUpper(name), int(-west)), true
-	}
-	return nil, false
+	loc, _, ok := LoadZone(name)
+	return loc, ok
 }
 
 // ParseTimestamp parses a PostgreSQL timestamp into µs since the Unix
@@ -1308,11 +1301,23 @@ func ParseTimestampStyled(s string, withZone bool, st Style) (int64, error) {
 	return us, nil
 }
 
+// FromLocal is the instant (µs) at which loc's clocks show the wall-clock
+// time local, read at wallOffset's offset. Infinities stay.
+func FromLocal(local int64, loc *time.Location) int64 {
+	if !IsFiniteTimestamp(local) || loc == nil || loc == time.UTC {
+		return local
+	}
+	return local - wallOffset(local, loc)*usPerSec
+}
+
 // wallOffset is loc's offset east of UTC at the instant the wall-clock
 // time local (µs) names, by PostgreSQL's rule (DetermineTimeZoneOffset)
 // near a transition: a time that occurs twice (fall back) is read after
 // the transition, a time that does not occur (spring forward) before it.
 func wallOffset(local int64, loc *time.Location) int64 {
+	if z := ruleZone(loc); z != nil {
+		return z.wallOffset(TimestampUnixSeconds(local))
+	}
 	before := zoneOffset(local-usPerDay, loc)
 	after := zoneOffset(local+usPerDay, loc)
 	if before == after {
@@ -1339,8 +1344,7 @@ func wallOffset(local int64, loc *time.Location) int64 {
 // that, the first time after) it used it; else the zone's offset then.
 func abbrevOffset(local int64, abbrev string, loc *time.Location) int64 {
 	at := func(us int64) (string, int64) {
-		name, off := time.Unix(TimestampUnixSeconds(us), 0).In(loc).Zone()
-		return name, int64(off)
+		return ZoneAt(loc, TimestampUnixSeconds(us))
 	}
 	guess := local - wallOffset(local, loc)*usPerSec
 	if name, off := at(guess); strings.EqualFold(name, abbrev) {
@@ -1414,11 +1418,8 @@ func dateTimeParseError(e dtErr, r dtResult, s, typ string) error {
 // wallOffsetAt is loc's offset east of UTC at instant t, in seconds (nil
 // loc: UTC).
 func wallOffsetAt(t time.Time, loc *time.Location) int64 {
-	if loc == nil {
-		return 0
-	}
-	_, off := t.In(loc).Zone()
-	return int64(off)
+	_, off := ZoneAt(loc, t.Unix())
+	return off
 }
 
 // localDay is the day (since the Unix epoch) instant t falls on in loc

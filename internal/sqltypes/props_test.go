@@ -266,12 +266,20 @@ func FuzzParseTime(f *testing.F) {
 		for _, tz := range []bool{false, true} {
 			v, err := ParseTime(s, tz)
 			if err != nil {
-				fuzzCodes(t, "ParseTime", s, err, pgerr.InvalidDatetimeFormat.String(), pgerr.DatetimeFieldOverflow.String(), pgerr.InvalidTimeZoneDisplacementValue.String())
+				// 22023: a zone name no zone has ('12:00 A+'), as timetz_in
+				// reports it.
+				fuzzCodes(t, "ParseTime", s, err, pgerr.InvalidDatetimeFormat.String(), pgerr.DatetimeFieldOverflow.String(), pgerr.InvalidTimeZoneDisplacementValue.String(), pgerr.InvalidParameterValue.String())
 				continue
 			}
 			typ := TypeTime
 			if tz {
 				typ = TypeTimeTZ
+				if off := v.TimeTZ().Offset; off > 16*3600-1 || off < -(16*3600-1) {
+					// A POSIX zone name gives offsets up to 167:59
+					// ('0:0 A20' is -20), which PostgreSQL prints
+					// but does not read back as offsets.
+					continue
+				}
 			}
 			text := FormatText(v)
 			back, err := ParseTime(text, tz)

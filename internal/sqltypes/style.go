@@ -143,8 +143,8 @@ func AppendTimestampStyled(buf []byte, us int64, zone bool, st Style) []byte {
 		if loc == nil {
 			loc = time.UTC
 		}
-		name, off := time.Unix(TimestampUnixSeconds(us), 0).In(loc).Zone()
-		local, abbrev = us+int64(off)*usPerSec, name
+		name, off := ZoneAt(loc, TimestampUnixSeconds(us))
+		local, abbrev = us+off*usPerSec, name
 	}
 	t := timestampToTm(local)
 	clock := func(buf []byte) []byte {
@@ -519,7 +519,7 @@ func appendXSDOffset(buf []byte, off int64) []byte {
 		sign, off = '-', -off
 	}
 	buf = append(buf, sign)
-	buf = append2(buf, off/3600)
+	buf = appendOffsetHours(buf, off/3600)
 	buf = append(buf, ':')
 	buf = append2(buf, off/60%60)
 	if off%60 != 0 {

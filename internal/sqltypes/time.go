@@ -71,7 +71,7 @@ func AppendTimeTZ(buf []byte, t TimeTZValue) []byte {
 		sign, off = '-', -off
 	}
 	buf = append(buf, sign)
-	buf = append2(buf, off/3600)
+	buf = appendOffsetHours(buf, off/3600)
 	if m, s := off/60%60, off%60; m != 0 || s != 0 {
 		buf = append(buf, ':')
 		buf = append2(buf, m)

@@ -16,11 +16,33 @@ import (
 
 // zoneOffset is loc's offset east of UTC, in seconds, at the instant us.
 func zoneOffset(us int64, loc *time.Location) int64 {
-	if loc == time.UTC {
-		return 0
+	_, off := ZoneAt(loc, TimestampUnixSeconds(us))
+	return off
+}
+
+// ZoneOffset is loc's offset east of UTC, in seconds, at the instant us
+// (a timestamp's µs).
+func ZoneOffset(us int64, loc *time.Location) int64 { return zoneOffset(us, loc) }
+
+// ZoneAbbrev is the abbreviation loc's clocks show at the instant us, as
+// to_char's TZ and DateStyle SQL print it.
+func ZoneAbbrev(us int64, loc *time.Location) string {
+	name, _ := ZoneAt(loc, TimestampUnixSeconds(us))
+	return name
+}
+
+// InZone is t as loc's clocks show it. A POSIX zone with daylight rules
+// gives t in a fixed zone of its abbreviation and offset at t, since the
+// location standing for it knows only its standard time.
+func InZone(t time.Time, loc *time.Location) time.Time {
+	if loc == nil {
+		return t.UTC()
 	}
-	_, off := time.Unix(TimestampUnixSeconds(us), 0).In(loc).Zone()
-	return int64(off)
+	if ruleZone(loc) == nil {
+		return t.In(loc)
+	}
+	name, off := ZoneAt(loc, t.Unix())
+	return t.In(time.FixedZone(name, int(off)))
 }
 
 // AppendTimestampTZIn appends PostgreSQL's ISO output of a timestamptz
@@ -51,7 +73,7 @@ func appendZoneOffset(buf []byte, off int64) []byte {
 		sign, off = '-', -off
 	}
 	buf = append(buf, sign)
-	buf = append2(buf, off/3600)
+	buf = appendOffsetHours(buf, off/3600)
 	if off%3600 != 0 {
 		buf = append(buf, ':')
 		buf = append2(buf, off/60%60)
@@ -61,6 +83,17 @@ func appendZoneOffset(buf []byte, off int64) []byte {
 		}
 	}
 	return buf
+}
+
+// appendOffsetHours appends the hours of a zone offset: two digits at
+// least, three for the offsets of a week that POSIX zones reach (+167:59,
+// and +168:59 in the daylight time of such a zone), as PostgreSQL's
+// EncodeTimezone pads them.
+func appendOffsetHours(buf []byte, h int64) []byte {
+	if h < 100 {
+		return append2(buf, h)
+	}
+	return strconv.AppendInt(buf, h, 10)
 }
 
 // ParseTimestampTZIn parses a timestamptz as PostgreSQL does in a session
@@ -178,44 +211,4 @@ func CanonicalZone(name string) (string, bool) {
 	})
 	n, ok := tzLower[strings.ToLower(name)]
 	return n, ok
-}
-
-// POSIXZoneOffset reads a POSIX zone without daylight rules: a name of
-// letters (or <...>) or none, then [+-]hh[:mm[:ss]]. PostgreSQL's tzparse
-// takes names shorter than POSIX's three letters too ('12:00 A1' is
-// 12:00-01). It returns the offset in seconds west of UTC.
-func POSIXZoneOffset(v string) (int64, bool) {
-	i := 0
-	if strings.HasPrefix(v, "<") {
-		j := strings.IndexByte(v, '>')
-		if j < 0 {
-			return 0, false
-		}
-		i = j + 1
-	} else {
-		for i < len(v) && (v[i] >= 'a' && v[i] <= 'z' || v[i] >= 'A' && v[i] <= 'Z') {
-			i++
-		}
-	}
-	rest := v[i:]
-	sign := int64(1)
-	if rest != "" && (rest[0] == '+' || rest[0] == '-') {
-		if rest[0] == '-' {
-			sign = -1
-		}
-		rest = rest[1:]
-	}
-	parts := strings.Split(rest, ":")
-	if rest == "" || len(parts) > 3 {
-		return 0, false
-	}
-	var secs int64
-	for j, unit := range []int64{3600, 60, 1}[:len(parts)] {
-		n, err := strconv.ParseInt(parts[j], 10, 64)
-		if err != nil || parts[j] == "" || parts[j][0] == '+' || parts[j][0] == '-' || j > 0 && n > 59 || j == 0 && n > 167 {
-			return 0, false
-		}
-		secs += n * unit
-	}
-	return sign * secs, true
 }
