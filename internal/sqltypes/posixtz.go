@@ -1,10 +1,12 @@
 package sqltypes
 
 import (
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 )
 
 // POSIX time zone specifications, as PostgreSQL's tzparse (its copy of the
@@ -369,19 +371,32 @@ func (z *posixZone) hasChanges() bool {
 	return false
 }
 
+// The zones made from specifications are kept while a session holds their
+// location, and no longer: both maps hold it weakly, and a cleanup drops
+// its entries once it is collected, so the specifications clients make up
+// (each SET TIME ZONE '...' a new one) cannot grow them without bound.
 var (
-	ruleZones   sync.Map // *time.Location → *posixZone
+	ruleZones   sync.Map // weak.Pointer[time.Location] → *posixZone
 	anyRuleZone atomic.Bool
-	posixZones  sync.Map // upper-cased specification → *time.Location
+	posixZones  sync.Map // upper-cased specification → weak.Pointer[time.Location]
 )
 
+// zoneEntry is what a collected location's cleanup deletes.
+type zoneEntry struct {
+	spec string
+	loc  weak.Pointer[time.Location]
+}
+
 // posixLocation is the location of an upper-cased POSIX zone
-// specification, made once per specification (PostgreSQL too keeps every
-// zone it has loaded). A zone with daylight rules is a location standing
-// for it, of its standard time's offset, whose rules ZoneAt evaluates.
+// specification, made once per specification while a session holds it
+// (PostgreSQL too keeps every zone it has loaded, for a backend's life). A
+// zone with daylight rules is a location standing for it, of its standard
+// time's offset, whose rules ZoneAt evaluates.
 func posixLocation(spec string) (*time.Location, bool) {
-	if l, ok := posixZones.Load(spec); ok {
-		return l.(*time.Location), true
+	if w, ok := posixZones.Load(spec); ok {
+		if l := w.(weak.Pointer[time.Location]).Value(); l != nil {
+			return l, true
+		}
 	}
 	if len(spec) > posixMaxLen {
 		return nil, false
@@ -401,14 +416,16 @@ func posixLocation(spec string) (*time.Location, bool) {
 		// shares one location among unnamed zones of a whole hour, which
 		// must not take these rules.
 		loc = time.FixedZone(spec, int(z.stdOff))
-		ruleZones.Store(loc, &z)
+		ruleZones.Store(weak.Make(loc), &z)
 		anyRuleZone.Store(true)
 	}
-	l, loaded := posixZones.LoadOrStore(spec, loc)
-	if loaded {
-		ruleZones.Delete(loc) // another session made it first
-	}
-	return l.(*time.Location), true
+	w := weak.Make(loc)
+	posixZones.Store(spec, w)
+	runtime.AddCleanup(loc, func(e zoneEntry) {
+		posixZones.CompareAndDelete(e.spec, e.loc)
+		ruleZones.Delete(e.loc)
+	}, zoneEntry{spec, w})
+	return loc, true
 }
 
 // ruleZone is the POSIX rules loc stands for, if any.
@@ -416,7 +433,7 @@ func ruleZone(loc *time.Location) *posixZone {
 	if !anyRuleZone.Load() {
 		return nil
 	}
-	if z, ok := ruleZones.Load(loc); ok {
+	if z, ok := ruleZones.Load(weak.Make(loc)); ok {
 		return z.(*posixZone)
 	}
 	return nil

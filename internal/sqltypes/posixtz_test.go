@@ -2,8 +2,11 @@ package sqltypes
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestParsePOSIXZone reads specifications as PostgreSQL 15's tzparse does
@@ -230,4 +233,36 @@ func FuzzPOSIXZone(f *testing.F) {
 			t.Fatalf("%q: wall offset %d", spec, w)
 		}
 	})
+}
+
+// Zones made from specifications go once no one holds their locations: a
+// client inventing specifications cannot grow the caches without bound,
+// while a held one keeps its rules.
+func TestPOSIXZonesAreNotKept(t *testing.T) {
+	count := func(m *sync.Map) int {
+		n := 0
+		m.Range(func(any, any) bool { n++; return true })
+		return n
+	}
+	held, _, ok := LoadZone("<HELD>5<HDT>,M3.2.0,M11.1.0")
+	if !ok {
+		t.Fatal("the held zone did not load")
+	}
+	for i := 0; i < 2000; i++ {
+		if _, _, ok := LoadZone(fmt.Sprintf("<Z%d>%d<Y>,M3.2.0,M11.1.0", i, i%12)); !ok {
+			t.Fatalf("zone %d did not load", i)
+		}
+	}
+	for try := 0; try < 100 && (count(&posixZones) > 100 || count(&ruleZones) > 100); try++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n, r := count(&posixZones), count(&ruleZones); n > 100 || r > 100 {
+		t.Fatalf("%d specifications and %d rule zones kept after their locations went", n, r)
+	}
+	// July 2024 is daylight time in the held zone: 4 hours west.
+	if name, off := ZoneAt(held, time.Date(2024, 7, 1, 0, 0, 0, 0, time.UTC).Unix()); name != "HDT" || off != -4*3600 {
+		t.Fatalf("held zone in July: %s %d, want HDT -14400", name, off)
+	}
+	runtime.KeepAlive(held)
 }
