@@ -113,6 +113,10 @@ const (
 	DefaultShards = 1
 )
 
+// RowIDColumn names the hidden row id of a table without a primary key
+// (with a suffix, _1, _2, ..., when a column has the name).
+const RowIDColumn = "rowid"
+
 // DefaultShardsOf is how many shards t would have if nothing had said:
 // RowIDShards while its key is the hidden row id, else DefaultShards.
 func (t *Table) DefaultShardsOf() int {

@@ -91,6 +91,11 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 	if at.Rewrites() {
 		return e.retype(ctx, cat, at, fn)
 	}
+	if len(at.Actions) == 1 && at.Actions[0].Kind == parser.AlterDropColumn {
+		if err := e.dropKeyColumn(ctx, cat, at, notice); err != nil {
+			return err
+		}
+	}
 	if len(at.Constraints) > 0 {
 		return e.alterWithColumnConstraints(ctx, cat, at, notice)
 	}

@@ -450,8 +450,9 @@ func (e *Executor) validateConstraint(ctx context.Context, cat *catalog.Catalog,
 func (e *Executor) dropConstraint(ctx context.Context, cat *catalog.Catalog, d *ir.DropConstraint, notice func(*pgerr.Error)) error {
 	var dropped *catalog.Index
 	var cascaded []string
+	dropsKey := false
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
-		dropped, cascaded = nil, nil
+		dropped, cascaded, dropsKey = nil, nil, false
 		t, err := s.Table(d.Table)
 		if err != nil {
 			return catalog.Change{}, err
@@ -473,11 +474,11 @@ func (e *Executor) dropConstraint(ctx context.Context, cat *catalog.Catalog, d *
 			return ch, nil
 		}
 		if d.Name == t.PrimaryKeyName() && t.HasConstraint(d.Name) {
-			if refs := dependentKeys(s, t, nil); len(refs) > 0 {
-				return catalog.Change{}, dependentsError("constraint "+d.Name+" on table "+t.Name, refs, "index "+d.Name)
+			if err := keyDroppable(s, t, d.Cascade); err != nil {
+				return catalog.Change{}, err
 			}
-			return catalog.Change{}, pgerr.New(pgerr.FeatureNotSupported, "dropping the primary key is not supported").
-				WithHint("Change it with ALTER TABLE %s DROP CONSTRAINT %s, ADD PRIMARY KEY (...).", t.Name, d.Name)
+			dropsKey = true // the rows move (dropkey.go)
+			return catalog.Change{}, errSkip
 		}
 		ix := t.Index(d.Name)
 		if ix == nil || !ix.Constraint {
@@ -502,6 +503,9 @@ func (e *Executor) dropConstraint(ctx context.Context, cat *catalog.Catalog, d *
 		dropped = ix
 		return ch, nil
 	})
+	if errors.Is(err, errSkip) && dropsKey {
+		return e.dropKey(ctx, cat, d.Table, d.Cascade, notice)
+	}
 	if errors.Is(err, errSkip) {
 		notice(pgerr.Notice("constraint %q of relation %q does not exist, skipping", d.Name, d.Table))
 		return nil

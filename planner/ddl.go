@@ -23,7 +23,7 @@ const (
 )
 
 // RowIDColumn names the hidden row id of a table without a primary key.
-const RowIDColumn = "rowid"
+const RowIDColumn = catalog.RowIDColumn
 
 func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	if n.ReferTable != nil {

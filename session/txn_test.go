@@ -275,15 +275,17 @@ func TestIndexBuildRacingAnotherProxysUpdates(t *testing.T) {
 func TestRewriteWithWriters(t *testing.T) {
 	for _, change := range []struct {
 		name   string
+		setup  string // run before the writers start, if set
 		alter  string
 		lookup string // the query that finds an acknowledged row by b
 	}{
-		{"primary key", `ALTER TABLE rk ADD PRIMARY KEY (b)`, `SELECT a FROM rk WHERE b = %d`},
-		{"column type", `ALTER TABLE rk ALTER COLUMN b TYPE text USING (b + 1)::text`, `SELECT a FROM rk WHERE b = '%d' OR b = (%[1]d + 1)::text`},
+		{"primary key", "", `ALTER TABLE rk ADD PRIMARY KEY (b)`, `SELECT a FROM rk WHERE b = %d`},
+		{"column type", "", `ALTER TABLE rk ALTER COLUMN b TYPE text USING (b + 1)::text`, `SELECT a FROM rk WHERE b = '%d' OR b = (%[1]d + 1)::text`},
+		{"drop key", `ALTER TABLE rk ADD PRIMARY KEY (a)`, `ALTER TABLE rk DROP CONSTRAINT rk_pkey`, `SELECT a FROM rk WHERE b = %d`},
 	} {
 		t.Run(change.name, func(t *testing.T) {
 			check := func(t *testing.T, engines []*session.Engine) {
-				rewriteWithWriters(t, engines, change.alter, change.lookup)
+				rewriteWithWriters(t, engines, change.setup, change.alter, change.lookup)
 			}
 			t.Run("pebble", func(t *testing.T) { check(t, []*session.Engine{newEngine(t, memStore(t))}) })
 			t.Run("dynamodb", func(t *testing.T) {
@@ -294,17 +296,20 @@ func TestRewriteWithWriters(t *testing.T) {
 	}
 }
 
-// rewriteWithWriters runs alter on a table rk (a, b, v) of 500 rows while
-// a session of the last engine inserts rows, then checks that every
-// acknowledged row is found by lookup (given its b) and the table is
-// consistent.
-func rewriteWithWriters(t *testing.T, engines []*session.Engine, alter, lookup string) {
+// rewriteWithWriters runs alter on a table rk (a, b, v) of 500 rows (and
+// setup, if set) while a session of the last engine inserts rows, then
+// checks that every acknowledged row is found by lookup (given its b) and
+// the table is consistent.
+func rewriteWithWriters(t *testing.T, engines []*session.Engine, setup, alter, lookup string) {
 	ctx := context.Background()
 	sa := openSession(t, engines[0])
 	mustExec(t, sa, `CREATE TABLE rk (a INT, b INT, v TEXT)`)
 	mustExec(t, sa, `CREATE INDEX rk_v ON rk (v)`)
 	mustExec(t, sa, `CREATE INDEX rk_b ON rk (b)`)
 	mustExec(t, sa, `INSERT INTO rk SELECT g, g * 10, 'v' || g FROM generate_series(1, 500) g`)
+	if setup != "" {
+		mustExec(t, sa, setup)
+	}
 	time.Sleep(250 * time.Millisecond)
 	writer := openSession(t, engines[len(engines)-1])
 	stop := make(chan struct{})
