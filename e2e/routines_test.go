@@ -177,3 +177,57 @@ END $$`,
 		t.Fatalf("srv_product over 1..5 = %d, want 120", product)
 	}
 }
+
+// TestCallDescribesOutParameters prepares a CALL of a procedure with INOUT
+// and OUT parameters: Describe answers with their RowDescription, as
+// PostgreSQL's does, so a driver that describes before it executes (every
+// pgx mode but the simple protocol) can scan the row. A CALL of one without
+// them describes as NoData. The same against PostgreSQL with E2E_POSTGRES
+// set.
+func TestCallDescribesOutParameters(t *testing.T) {
+	t.Parallel()
+	tg := newTarget(t)
+	ctx := testCtx(t)
+	conn, err := pgx.Connect(ctx, tg.connString)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	mustExec(t, conn, "DROP PROCEDURE IF EXISTS call_out(int, int, int)")
+	mustExec(t, conn, "DROP PROCEDURE IF EXISTS call_none(int)")
+	mustExec(t, conn, `CREATE PROCEDURE call_out(IN a int, INOUT b int, OUT c int) LANGUAGE plpgsql AS $$
+BEGIN
+	b := b + 1;
+	c := a + b;
+END $$`)
+	mustExec(t, conn, `CREATE PROCEDURE call_none(a int) LANGUAGE plpgsql AS $$ BEGIN END $$`)
+	sd, err := conn.Prepare(ctx, "call_out", "CALL call_out(1, 2, NULL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range sd.Fields {
+		names = append(names, f.Name)
+	}
+	if !slices.Equal(names, []string{"b", "c"}) {
+		t.Fatalf("CALL's described columns %v, want [b c]", names)
+	}
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeDescribeExec, pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol} {
+		var b, c int
+		if err := conn.QueryRow(ctx, "CALL call_out(1, $1, NULL)", mode, 2).Scan(&b, &c); err != nil {
+			t.Fatalf("%v: %v", mode, err)
+		}
+		if b != 3 || c != 4 {
+			t.Fatalf("%v: b, c = %d, %d; want 3, 4", mode, b, c)
+		}
+	}
+	sd, err = conn.Prepare(ctx, "call_none", "CALL call_none(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sd.Fields) != 0 {
+		t.Fatalf("CALL without OUT parameters described %d columns", len(sd.Fields))
+	}
+	mustExec(t, conn, "DROP PROCEDURE call_out(int, int, int)")
+	mustExec(t, conn, "DROP PROCEDURE call_none(int)")
+}

@@ -88,6 +88,11 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 	}
 	if rs, err := r.routineStmt(); err != nil || rs != nil {
 		r.st.Routine = rs // no AST: see RoutineStatement
+		if rs != nil && rs.Call != nil {
+			// A CALL's parameters are its arguments': a Parse of it
+			// describes them, as PostgreSQL's does.
+			r.st.NumParams, r.st.ParamOrder = rs.Call.NumParams, rs.Call.ParamOrder
+		}
 		return nil, err
 	}
 	if ss, err := r.schemaStmt(); err != nil || ss != nil {

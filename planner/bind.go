@@ -214,6 +214,20 @@ func bindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 		st, err := bindTrigger(snap, stmt.Trigger)
 		return st, nil, err
 	}
+	if rs := stmt.Routine; rs != nil && rs.Action == parser.RoutineCall && rs.Operator == nil && rs.Cast == nil {
+		// CALL's arguments may be parameters ($n), typed as a query's.
+		n := max(rs.Call.NumParams, len(paramTypes))
+		if k := untypedParam(rs.Call, paramTypes); n > parser.MaxBindParams && k > 0 {
+			return nil, nil, pgerr.New(pgerr.IndeterminateDatatype, "could not determine data type of parameter $%d", k)
+		}
+		b := &Binder{snap: snap, stmt: rs.Call, loc: loc, style: style, notes: notes}
+		b.initParams(n, paramTypes)
+		st, err := b.bindCall(rs)
+		if err != nil {
+			return nil, nil, err
+		}
+		return st, b.finishParams(), nil
+	}
 	if stmt.Routine != nil {
 		st, err := bindRoutineStatement(snap, stmt.Routine, style)
 		return st, nil, err
@@ -230,13 +244,8 @@ func bindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 			return nil, nil, pgerr.New(pgerr.IndeterminateDatatype, "could not determine data type of parameter $%d", k)
 		}
 	}
-	b := &Binder{snap: snap, stmt: stmt, params: make([]sqltypes.Type, n), declared: make([]bool, n), loc: loc, style: style, notes: notes}
-	for i, t := range paramTypes {
-		if t.ID != sqltypes.Unknown {
-			b.params[i] = t
-			b.declared[i] = true
-		}
-	}
+	b := &Binder{snap: snap, stmt: stmt, loc: loc, style: style, notes: notes}
+	b.initParams(n, paramTypes)
 	var st ir.Statement
 	// UPDATE ... FROM keeps its FROM list apart from the AST (parser's
 	// Statement.From): its names are qualified too.
@@ -262,12 +271,29 @@ func bindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 	}
 	st = withWrites(st, b.writes)
 	b.finishPermissions(st)
+	return st, b.finishParams(), nil
+}
+
+// initParams sizes b's n parameters, typed as paramTypes declares them.
+func (b *Binder) initParams(n int, paramTypes []sqltypes.Type) {
+	b.params, b.declared = make([]sqltypes.Type, n), make([]bool, n)
+	for i, t := range paramTypes {
+		if t.ID != sqltypes.Unknown {
+			b.params[i] = t
+			b.declared[i] = true
+		}
+	}
+}
+
+// finishParams returns b's parameter types, text for those nothing typed
+// (as PostgreSQL resolves an unknown parameter).
+func (b *Binder) finishParams() []sqltypes.Type {
 	for i, t := range b.params {
 		if t.ID == sqltypes.Unknown {
 			b.params[i] = sqltypes.TypeText
 		}
 	}
-	return st, b.params, nil
+	return b.params
 }
 
 func unsupported(format string, args ...any) error {

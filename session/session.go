@@ -354,6 +354,12 @@ func columnsOf(b ir.Statement) []wire.Column {
 		return returningColumns(x.Returning)
 	case *ir.Delete:
 		return returningColumns(x.Returning)
+	case *ir.Call:
+		// A procedure's OUT and INOUT parameters: Describe sends their
+		// RowDescription, as PostgreSQL's does (none: NoData).
+		if len(x.Cols) > 0 {
+			return wireColumns(x.Cols)
+		}
 	case *ir.ShowIndexes:
 		cols := append([]wire.Column(nil), showIndexColumns...)
 		cols[5].Type = sqltypes.TypeInt4
