@@ -110,11 +110,17 @@ func (e *Executor) Begin(ctx context.Context, readOnly bool, stats *kv.Stats) (*
 	return e.begin(ctx, kv.TxnOptions{ReadOnly: readOnly, Stats: stats})
 }
 
+// BeginWith starts a transaction with opts: a serializable one
+// (kv.TxnOptions.Serializable) on a store that has them, else 0A000.
+func (e *Executor) BeginWith(ctx context.Context, opts kv.TxnOptions) (*Txn, error) {
+	return e.begin(ctx, opts)
+}
+
 // BeginOnSnapshot begins a transaction on the snapshot another open
 // transaction exported under name (Txn.ExportSnapshot): PostgreSQL's SET
 // TRANSACTION SNAPSHOT, with its errors.
-func (e *Executor) BeginOnSnapshot(ctx context.Context, readOnly bool, name string) (*Txn, error) {
-	t, err := e.begin(ctx, kv.TxnOptions{ReadOnly: readOnly, Snapshot: name})
+func (e *Executor) BeginOnSnapshot(ctx context.Context, readOnly, serializable bool, name string) (*Txn, error) {
+	t, err := e.begin(ctx, kv.TxnOptions{ReadOnly: readOnly, Serializable: serializable, Snapshot: name})
 	switch {
 	case errors.Is(err, kv.ErrUnknownSnapshot):
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid snapshot identifier: %q", name)
@@ -134,10 +140,23 @@ func (e *Executor) begin(ctx context.Context, opts kv.TxnOptions) (*Txn, error) 
 	if errors.Is(err, kv.ErrUnknownSnapshot) || errors.Is(err, kv.ErrSnapshotReadOnly) {
 		return nil, err
 	}
+	if errors.Is(err, kv.ErrSerializableUnsupported) {
+		return nil, SerializableUnsupported(e.Caps.Name)
+	}
 	if err != nil {
 		return nil, txnErr(err)
 	}
 	return &Txn{ex: e, kv: &lockedTxn{txn: t}, readOnly: opts.ReadOnly, wrote: map[string]uint64{}}, nil
+}
+
+// SerializableUnsupported is the error for SERIALIZABLE on a store whose
+// transactions are snapshot isolation only (kv.Capabilities.Serializable
+// unset): refused rather than silently weakened, since write skew would
+// be possible.
+func SerializableUnsupported(store string) error {
+	return pgerr.New(pgerr.FeatureNotSupported, "SERIALIZABLE isolation is not supported on the %s store", store).
+		WithDetail("Its transactions run at snapshot isolation (REPEATABLE READ): write skew is possible.").
+		WithHint("Use REPEATABLE READ, and SELECT ... FOR UPDATE on the rows a decision reads.")
 }
 
 // ExportSnapshot names the transaction's snapshot for other transactions

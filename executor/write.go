@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -438,6 +439,16 @@ func ClassifyError(err error) error {
 		return nil
 	}
 	var ce *kv.ConflictError
+	if errors.As(err, &ce) && pgerr.As(err) == nil && ce.ReadWrite {
+		// A serializable transaction read what another one wrote and
+		// committed first (backward validation): PostgreSQL's words for
+		// its serializable failures.
+		e := pgerr.ClassifyAs(readWriteFailure{err}, pgerr.SerializationFailure, "")
+		if ce.Reason != "" {
+			e.Detail = strings.ToUpper(ce.Reason[:1]) + ce.Reason[1:] + "."
+		}
+		return e.WithHint("The transaction might succeed if retried.")
+	}
 	if errors.As(err, &ce) && pgerr.As(err) == nil {
 		// A transaction lost to a concurrent one (first committer wins),
 		// worded as PostgreSQL words it.
@@ -446,6 +457,21 @@ func ClassifyError(err error) error {
 	}
 	return pgerr.ClassifyAs(err, pgerr.IOError, "store error")
 }
+
+// readWriteFailure is a serializable transaction's *kv.ConflictError
+// worded as PostgreSQL words its serialization failures, without the
+// store's prefix.
+type readWriteFailure struct{ err error }
+
+func (f readWriteFailure) Error() string {
+	return "could not serialize access due to read/write dependencies among transactions"
+}
+
+// SQLState implements pgerr.SQLStater.
+func (f readWriteFailure) SQLState() string { return pgerr.SerializationFailure.String() }
+
+// Unwrap gives the *kv.ConflictError to errors.As.
+func (f readWriteFailure) Unwrap() error { return f.err }
 
 // finishWrite turns what is left of a write conflict into a client error:
 // an existing key is 23505; a race lost too often is 40001.

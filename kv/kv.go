@@ -407,6 +407,14 @@ type Capabilities struct {
 	// uses a request's AttrIDs to pick them out (kv/pebble's value format
 	// 2); false when items are named attributes only (DynamoDB).
 	AttrIDs bool
+	// Serializable is true when the store's transactions can be begun
+	// serializable (TxnOptions.Serializable): besides snapshot isolation's
+	// first-committer-wins, such a transaction's commit fails with a
+	// *ConflictError (ReadWrite) when a transaction that committed after
+	// its snapshot wrote a key it read, so that write skew is impossible.
+	// A store without it refuses such a Begin with
+	// ErrSerializableUnsupported.
+	Serializable bool
 }
 
 // Store is a sorted key-value store.
@@ -704,7 +712,21 @@ type TxnOptions struct {
 	// transaction asks for a read-only one's snapshot (whose writes the
 	// store did not track, so conflicts with them would go unseen).
 	Snapshot string
+	// Serializable asks for a serializable transaction: its reads (the keys
+	// of its Gets and the spans its scans covered) are kept, and Commit
+	// fails with a *ConflictError whose ReadWrite is set if a transaction
+	// that committed after the snapshot wrote inside them. Only a store
+	// whose Capabilities.Serializable is set offers it; others fail Begin
+	// with ErrSerializableUnsupported. A transaction that commits no write
+	// and no lock is not checked: it read one snapshot, and the committed
+	// serializable transactions are equivalent to running one at a time in
+	// commit order, so what it read is the state between two of them.
+	Serializable bool
 }
+
+// ErrSerializableUnsupported is Begin's error for TxnOptions.Serializable
+// on a store whose transactions are snapshot isolation only.
+var ErrSerializableUnsupported = errors.New("kv: the store has no serializable transactions")
 
 // SnapshotExporter is a Txn whose snapshot other transactions of its store
 // can begin on (TxnOptions.Snapshot), as long as it is open: PostgreSQL's
@@ -851,12 +873,23 @@ var ErrReadOnly = errors.New("kv: write in a read-only transaction")
 type ConflictError struct {
 	Key    Key
 	Reason string // for the error message; never parse it
+	// ReadWrite says the conflict is a serializable transaction's
+	// (TxnOptions.Serializable): another transaction committed a write
+	// to Key, which this one had read, after this one's snapshot.
+	ReadWrite bool
 }
 
 // SQLState implements pgerr.SQLStater: the client may retry (40001).
 func (e *ConflictError) SQLState() string { return pgerr.SerializationFailure.String() }
 
 func (e *ConflictError) Error() string {
+	if e.ReadWrite {
+		msg := "kv: could not serialize access due to read/write dependencies among transactions"
+		if e.Reason != "" {
+			msg += ": " + e.Reason
+		}
+		return msg
+	}
 	if e.Reason == "" {
 		return "kv: could not serialize access due to concurrent update"
 	}

@@ -548,7 +548,7 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	if _, ok := bound.(*ir.TxnOp); ok {
 		return st.txnControl(ctx, bound.(*ir.TxnOp))
 	}
-	if s.txStatus == 'I' && needsTransaction(bound) {
+	if s.txStatus == 'I' && (needsTransaction(bound) || s.serializableWrite(desc)) {
 		return st.runInTransaction(ctx, bound, params, start)
 	}
 	var txn *executor.Txn

@@ -117,7 +117,7 @@ func (t *tempStore) Write(ctx context.Context, b kv.Batch) error {
 
 // Capabilities implements kv.Store: an embedded store's, without opening it.
 func (t *tempStore) Capabilities() kv.Capabilities {
-	return kv.Capabilities{Name: pebble.Name, CheapSeek: true, Exclusive: true, Isolation: kv.IsolationSnapshot, KeepsVersions: true, AttrIDs: true}
+	return kv.Capabilities{Name: pebble.Name, CheapSeek: true, Exclusive: true, Isolation: kv.IsolationSnapshot, KeepsVersions: true, AttrIDs: true, Serializable: true}
 }
 
 // Close implements kv.Store.

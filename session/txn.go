@@ -52,7 +52,7 @@ func (s *Session) blockTxn(ctx context.Context) (*executor.Txn, error) {
 		return nil, nil
 	}
 	if s.txn == nil {
-		t, err := s.engine.exec.Begin(ctx, s.readOnly(), nil)
+		t, err := s.engine.exec.BeginWith(ctx, kv.TxnOptions{ReadOnly: s.readOnly(), Serializable: s.serializable()})
 		if err != nil {
 			return nil, err
 		}
@@ -60,6 +60,26 @@ func (s *Session) blockTxn(ctx context.Context) (*executor.Txn, error) {
 		s.txn = t
 	}
 	return s.txn, nil
+}
+
+// serializable reports whether the session's transaction (the open
+// block's, or the next statement's outside one) is SERIALIZABLE, which
+// isolationLevel accepted only on a store that has it.
+func (s *Session) serializable() bool {
+	return s.vars["transaction_isolation"] == "serializable"
+}
+
+// serializableWrite reports whether a statement outside a block must run
+// in a serializable transaction of its own (runInTransaction) rather than
+// as an atomic batch: the session's level is SERIALIZABLE and it changes
+// rows. A lone write checks only the rows it writes (conditions on their
+// versions), but an INSERT ... SELECT, or an UPDATE whose WHERE reads
+// other rows, decides on rows it does not write, and so can be one side
+// of a write skew with another transaction; its reads must be validated
+// at commit as a block's are. A lone query reads one snapshot and needs
+// nothing (kv.TxnOptions.Serializable says why).
+func (s *Session) serializableWrite(desc ir.Description) bool {
+	return desc.Writes && !desc.ChangesSchema && (desc.Class == ir.ClassDML || desc.Class == ir.ClassQuery) && s.serializable()
 }
 
 // xactNumber is a session's builtins.XactNumber: the number its open
@@ -218,7 +238,7 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 		}
 		level := ""
 		if op.Isolation != "" {
-			l, err := isolationLevel(op.Isolation)
+			l, err := s.isolationLevel(op.Isolation)
 			if err != nil {
 				return nil, err
 			}
@@ -325,22 +345,25 @@ func savepointStmtName(op ir.TxnOpKind) string {
 
 // isolationLevel checks a requested isolation level and returns it as
 // the isolation settings show it. Transactions are snapshot isolation,
-// PostgreSQL's REPEATABLE READ, whatever the level: READ COMMITTED and
-// READ UNCOMMITTED get a stronger one, which the SQL standard allows (as
-// PostgreSQL runs READ COMMITTED for READ UNCOMMITTED and still shows
-// "read uncommitted"), so the level asked for is the one shown.
-// SERIALIZABLE would promise more than zproxy keeps (write skew is
-// possible), so it is refused rather than silently weakened.
-func isolationLevel(requested string) (string, error) {
+// PostgreSQL's REPEATABLE READ, for every level but SERIALIZABLE: READ
+// COMMITTED and READ UNCOMMITTED get a stronger one, which the SQL
+// standard allows (as PostgreSQL runs READ COMMITTED for READ UNCOMMITTED
+// and still shows "read uncommitted"), so the level asked for is the one
+// shown. SERIALIZABLE is a serializable kv transaction (reads validated at
+// commit, kv.TxnOptions.Serializable) where the store has them; elsewhere
+// it would promise more than zproxy keeps (write skew is possible), so it
+// is refused rather than silently weakened.
+func (s *Session) isolationLevel(requested string) (string, error) {
 	switch level := strings.ToLower(strings.TrimSpace(requested)); level {
 	case "read uncommitted", "read committed", "repeatable read":
 		return level, nil
 	case "default":
 		return knownVars["default_transaction_isolation"], nil
 	case "serializable":
-		return "", pgerr.New(pgerr.FeatureNotSupported, "SERIALIZABLE isolation is not supported").
-			WithDetail("zproxy transactions run at snapshot isolation (REPEATABLE READ): write skew is possible.").
-			WithHint("Use REPEATABLE READ, and SELECT ... FOR UPDATE on the rows a decision reads.")
+		if caps := s.engine.exec.Caps; !caps.Serializable {
+			return "", executor.SerializableUnsupported(caps.Name)
+		}
+		return level, nil
 	}
 	return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"transaction_isolation\": %q", requested)
 }
@@ -379,7 +402,7 @@ func (s *Session) importSnapshot(ctx context.Context, name string) error {
 	if s.txStatus == 'I' {
 		return nil // no block to begin it in
 	}
-	t, err := s.engine.exec.BeginOnSnapshot(ctx, s.readOnly(), name)
+	t, err := s.engine.exec.BeginOnSnapshot(ctx, s.readOnly(), s.serializable(), name)
 	if err != nil {
 		return err
 	}

@@ -298,7 +298,7 @@ func (s *Session) setVar(name, value string, reset bool) error {
 			return pgerr.New(pgerr.InvalidParameterValue, "parameter %q requires a Boolean value", name)
 		}
 	case "default_transaction_isolation", "transaction_isolation":
-		level, err := isolationLevel(value)
+		level, err := s.isolationLevel(value)
 		if err != nil {
 			return err
 		}

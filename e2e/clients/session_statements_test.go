@@ -49,10 +49,10 @@ func TestDriverSessionStatements(t *testing.T) {
 		{driver: "pgjdbc connect", sql: "SET extra_float_digits = 3"},
 		{driver: "pgjdbc connect", sql: "SET application_name = 'PostgreSQL JDBC Driver'"},
 		{driver: "pgjdbc Connection.setReadOnly + setAutoCommit(false)", sql: "BEGIN READ ONLY"},
-		// zproxy runs snapshot isolation (README, Transactions): asked
-		// for SERIALIZABLE it says 0A000 rather than run something weaker.
-		{driver: "psycopg2 set_session(isolation_level=SERIALIZABLE)", sql: "BEGIN ISOLATION LEVEL SERIALIZABLE", unsupported: true},
-		{driver: "psycopg2 set_session(isolation_level=..., autocommit=True)", sql: "SET default_transaction_isolation TO 'serializable'", unsupported: true},
+		// SERIALIZABLE is serializable on the embedded store (README,
+		// Transactions); on DynamoDB it is 0A000 rather than run weaker.
+		{driver: "psycopg2 set_session(isolation_level=SERIALIZABLE)", sql: "BEGIN ISOLATION LEVEL SERIALIZABLE"},
+		{driver: "psycopg2 set_session(isolation_level=..., autocommit=True)", sql: "SET default_transaction_isolation TO 'serializable'"},
 		{driver: "psycopg2 set_session(isolation_level=REPEATABLE READ)", sql: "BEGIN ISOLATION LEVEL REPEATABLE READ"},
 		{driver: "psql, pgjdbc, tools", sql: "SHOW TimeZone"},
 		// Both failed with 42704 (the name LIKE-escaped, "server\\_version")
@@ -60,9 +60,8 @@ func TestDriverSessionStatements(t *testing.T) {
 		{driver: "pgjdbc Connection.getTransactionIsolation", sql: "SHOW TRANSACTION ISOLATION LEVEL"},
 		{driver: "tools reading settings", sql: "SHOW server_version"},
 		{
-			driver:      "pgjdbc Connection.setTransactionIsolation",
-			sql:         "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE",
-			unsupported: true,
+			driver: "pgjdbc Connection.setTransactionIsolation",
+			sql:    "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE",
 		},
 		{
 			driver: "psycopg2 set_session(readonly=True, autocommit=True)",

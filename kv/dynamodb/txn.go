@@ -38,6 +38,11 @@ func (s *Store) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if opts.Serializable {
+		// Its transactions are snapshot isolation only: a reader leaves
+		// no trace another proxy's commit could check against.
+		return nil, kv.ErrSerializableUnsupported
+	}
 	if opts.Snapshot != "" {
 		// DynamoDB keeps no old versions to share: nothing is ever
 		// exported (kvtxn.Txn.ExportSnapshot).

@@ -248,6 +248,9 @@ func (s *Store) Format(e *Entry) string {
 		if e.TxnOptions.ReadOnly {
 			b.WriteString(" read-only")
 		}
+		if e.TxnOptions.Serializable {
+			b.WriteString(" serializable")
+		}
 	case OpLock:
 		if e.LockMode == kv.LockShare {
 			b.WriteString("lock share")

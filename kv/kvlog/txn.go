@@ -29,7 +29,7 @@ func (s *Store) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
 	s.mu.Lock()
 	s.txns++
 	id := s.txns
-	s.entries = append(s.entries, &Entry{Op: OpBegin, Txn: id, TxnOptions: kv.TxnOptions{ReadOnly: opts.ReadOnly}})
+	s.entries = append(s.entries, &Entry{Op: OpBegin, Txn: id, TxnOptions: kv.TxnOptions{ReadOnly: opts.ReadOnly, Serializable: opts.Serializable}})
 	s.mu.Unlock()
 	return &loggedTxn{Txn: txn, s: s, id: id}, nil
 }

@@ -17,6 +17,12 @@ type txn struct {
 	opts  kv.TxnOptions
 	main  kv.Txn
 	local kv.Txn // nil until the first local access
+	// localStart is a savepoint of local taken as it began, when local is
+	// serializable: rolling back past local's beginning rolls back to it
+	// rather than abandon local, whose reads must still count at its
+	// commit (a read under a savepoint rolled back is still a read).
+	localStart kv.Savepoint
+	keepLocal  bool
 	// sps are the split savepoints, numbered by their index. Those taken
 	// before local began come first and have no local half; every one
 	// after has a savepoint of the current local transaction. (Rolling
@@ -39,11 +45,20 @@ func (t *txn) localTxn(ctx context.Context) (kv.Txn, error) {
 		}
 		opts := t.opts
 		opts.Snapshot = "" // an exported snapshot is main's (ExportSnapshot)
+		if !t.s.local.Capabilities().Serializable {
+			// Local partitions are one session's temporary tables, which
+			// no other transaction reads or writes: there is nothing to
+			// validate against.
+			opts.Serializable = false
+		}
 		l, err := t.s.local.(kv.Transactional).Begin(ctx, opts)
 		if err != nil {
 			return nil, err
 		}
 		t.local = l
+		if opts.Serializable {
+			t.localStart, t.keepLocal = l.Savepoint(), true
+		}
 	}
 	return t.local, nil
 }
@@ -203,7 +218,8 @@ func (t *txn) savepoint(i kv.Savepoint) (savepoint, error) {
 
 // RollbackTo implements kv.Txn. Rolling back to a savepoint taken before
 // local began rolls local back entirely: its transaction is abandoned and
-// begun again at the next local access, as if it had never begun.
+// begun again at the next local access, as if it had never begun; a
+// serializable one is rolled back to its beginning instead (localStart).
 func (t *txn) RollbackTo(i kv.Savepoint) error {
 	sp, err := t.savepoint(i)
 	if err != nil {
@@ -215,6 +231,8 @@ func (t *txn) RollbackTo(i kv.Savepoint) error {
 	switch {
 	case sp.hasLocal:
 		err = t.local.RollbackTo(sp.local)
+	case t.local != nil && t.keepLocal:
+		err = t.local.RollbackTo(t.localStart)
 	case t.local != nil:
 		err = t.local.Rollback()
 		t.local = nil

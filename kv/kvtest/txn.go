@@ -31,6 +31,7 @@ var txnTests = []struct {
 	{"TxnLarge", testTxnLarge},
 	{"TxnConcurrentTransfers", testTxnConcurrentTransfers},
 	{"TxnSharedSnapshot", testTxnSharedSnapshot},
+	{"TxnSerializable", testTxnSerializable},
 }
 
 func begin(t *testing.T, s kv.Transactional, opts kv.TxnOptions) kv.Txn {
@@ -695,4 +696,160 @@ func testTxnSharedSnapshot(t *testing.T, s kv.Transactional, ns namespace, opts 
 	if _, err := s.Begin(ctx, kv.TxnOptions{ReadOnly: true, Snapshot: "garbage"}); !errors.Is(err, kv.ErrUnknownSnapshot) {
 		t.Fatalf("Begin on an unknown snapshot: %v, want ErrUnknownSnapshot", err)
 	}
+}
+
+// wantReadWriteConflict fails unless err is a serializable transaction's
+// read/write conflict.
+func wantReadWriteConflict(t *testing.T, what string, err error) {
+	t.Helper()
+	var ce *kv.ConflictError
+	if !errors.As(err, &ce) || !ce.ReadWrite {
+		t.Fatalf("%s: err = %v, want a *kv.ConflictError with ReadWrite", what, err)
+	}
+}
+
+// testTxnSerializable checks kv.TxnOptions.Serializable on a store whose
+// Capabilities say it has it: write skew and phantoms fail the later
+// committer with a read/write *kv.ConflictError, transactions whose reads
+// and writes are disjoint both commit, reads under a savepoint rolled back
+// still count, and a transaction that commits no write is not failed (it
+// read one snapshot of serialized commits). A store without it must refuse
+// such a Begin.
+func testTxnSerializable(t *testing.T, s kv.Transactional, ns namespace, _ Options) {
+	if !s.Capabilities().Serializable {
+		txn, err := s.Begin(ctx, kv.TxnOptions{Serializable: true})
+		if err == nil {
+			txn.Rollback()
+		}
+		if !errors.Is(err, kv.ErrSerializableUnsupported) {
+			t.Fatalf("serializable Begin on a store without serializable transactions: %v, want ErrSerializableUnsupported", err)
+		}
+		return
+	}
+	ser := kv.TxnOptions{Serializable: true}
+	p := ns.part("p")
+	key := func(k string) kv.Key { return kv.Key{Partition: p, Sort: []byte(k)} }
+
+	t.Run("WriteSkew", func(t *testing.T) {
+		// Two doctors on call; each transaction takes one off if the
+		// other is still on. Snapshot isolation lets both commit.
+		put(t, s, item(p, "a", intAttr("on", 1)), item(p, "b", intAttr("on", 1)))
+		t1 := begin(t, s, ser)
+		t2 := begin(t, s, ser)
+		for _, txn := range []kv.Txn{t1, t2} {
+			txnGetOne(t, txn, key("a"))
+			txnGetOne(t, txn, key("b"))
+		}
+		txnWrite(t, t1, txnPut(item(p, "a", intAttr("on", 0))))
+		txnWrite(t, t2, txnPut(item(p, "b", intAttr("on", 0))))
+		commit(t, t1)
+		wantReadWriteConflict(t, "second of a write skew", t2.Commit(ctx))
+		mustExist(t, s, item(p, "b", intAttr("on", 1)))
+
+		// Without Serializable it is snapshot isolation: both commit.
+		put(t, s, item(p, "a", intAttr("on", 1)), item(p, "b", intAttr("on", 1)))
+		t3 := begin(t, s, kv.TxnOptions{})
+		t4 := begin(t, s, kv.TxnOptions{})
+		for _, txn := range []kv.Txn{t3, t4} {
+			txnGetOne(t, txn, key("a"))
+			txnGetOne(t, txn, key("b"))
+		}
+		txnWrite(t, t3, txnPut(item(p, "a", intAttr("on", 0))))
+		txnWrite(t, t4, txnPut(item(p, "b", intAttr("on", 0))))
+		commit(t, t3)
+		commit(t, t4)
+	})
+
+	t.Run("Phantom", func(t *testing.T) {
+		q := ns.part("phantom")
+		put(t, s, item(q, "d", intAttr("v", 1)))
+		t1 := begin(t, s, ser)
+		if got := txnScanAll(t, t1, kv.ScanRequest{Partition: q, Start: []byte("a"), End: []byte("c")}); len(got) != 0 {
+			t.Fatalf("scan of [a, c): %d items, want none", len(got))
+		}
+		// A plain write and a transaction both count.
+		t2 := begin(t, s, kv.TxnOptions{})
+		txnWrite(t, t2, txnPut(item(q, "b", intAttr("v", 2))))
+		commit(t, t2)
+		txnWrite(t, t1, txnPut(item(q, "z", intAttr("v", 3))))
+		wantReadWriteConflict(t, "commit after a phantom in a scanned range", t1.Commit(ctx))
+		mustBeMissing(t, s, kv.Key{Partition: q, Sort: []byte("z")})
+
+		// A scan stopped early covers up to the last key it read: a key
+		// written past it does not conflict, one before it does.
+		r := ns.part("stopped")
+		put(t, s, item(r, "f", intAttr("v", 1)), item(r, "h", intAttr("v", 1)))
+		for _, tc := range []struct {
+			reverse  bool
+			write    string
+			conflict bool
+		}{
+			{false, "e", true}, {false, "g", false}, {true, "i", true}, {true, "g", false},
+		} {
+			t3 := begin(t, s, ser)
+			it := t3.Scan(ctx, kv.ScanRequest{Partition: r, Start: []byte("c"), End: []byte("x"), Reverse: tc.reverse})
+			if !it.Next() {
+				t.Fatalf("scan of [c, x) (reverse %v): no item", tc.reverse)
+			}
+			if err := errors.Join(it.Err(), it.Close()); err != nil {
+				t.Fatal(err)
+			}
+			w := kv.Key{Partition: r, Sort: []byte(tc.write)}
+			if err := s.Write(ctx, kv.Batch{Atomic: true, Ops: []kv.Op{{Kind: kv.OpPut, Key: w, Attrs: []kv.Attr{intAttr("v", 9)}}}}); err != nil {
+				t.Fatal(err)
+			}
+			txnWrite(t, t3, txnPut(item(r, "z", intAttr("v", 1))))
+			err := t3.Commit(ctx)
+			if tc.conflict {
+				wantReadWriteConflict(t, fmt.Sprintf("write of %s inside the read part of a scan (reverse %v)", tc.write, tc.reverse), err)
+			} else if err != nil {
+				t.Fatalf("write of %s past the read part of a scan (reverse %v): %v", tc.write, tc.reverse, err)
+			}
+			if err := s.Write(ctx, kv.Batch{Atomic: true, Ops: []kv.Op{txnDel(w)}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+
+	t.Run("Disjoint", func(t *testing.T) {
+		put(t, s, item(p, "x", intAttr("v", 1)), item(p, "y", intAttr("v", 1)))
+		t1 := begin(t, s, ser)
+		t2 := begin(t, s, ser)
+		txnGetOne(t, t1, key("x"))
+		txnGetOne(t, t2, key("y"))
+		txnScanAll(t, t1, kv.ScanRequest{Partition: p, Start: []byte("x"), End: []byte("xz")})
+		txnWrite(t, t1, txnPut(item(p, "x", intAttr("v", 2))))
+		txnWrite(t, t2, txnPut(item(p, "y", intAttr("v", 2))))
+		commit(t, t2)
+		commit(t, t1)
+	})
+
+	t.Run("SavepointReadsCount", func(t *testing.T) {
+		put(t, s, item(p, "s1", intAttr("v", 1)))
+		t1 := begin(t, s, ser)
+		sp := t1.Savepoint()
+		txnGetOne(t, t1, key("s1"))
+		if err := t1.RollbackTo(sp); err != nil {
+			t.Fatal(err)
+		}
+		put(t, s, item(p, "s1", intAttr("v", 2)))
+		txnWrite(t, t1, txnPut(item(p, "s2", intAttr("v", 1))))
+		wantReadWriteConflict(t, "commit after a read under a rolled back savepoint", t1.Commit(ctx))
+	})
+
+	t.Run("ReadOnly", func(t *testing.T) {
+		// A transaction that writes nothing read one snapshot; the
+		// serializable commits are one at a time in commit order, and
+		// it sits between two of them: it commits.
+		for _, opts := range []kv.TxnOptions{ser, {Serializable: true, ReadOnly: true}} {
+			put(t, s, item(p, "r", intAttr("v", 1)))
+			t1 := begin(t, s, opts)
+			txnGetOne(t, t1, key("r"))
+			put(t, s, item(p, "r", intAttr("v", 2)))
+			if got, _ := txnGetOne(t, t1, key("r")); got.Attrs[0].I != 1 {
+				t.Fatalf("read-only read after a commit: %v, want the snapshot's 1", got.Attrs)
+			}
+			commit(t, t1)
+		}
+	})
 }

@@ -16,7 +16,9 @@
 //
 // Transactions (txn.go) read a Pebble snapshot merged with their buffered
 // writes and commit as one synced batch; first-committer-wins conflicts
-// are found in memory, since this process owns the directory.
+// are found in memory, since this process owns the directory. Serializable
+// ones (serial.go) also validate what they read against a bounded log of
+// the keys committed since their snapshot.
 //
 // Caches (rowcache.go, rangecache.go): the values point gets read, and
 // the whole ranges scans ask to keep (kv.ScanRequest.Reread: gin posting

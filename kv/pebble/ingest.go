@@ -136,11 +136,17 @@ func (s *Store) commitRepr(repr []byte, record bool) error {
 	if record {
 		s.txnMu.Lock()
 		s.seq++
+		var logged []string
 		for _, r := range runs {
 			for _, e := range r.entries {
-				s.lastWrite[string(e.key(repr))] = s.seq
+				k := string(e.key(repr))
+				s.lastWrite[k] = s.seq
+				if s.liveSerial > 0 {
+					logged = append(logged, k)
+				}
 			}
 		}
+		s.logCommit(logged)
 		s.maybePrune()
 		s.txnMu.Unlock()
 	}

@@ -53,6 +53,10 @@ type iterator struct {
 	// buffered writes kvtxn merges into a new Scan of a range that has
 	// any, so it must see each range's Scan).
 	rescannable bool
+	// track is the span of a serializable transaction's read set
+	// (serial.go) this scan covers, moved as it reads; nil outside one.
+	track *readSpan
+	reads *readSet
 }
 
 func (it *iterator) Next() bool {
@@ -84,10 +88,15 @@ func (it *iterator) Next() bool {
 		it.exhausted = true
 		if err := it.pit.Error(); err != nil {
 			it.err = fmt.Errorf("kv/pebble: scan: %w", err)
+		} else if it.track != nil {
+			it.reads.ranOut(it.track, it.req.Reverse)
 		}
 		return false
 	}
 	key, value := it.pit.Key(), it.pit.Value()
+	if it.track != nil {
+		it.reads.reached(it.track, key, it.req.Reverse)
+	}
 	// In place (cur was cleared above): an Item built and then copied
 	// was a stall on every item, its fields stored one by one and read
 	// back in wider loads.

@@ -262,6 +262,7 @@ func (s *Store) Capabilities() kv.Capabilities {
 		Isolation:      kv.IsolationSnapshot,
 		KeepsVersions:  true,
 		AttrIDs:        true,
+		Serializable:   true,
 	}
 }
 

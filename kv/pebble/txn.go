@@ -67,6 +67,16 @@ type conflicts struct {
 	// under (ExportSnapshot) to them; exports numbers the names.
 	exported map[string]*txnBackend
 	exports  uint64
+
+	// Serializable transactions (serial.go). serialMu is held by a
+	// serializable commit from its validation until its keys are
+	// recorded; liveSerial counts the live serializable transactions and
+	// serialLog is the keys of the commits they may need (both under
+	// txnMu); serialLogMax bounds the log (0: defaultSerialLogMax).
+	serialMu     sync.Mutex
+	liveSerial   int
+	serialLog    commitLog
+	serialLogMax int64
 }
 
 const minPruneAt = 1024
@@ -86,6 +96,10 @@ func (s *Store) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
 		return nil, err
 	}
 	b := &txnBackend{s: s, rw: !opts.ReadOnly}
+	if opts.Serializable && b.rw {
+		// A read-only one needs no read set (serial.go).
+		b.reads = &readSet{}
+	}
 	s.txnMu.Lock()
 	defer s.txnMu.Unlock()
 	if opts.Snapshot != "" {
@@ -108,18 +122,34 @@ func (s *Store) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
 			b.startSeq = from.startSeq
 			s.live[b.startSeq]++
 		}
+		s.beginSerial(b)
 	} else {
 		if b.rw {
 			s.liveWriters.Add(1) // before the snapshot: see conflicts
 			b.startSeq = s.seq
 			s.live[b.startSeq]++
 		}
+		s.beginSerial(b)
 		stamp := s.rows.stamp() // before the snapshot: see rowCache
 		b.snap = s.db.NewSnapshot()
 		b.ref = &snapshotRef{snap: b.snap, users: 1, stamp: stamp}
 	}
 	s.txns[b] = struct{}{}
 	return kvtxn.New(b, opts), nil
+}
+
+// beginSerial counts b among the live serializable transactions if it is
+// one. The first to begin starts the commit log empty: nothing committed
+// so far was logged. (A transaction begun on an exported snapshot older
+// than that fails its commit, serial.go.) The caller holds txnMu.
+func (s *Store) beginSerial(b *txnBackend) {
+	if b.reads == nil {
+		return
+	}
+	if s.liveSerial == 0 {
+		s.serialLog.reset(s.seq)
+	}
+	s.liveSerial++
 }
 
 // snapshotRef is a Pebble snapshot and the transactions reading it: one,
@@ -155,13 +185,19 @@ func (s *Store) recordBatch(batch *pebble.Batch) {
 	defer s.txnMu.Unlock()
 	s.seq++
 	r := batch.Reader()
+	var logged []string
 	for {
 		_, ukey, _, ok, err := r.Next()
 		if !ok || err != nil {
 			break
 		}
-		s.lastWrite[string(ukey)] = s.seq
+		k := string(ukey)
+		s.lastWrite[k] = s.seq
+		if s.liveSerial > 0 {
+			logged = append(logged, k)
+		}
 	}
+	s.logCommit(logged)
 	s.maybePrune()
 }
 
@@ -211,6 +247,9 @@ type txnBackend struct {
 	ref      *snapshotRef     // snap and who else reads it
 	rw       bool
 	startSeq uint64
+	// reads is a serializable transaction's read set (serial.go); nil
+	// for the others.
+	reads    *readSet
 	released bool
 	// exportedAs are the names ExportSnapshot gave b's snapshot; they
 	// are forgotten when b ends.
@@ -222,7 +261,11 @@ func (b *txnBackend) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, err
 	if err != nil {
 		return nil, err
 	}
-	return b.s.get(ctx, req, snap, b.ref.stamp)
+	items, err := b.s.get(ctx, req, snap, b.ref.stamp)
+	if err == nil && b.reads != nil {
+		b.reads.addKeys(req.Keys)
+	}
+	return items, err
 }
 
 func (b *txnBackend) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
@@ -230,7 +273,22 @@ func (b *txnBackend) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 	if err != nil {
 		return &iterator{s: b.s, req: req, err: err, start: time.Now()}
 	}
-	return b.s.scan(ctx, req, snap, b.ref.stamp)
+	it := b.s.scan(ctx, req, snap, b.ref.stamp)
+	if b.reads != nil {
+		switch it := it.(type) {
+		case *iterator:
+			// Its span grows as it reads; one that failed or has an
+			// empty range reads nothing.
+			if it.err == nil && it.pit != nil {
+				it.reads, it.track = b.reads, b.reads.scan(it.lower, it.upper, req.Reverse)
+			}
+		case *rangeIter:
+			// The range cache's copy of the whole range.
+			lower, upper, _ := scanBounds(req)
+			b.reads.addSpan(lower, upper)
+		}
+	}
+	return it
 }
 
 // snapshot returns the transaction's snapshot, or kv.ErrClosed once the
@@ -326,6 +384,14 @@ func (b *txnBackend) CommitEach(ctx context.Context, n int, each func(yield func
 			return err
 		}
 	}
+	var spans readSpans
+	if b.reads != nil {
+		// Before the key locks, which a serializable commit takes after
+		// serialMu (another serializable commit may hold them meanwhile).
+		spans = b.reads.merged()
+		s.serialMu.Lock()
+		defer s.serialMu.Unlock()
+	}
 	if len(kinds) > bigTxnKeys {
 		s.locks.lockAll()
 		defer s.locks.unlockAll()
@@ -339,6 +405,12 @@ func (b *txnBackend) CommitEach(ctx context.Context, n int, each func(yield func
 		if s.lastWrite[string(keys.key(i))] > b.startSeq {
 			s.txnMu.Unlock()
 			return &kv.ConflictError{Key: decodeKey(keys.key(i)), Reason: "another transaction wrote this key after this transaction's snapshot"}
+		}
+	}
+	if b.reads != nil {
+		if err := s.validateReads(b.startSeq, spans); err != nil {
+			s.txnMu.Unlock()
+			return err
 		}
 	}
 	s.txnMu.Unlock()
@@ -364,11 +436,17 @@ func (b *txnBackend) CommitEach(ctx context.Context, n int, each func(yield func
 	// is the only one, recording them would cost a map entry per key
 	// (a million for a large COPY in a block) for nothing.
 	if s.liveWriters.Load() > 1 {
+		var logged []string
 		for i, k := range kinds {
 			if k != kvtxn.WriteLockShare {
-				s.lastWrite[string(keys.key(i))] = s.seq
+				key := string(keys.key(i))
+				s.lastWrite[key] = s.seq
+				if s.liveSerial > 0 {
+					logged = append(logged, key)
+				}
 			}
 		}
+		s.logCommit(logged)
 		s.maybePrune()
 	}
 	s.txnMu.Unlock()
@@ -405,5 +483,10 @@ func (b *txnBackend) Release() {
 			s.pruneAt = 0
 		}
 		s.liveWriters.Add(-1)
+	}
+	if b.reads != nil {
+		if s.liveSerial--; s.liveSerial == 0 {
+			s.serialLog.reset(s.seq)
+		}
 	}
 }
