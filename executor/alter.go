@@ -101,14 +101,14 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 	}
 	if len(at.Actions) > 0 && needsEmpty(at) {
 		// A default evaluated per row (a SERIAL, nextval(), random())
-		// would need every existing row rewritten.
+		// gives every existing row a value of its own: the rows are
+		// rewritten (fillcolumn.go).
 		empty, err := e.tableEmpty(ctx, cat, at.Table)
 		if err != nil {
 			return err
 		}
 		if !empty {
-			return pgerr.New(pgerr.FeatureNotSupported, "adding a column whose default is volatile (a sequence, random()) to a table with rows is not supported: it would rewrite every row").
-				WithHint("Add the column without the default, UPDATE the rows, then SET DEFAULT.")
+			return e.fillColumns(ctx, cat, at, fn, notice)
 		}
 	}
 	var eff alterEffects

@@ -20,7 +20,7 @@ import (
 // which drops the key with it as PostgreSQL's dependency does) is keyed
 // from then on by a hidden row id, as a table declared without a key is:
 // every row moves to a new store key, drawn at random as an INSERT draws
-// it, by the same online copy as a primary-key change (moveRows, rekey.go).
+// it, by the same online copy as a primary-key change (moverows.go).
 // The key's columns keep their NOT NULL, as in PostgreSQL. Foreign keys
 // referencing the key need CASCADE (2BP01 otherwise), which drops them
 // with it.
@@ -29,8 +29,8 @@ import (
 // when cascade is set.
 func (e *Executor) dropKey(ctx context.Context, cat *catalog.Catalog, table string, cascade bool, notice func(*pgerr.Error)) error {
 	var cascaded []string
-	layout := func(s *catalog.Snapshot, t *catalog.Table, version uint64) (*catalog.Table, error) {
-		if err := notRewriting(t); err != nil {
+	layout := func(s *catalog.Snapshot, t *catalog.Table, version uint64, _ *catalog.Change) (*catalog.Table, error) {
+		if err := movable(t); err != nil {
 			return nil, err
 		}
 		if err := keyDroppable(s, t, cascade); err != nil {
@@ -53,18 +53,8 @@ func (e *Executor) dropKey(ctx context.Context, cat *catalog.Catalog, table stri
 		ch.Put = append(ch.Put, put...)
 		return nil
 	}
-	if blk := blockOf(ctx); blk != nil && cat.InBlock() {
-		t, err := e.currentTable(ctx, cat, table)
-		if err != nil {
-			return err
-		}
-		if !cat.CreatedInBlock(t.ID) {
-			return inBlockRefused(ctx, cat, "dropping the primary key")
-		}
-		if err := e.moveRowsInBlock(ctx, cat, table, blk.kv, layout, convert, swap); err != nil {
-			return err
-		}
-	} else if err := e.moveRows(ctx, cat, table, "the move of the rows of %q to hidden row ids", layout, convert, swap); err != nil {
+	m := rowMove{what: "the move of the rows of %q to hidden row ids", layout: layout, convert: convert, swap: swap}
+	if err := e.runMove(ctx, cat, table, "dropping the primary key", m); err != nil {
 		return err
 	}
 	cascadeObjectsNotice(cascaded, notice)
@@ -76,11 +66,6 @@ func (e *Executor) dropKey(ctx context.Context, cat *catalog.Catalog, table stri
 func keyDroppable(s *catalog.Snapshot, t *catalog.Table, cascade bool) error {
 	if t.IsPartitioned() || t.IsPartition() {
 		return pgerr.New(pgerr.FeatureNotSupported, "dropping the primary key of a partitioned table or a partition is not supported")
-	}
-	for _, ix := range t.Indexes {
-		if ix.State == catalog.StateBuilding {
-			return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot move the rows of %q to a new key while its index %q is being built", t.Name, ix.Name)
-		}
 	}
 	if t.ShardColumns > 0 {
 		return pgerr.New(pgerr.InvalidTableDefinition, "shard_columns must be a leading prefix of the primary key").

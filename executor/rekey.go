@@ -48,95 +48,20 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *ir.Alter
 	if t, err := e.currentTable(ctx, cat, at.Table); err == nil && t.IsPartitioned() {
 		return e.rekeyTree(ctx, cat, at)
 	}
-	if blk := blockOf(ctx); blk != nil && cat.InBlock() {
-		t, err := e.currentTable(ctx, cat, at.Table)
-		if err != nil {
-			return err
-		}
-		if !cat.CreatedInBlock(t.ID) {
-			return inBlockRefused(ctx, cat, rekeyWhat(a))
-		}
-		return e.rekeyInBlock(ctx, cat, at, blk.kv)
-	}
-	return e.moveRows(ctx, cat, at.Table, "the move of the rows of %q to a new key or placement",
-		func(s *catalog.Snapshot, t *catalog.Table, version uint64) (*catalog.Table, error) {
-			return futureLayout(s, t, a, version, 0)
-		}, nil,
-		func(s *catalog.Snapshot, t, done *catalog.Table, ch *catalog.Change) error {
-			return rekeyedReferences(s, t, done, a.DropConstraint != "", ch)
-		})
+	return e.runMove(ctx, cat, at.Table, rekeyWhat(a), rekeyMove(a))
 }
 
-// moveRows is the online part of a change that copies a table's rows to a
-// new layout (rekey; retype.go): the table is marked with its future
-// descriptor (layout's, given the table and the change's version), writers
-// that planned before finish, the rows are copied (converted by
-// convert(old, future)'s function when convert is set), and the future
-// descriptor replaces the table in one catalog change (with what swap adds
-// to it), after which the old rows go. A failure abandons the change and
-// deletes the copy; what names the change in the error of a change
-// abandoned meanwhile (by a restart of another proxy).
-func (e *Executor) moveRows(ctx context.Context, cat *catalog.Catalog, table, what string,
-	layout func(s *catalog.Snapshot, t *catalog.Table, version uint64) (*catalog.Table, error),
-	convert func(old, future *catalog.Table) func(row, nr []sqltypes.Value) error,
-	swap func(s *catalog.Snapshot, t, done *catalog.Table, ch *catalog.Change) error) error {
-	var future *catalog.Table
-	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
-		t, err := s.Table(table)
-		if err != nil {
-			return catalog.Change{}, err
-		}
-		if future, err = layout(s, t, version); err != nil {
-			return catalog.Change{}, err
-		}
-		nt := t.Clone()
-		nt.Rewrite = future
-		return catalog.Change{Put: []*catalog.Table{nt}}, nil
-	})
-	if err != nil {
-		return err
+// rekeyMove is the row move of a primary-key or placement change a.
+func rekeyMove(a ir.AlterAction) rowMove {
+	return rowMove{
+		what: "the move of the rows of %q to a new key or placement",
+		layout: func(s *catalog.Snapshot, t *catalog.Table, version uint64, _ *catalog.Change) (*catalog.Table, error) {
+			return futureLayout(s, t, a, version, 0)
+		},
+		swap: func(s *catalog.Snapshot, t, done *catalog.Table, ch *catalog.Change) error {
+			return rekeyedReferences(s, t, done, a.DropConstraint != "", ch)
+		},
 	}
-	old, err := e.currentTable(ctx, cat, table)
-	if err != nil {
-		return err
-	}
-	err = e.waitForWriters(ctx, cat)
-	if err == nil {
-		var conv func(row, nr []sqltypes.Value) error
-		if convert != nil {
-			conv = convert(old, future)
-		}
-		err = e.copyRows(ctx, e.Store, old, future, conv)
-	}
-	if err != nil {
-		return errors.Join(err, e.abandonRekey(context.WithoutCancel(ctx), cat, table, future))
-	}
-	_, err = cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
-		t, err := s.Table(table)
-		if err != nil {
-			return catalog.Change{}, err
-		}
-		if t.Rewrite == nil || t.Rewrite.StoreID() != future.StoreID() {
-			return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, what+" was abandoned", t.Name)
-		}
-		done := t.Rewrite.Clone()
-		done.Rewrite = nil
-		ch := catalog.Change{Put: []*catalog.Table{done}}
-		if swap != nil {
-			if err := swap(s, t, done, &ch); err != nil {
-				return catalog.Change{}, err
-			}
-		}
-		return ch, nil
-	})
-	if err != nil {
-		return errors.Join(err, e.abandonRekey(context.WithoutCancel(ctx), cat, table, future))
-	}
-	// Readers that planned with the old layout finish before it goes.
-	if err := e.waitForWriters(ctx, cat); err != nil {
-		return err
-	}
-	return e.clearTable(ctx, old)
 }
 
 // futureLayout is t as a primary-key or placement change a leaves it
@@ -207,59 +132,7 @@ func namePrimaryKey(s *catalog.Snapshot, t, future *catalog.Table, name string) 
 // This is how pg_restore --single-transaction adds a primary key after
 // loading a table's rows.
 func (e *Executor) rekeyInBlock(ctx context.Context, cat *catalog.Catalog, at *ir.AlterTable, rw kv.ReadWriter) error {
-	a := at.Actions[0]
-	return e.moveRowsInBlock(ctx, cat, at.Table, rw,
-		func(s *catalog.Snapshot, t *catalog.Table, version uint64) (*catalog.Table, error) {
-			return futureLayout(s, t, a, version, 0)
-		}, nil,
-		func(s *catalog.Snapshot, t, done *catalog.Table, ch *catalog.Change) error {
-			return rekeyedReferences(s, t, done, a.DropConstraint != "", ch)
-		})
-}
-
-// moveRowsInBlock is moveRows inside a transaction block, of a table the
-// block created: the rows are copied through the block's transaction rw
-// and the future descriptor replaces the table in one change of the
-// block's catalog, with nothing to mark and no writers to wait for.
-func (e *Executor) moveRowsInBlock(ctx context.Context, cat *catalog.Catalog, table string, rw kv.ReadWriter,
-	layout func(s *catalog.Snapshot, t *catalog.Table, version uint64) (*catalog.Table, error),
-	convert func(old, future *catalog.Table) func(row, nr []sqltypes.Value) error,
-	swap func(s *catalog.Snapshot, t, done *catalog.Table, ch *catalog.Change) error) error {
-	old, err := e.currentTable(ctx, cat, table)
-	if err != nil {
-		return err
-	}
-	_, err = cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
-		t, err := s.Table(table)
-		if err != nil {
-			return catalog.Change{}, err
-		}
-		if t.StoreID() != old.StoreID() {
-			return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "table %q changed while its rows were moved", t.Name)
-		}
-		future, err := layout(s, t, version)
-		if err != nil {
-			return catalog.Change{}, err
-		}
-		var conv func(row, nr []sqltypes.Value) error
-		if convert != nil {
-			conv = convert(t, future)
-		}
-		if err := e.copyRows(ctx, rw, t, future, conv); err != nil {
-			return catalog.Change{}, err
-		}
-		ch := catalog.Change{Put: []*catalog.Table{future}}
-		if swap != nil {
-			if err := swap(s, t, future, &ch); err != nil {
-				return catalog.Change{}, err
-			}
-		}
-		return ch, nil
-	})
-	if err != nil {
-		return err
-	}
-	return clearTableIn(ctx, rw, old)
+	return e.moveRowsInBlock(ctx, cat, at.Table, rw, rekeyMove(at.Actions[0]))
 }
 
 // resharded is t with its rows placed anew (SET / RESET of shards and

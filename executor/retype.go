@@ -37,35 +37,23 @@ func (e *Executor) retype(ctx context.Context, cat *catalog.Catalog, at *ir.Alte
 		fn.Now = time.Now()
 	}
 	ev := &ir.EvalContext{Now: fn.Now, Fn: fn}
-	layout := func(s *catalog.Snapshot, t *catalog.Table, version uint64) (*catalog.Table, error) {
-		return retypedLayout(s, t, at, version)
+	m := rowMove{
+		what: "the rewrite of the rows of %q for new column types",
+		layout: func(s *catalog.Snapshot, t *catalog.Table, version uint64, _ *catalog.Change) (*catalog.Table, error) {
+			return retypedLayout(s, t, at, version)
+		},
+		convert: func(old, future *catalog.Table) func(row, nr []sqltypes.Value) error {
+			return converter(at, old, future, ev)
+		},
 	}
-	convert := func(old, future *catalog.Table) func(row, nr []sqltypes.Value) error {
-		return converter(at, old, future, ev)
-	}
-	if blk := blockOf(ctx); blk != nil && cat.InBlock() {
-		t, err := e.currentTable(ctx, cat, at.Table)
-		if err != nil {
-			return err
-		}
-		if !cat.CreatedInBlock(t.ID) {
-			return inBlockRefused(ctx, cat, "ALTER COLUMN ... TYPE that rewrites the table")
-		}
-		return e.moveRowsInBlock(ctx, cat, at.Table, blk.kv, layout, convert, nil)
-	}
-	return e.moveRows(ctx, cat, at.Table, "the rewrite of the rows of %q for new column types", layout, convert, nil)
+	return e.runMove(ctx, cat, at.Table, "ALTER COLUMN ... TYPE that rewrites the table", m)
 }
 
 // retypedLayout is t as the ALTER TABLE at leaves it, in fresh store IDs:
 // its actions applied to the descriptor, each changed column's type set.
 func retypedLayout(s *catalog.Snapshot, t *catalog.Table, at *ir.AlterTable, version uint64) (*catalog.Table, error) {
-	if err := notRewriting(t); err != nil {
+	if err := movable(t); err != nil {
 		return nil, err
-	}
-	for _, ix := range t.Indexes {
-		if ix.State == catalog.StateBuilding {
-			return nil, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot rewrite the rows of %q while its index %q is being built", t.Name, ix.Name)
-		}
 	}
 	future := freshStore(t, version, 0)
 	var ch catalog.Change

@@ -72,8 +72,12 @@ type AlterAction struct {
 	NewColumn   *catalog.Column
 	NewSequence *catalog.Sequence
 	// Volatile is ADD COLUMN's default when it must be evaluated for each
-	// existing row (nextval(), random()): only an empty table can take it.
+	// existing row (nextval(), random()): the rows are rewritten, each
+	// with a value of its own (executor/fillcolumn.go).
 	Volatile bool
+	// Fill is such a default bound (cast to the column's type), evaluated
+	// once per existing row; nil when NewSequence gives the values.
+	Fill Expr
 	// DefaultSequence is the sequence SET DEFAULT's expression draws from.
 	DefaultSequence string
 	// Reshard, when set, is the new placement of SET / RESET (shards,

@@ -269,7 +269,7 @@ func (b *Binder) bindAddColumn(t *catalog.Table, a *ir.AlterAction) error {
 			return err
 		}
 		if hasVolatile(e) {
-			a.Volatile = true
+			a.Volatile, a.Fill = true, e
 		} else {
 			// A constant (or stable: now()) default is evaluated once, now,
 			// for the rows already there.

@@ -270,8 +270,9 @@ func TestIndexBuildRacingAnotherProxysUpdates(t *testing.T) {
 }
 
 // Writers racing a change that rewrites the rows (a new primary key; a
-// column type stored differently) either get 55006 (and retry) or land
-// before or after it: no acknowledged row is lost and indexes stay exact.
+// column type stored differently; a dropped key; a SERIAL column added)
+// either get 55006 (and retry) or land before or after it: no
+// acknowledged row is lost and indexes stay exact.
 func TestRewriteWithWriters(t *testing.T) {
 	for _, change := range []struct {
 		name   string
@@ -282,6 +283,7 @@ func TestRewriteWithWriters(t *testing.T) {
 		{"primary key", "", `ALTER TABLE rk ADD PRIMARY KEY (b)`, `SELECT a FROM rk WHERE b = %d`},
 		{"column type", "", `ALTER TABLE rk ALTER COLUMN b TYPE text USING (b + 1)::text`, `SELECT a FROM rk WHERE b = '%d' OR b = (%[1]d + 1)::text`},
 		{"drop key", `ALTER TABLE rk ADD PRIMARY KEY (a)`, `ALTER TABLE rk DROP CONSTRAINT rk_pkey`, `SELECT a FROM rk WHERE b = %d`},
+		{"serial column", "", `ALTER TABLE rk ADD COLUMN s serial`, `SELECT a FROM rk WHERE b = %d AND s > 0`},
 	} {
 		t.Run(change.name, func(t *testing.T) {
 			check := func(t *testing.T, engines []*session.Engine) {
