@@ -68,7 +68,13 @@ func (e *Executor) runMove(ctx context.Context, cat *catalog.Catalog, table, ref
 			return err
 		}
 		if !cat.CreatedInBlock(t.ID) {
-			return inBlockRefused(ctx, cat, refused)
+			err := inBlockRefused(ctx, cat, refused)
+			if pe := pgerr.As(err); pe != nil {
+				// Migration tools wrap each migration in a block by
+				// default, and say how not to.
+				pe.WithHint("Run it outside a transaction block (a Rails migration with disable_ddl_transaction!, a Django one with atomic = False).")
+			}
+			return err
 		}
 		return e.moveRowsInBlock(ctx, cat, table, blk.kv, m)
 	}
