@@ -274,6 +274,9 @@ func (r *rewriter) insertSubscripts(head int) error {
 // notRowSource is PostgreSQL's refusal of a multiple-column assignment's
 // source that is neither a sub-SELECT nor a row, at token k.
 func (r *rewriter) notRowSource(k int) error {
+	if k >= len(r.toks) {
+		return r.syntaxErrorAt(k) // no source at all: at end of input
+	}
 	return pgerr.New(pgerr.FeatureNotSupported, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression").
 		WithPosition(charPos(r.sql, r.toks[k].start))
 }

@@ -49,6 +49,7 @@ func TestNonAssociativeOperators(t *testing.T) {
 		// Accepted: parentheses, different levels, rules that end.
 		{`SELECT (1 < 2) = true, 1 < (2 = 2)::int, 1 = 1 AND 2 = 2 OR 3 = 3`, 0},
 		{`SELECT 1 = ANY ('{1}') = true, 'a' LIKE 'a' = true, 1 BETWEEN 0 AND 2 = true, 1 < 2 LIKE 'a'`, 0},
+		{`SELECT 1 IN (1) IN (true), 1 NOT IN (1) IN (false), 1 IN (1) NOT IN (false), 1 IN (1) BETWEEN false AND true`, 0},
 		{`SELECT NULL IS NULL IS NOT NULL, '%' IS NOT NULL IS NOT UNKNOWN, true IS TRUE IS TRUE, 1 ISNULL IS FALSE`, 0},
 		{`SELECT 1 = 1 IS TRUE, 1 IS NULL = false, 1 = 1 IS DISTINCT FROM true = false, NOT 1 IS NULL IS NULL`, 0},
 		{`SELECT 1 OPERATOR(pg_catalog.=) 1 = true, 1 OPERATOR(pg_catalog.<) 2 = true`, 0},

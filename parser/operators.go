@@ -604,6 +604,10 @@ func (r *rewriter) pgOperators(head int) error {
 			continue
 		}
 		t := r.toks[j]
+		if !r.ed[j].done && (patternWords[t.val] || t.is("not") && r.peekAny(j+1, "in", "like", "ilike", "between", "similar")) &&
+			t.kind == tkIdent && !(j > head && r.toks[j-1].is("not")) {
+			r.chainedIn(head, j)
+		}
 		switch {
 		case t.kind == tkOp && t.schema == "" && comparisonOps[t.val] && r.quantifier(r.rightOperand(j)) == quantArray,
 			t.kind == tkOp && !r.ed[j].done && quantOps(t) && r.quantifier(r.rightOperand(j)) != quantNone:
@@ -650,6 +654,40 @@ func (r *rewriter) pgOperators(head int) error {
 	}
 	return nil
 }
+
+// chainedIn groups x IN (a) IN (b) as PostgreSQL's grammar does,
+// (x IN (a)) IN (b), for the operator of IN's level at token j ([NOT] IN,
+// LIKE, ILIKE, BETWEEN, SIMILAR TO) whose left operand is the list of a
+// [NOT] IN: TiDB's grammar (MySQL's) takes a simple expression before
+// these, not a predicate, and refused them. The parentheses go around the
+// whole IN predicate, its left operand reaching over every operator that
+// binds tighter than IN (operandStart), and it becomes the primary the
+// operator (a further IN of the chain) groups in turn.
+func (r *rewriter) chainedIn(head, j int) {
+	leftEnd := j - 1
+	if leftEnd <= head || !r.toks[leftEnd].is(")") {
+		return
+	}
+	open := r.matchingBack(leftEnd)
+	prevIn := open - 1
+	if open < 0 || prevIn <= head || !r.toks[prevIn].is("in") || r.ed[prevIn].done {
+		return
+	}
+	prevLeftEnd := prevIn - 1
+	if r.toks[prevLeftEnd].is("not") {
+		prevLeftEnd--
+	}
+	lo, ok := r.operandStart(prevLeftEnd, head)
+	if !ok {
+		return // TiDB's error stands
+	}
+	r.ed[lo].pre = "(" + r.ed[lo].pre
+	r.ed[leftEnd].post += ")"
+	r.primStart[leftEnd] = lo
+}
+
+// patternWords are the words of the operators of IN's precedence level.
+var patternWords = map[string]bool{"in": true, "like": true, "ilike": true, "between": true, "similar": true}
 
 // What follows an operator: ANY/SOME/ALL over an array expression or a
 // subquery, or neither.

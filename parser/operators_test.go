@@ -43,6 +43,12 @@ func TestPGOperatorRewrites(t *testing.T) {
 		{`SELECT ~a, ~ 1 + 1, ~ ~b, 1 - ~c`, `zp_op('~', a), zp_op('~', 1 + 1), zp_op('~', zp_op('~', b)), 1 - zp_op('~', c)`},
 		// << and >> are other operators, left-associative with ||.
 		{`SELECT a << 1 || b >> 2`, `zp_op('>>', zp_op('<<', a , 1) | zp_op('||') | b , 2)`},
+		// IN's left operand may be an IN predicate, which TiDB takes in
+		// parentheses only; its own left operand reaches over the
+		// operators binding tighter than IN.
+		{`SELECT 1 IN (1) IN (true) IN (true)`, `((1 in (1)) in (true)) in (true)`},
+		{`SELECT a + 1 NOT IN (1) IN (false), 1 = b IN (2) NOT BETWEEN c AND d`, `(a + 1 not in (1)) in (false), 1 = (b in (2)) not between c and d`},
+		{`SELECT 'a' || b IN ('x') LIKE 'f%'`, `('a' | zp_op('||') | b in ('x')) like 'f%'`},
 		{`SELECT B'0101', x'1F', b'', bit '1', bit(2) '10'`, `zp_cast('b0101', 'bit'), zp_cast('x1F', 'bit'), zp_cast('b', 'bit'), zp_cast('1', 'bit'), zp_cast('10', 'bit(2)')`},
 	} {
 		st, err := Parse(tc.in)

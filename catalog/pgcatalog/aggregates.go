@@ -9,15 +9,120 @@ import (
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
-// pg_aggregate's rows of the user-defined aggregates (CREATE AGGREGATE):
-// the definition each Function descriptor of kind 'a' holds.
+// pg_aggregate's rows: PostgreSQL 15's rows of the built-in aggregates
+// zproxy's function registry has (pg_proc's rows of kind 'a' that keep
+// PostgreSQL's OID for the same signature), from aggregates_gen.go, which
+// gen/aggregates.go writes from PostgreSQL; then the user-defined
+// aggregates (CREATE AGGREGATE), the definition each Function descriptor
+// of kind 'a' holds.
+
+// pgAggregate is PostgreSQL's pg_aggregate row of a built-in aggregate.
+type pgAggregate struct {
+	fnoid         uint32
+	name          string
+	kind          byte // n normal, o ordered-set, h hypothetical-set
+	numDirectArgs int
+	// procs are aggtransfn, aggfinalfn, aggcombinefn, aggserialfn,
+	// aggdeserialfn, aggmtransfn, aggminvtransfn and aggmfinalfn.
+	procs                     [8]proc
+	finalExtra, mfinalExtra   bool
+	finalModify, mfinalModify byte
+	sortop                    uint32
+	transType, mtransType     uint32
+	transSpace, mtransSpace   int32
+	initval, minitval         string
+	hasInitval, hasMinitval   bool
+}
+
+// builtinAggregateRows are pg_aggregate's rows of the built-in aggregates
+// zproxy has: an aggregate of pg_proc whose OID PostgreSQL gives the
+// same signature, so its support functions and state are the ones
+// PostgreSQL's row names.
+func (e *Env) builtinAggregateRows() []row {
+	byOID := builtinAggregatesByOID()
+	var out []row
+	for _, p := range allProcs() {
+		a, ok := byOID[p.oid]
+		if !ok || p.kind != 'a' {
+			continue
+		}
+		if sig, ok := postgresProcByOID(p.oid); !ok || sig.args != procSig(p.args) {
+			continue // an OID taken for another signature of the name
+		}
+		fn := func(p proc) sqltypes.Value {
+			if p.oid == 0 {
+				return regprocV(proc{})
+			}
+			return regprocV(proc{p.oid, e.builtinRegprocName(p.name)})
+		}
+		r := &pgAggregateRow{Aggfnoid: fn(proc{a.fnoid, a.name}), Aggkind: charV(a.kind), Aggnumdirectargs: intV(int64(a.numDirectArgs)),
+			Aggtransfn: fn(a.procs[0]), Aggfinalfn: fn(a.procs[1]), Aggcombinefn: fn(a.procs[2]), Aggserialfn: fn(a.procs[3]),
+			Aggdeserialfn: fn(a.procs[4]), Aggmtransfn: fn(a.procs[5]), Aggminvtransfn: fn(a.procs[6]), Aggmfinalfn: fn(a.procs[7]),
+			Aggfinalextra: boolV(a.finalExtra), Aggmfinalextra: boolV(a.mfinalExtra),
+			Aggfinalmodify: charV(a.finalModify), Aggmfinalmodify: charV(a.mfinalModify), Aggsortop: oidV(a.sortop),
+			Aggtranstype: oidV(a.transType), Aggtransspace: intV(int64(a.transSpace)), Aggmtranstype: oidV(a.mtransType),
+			Aggmtransspace: intV(int64(a.mtransSpace)), Agginitval: sqltypes.Null, Aggminitval: sqltypes.Null}
+		if a.hasInitval {
+			r.Agginitval = textV(a.initval)
+		}
+		if a.hasMinitval {
+			r.Aggminitval = textV(a.minitval)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// builtinArguments is pg_get_function_arguments of a built-in function,
+// as PostgreSQL's print_function_arguments spells it: VARIADIC before the
+// variadic argument, and for an ordered-set or hypothetical-set aggregate
+// ORDER BY before the aggregated arguments (after the direct ones), the
+// variadic argument printed again after it when it is the last direct one
+// (rank(VARIADIC "any" ORDER BY VARIADIC "any")).
+func builtinArguments(p *pgProc) string {
+	orderBy := -1
+	if a, ok := builtinAggregatesByOID()[p.oid]; ok && p.kind == 'a' && a.kind != 'n' {
+		orderBy = a.numDirectArgs
+	}
+	var b strings.Builder
+	printed := 0
+	for i := 0; i < len(p.args); i++ {
+		switch {
+		case printed == orderBy:
+			if printed > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString("ORDER BY ")
+		case printed > 0:
+			b.WriteString(", ")
+		}
+		if p.variadic && i == len(p.args)-1 {
+			b.WriteString("VARIADIC ")
+		}
+		b.WriteString(typeName(p.args[i]))
+		printed++
+		if printed == orderBy && i == len(p.args)-1 {
+			i-- // the variadic direct argument again, after ORDER BY
+		}
+	}
+	return b.String()
+}
+
+// builtinAggregatesByOID indexes aggregates_gen.go by aggfnoid.
+var builtinAggregatesByOID = sync.OnceValue(func() map[uint32]*pgAggregate {
+	m := make(map[uint32]*pgAggregate, len(builtinAggregates))
+	for i := range builtinAggregates {
+		m[builtinAggregates[i].fnoid] = &builtinAggregates[i]
+	}
+	return m
+})
 
 func init() {
 	generate("pg_catalog.pg_aggregate", func(e *Env) []row {
+		out := e.builtinAggregateRows()
 		if e.Snap == nil {
-			return nil
+			return out
 		}
-		var out []row
 		for _, f := range e.Snap.AllFunctions() {
 			a := f.Aggregate
 			if a == nil {

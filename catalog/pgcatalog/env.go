@@ -277,7 +277,7 @@ func (e *Env) RegOID(t sqltypes.Type, name string) (uint32, error) {
 	case sqltypes.RegClass:
 		return e.classOID(name)
 	case sqltypes.RegType:
-		return e.typeOID(name)
+		return e.regtypeOID(name)
 	case sqltypes.RegProc, sqltypes.RegProcedure:
 		if oid, ok, err := e.userProcOID(name, t.ID == sqltypes.RegProcedure); ok || err != nil {
 			return oid, err
@@ -326,7 +326,7 @@ func regNameSyntax(t sqltypes.Type, name string) error {
 	switch t.ID {
 	case sqltypes.RegClass, sqltypes.RegProc, sqltypes.RegNamespace, sqltypes.RegRole, sqltypes.RegCollation:
 	case sqltypes.RegType:
-		return typeNameQuotes(name)
+		return typeNameQuotes(name) // then the rest of parseTypeString's checks (regtypeOID)
 	default:
 		return nil
 	}

@@ -1460,12 +1460,7 @@ func registerFunctionInfo() {
 				}
 				return textV(r), nil
 			}
-			args := p.argList()
-			if p.variadic && len(p.args) > 0 {
-				i := strings.LastIndex(args, typeName(p.args[len(p.args)-1]))
-				args = args[:i] + "VARIADIC " + args[i:]
-			}
-			return textV(args), nil
+			return textV(builtinArguments(p)), nil
 		}
 	}
 	Register("pg_get_function_result", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("result")))

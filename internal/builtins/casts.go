@@ -106,12 +106,11 @@ func int4ToChar(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 }
 
 // timeToTimeTZ is timetz(time): the time at the session zone's offset
-// of the statement's date (time_timetz).
+// at that time of day on the statement's date (time_timetz).
 func timeToTimeTZ(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 	now := time.Now()
 	if ctx != nil && !ctx.Now.IsZero() {
 		now = ctx.Now
 	}
-	_, offset := sqltypes.InZone(now, SessionLocation(ctx)).Zone()
-	return sqltypes.NewTimeTZ(sqltypes.TimeTZValue{Micros: a[0].I, Offset: int32(offset)}), nil
+	return sqltypes.NewTimeTZ(sqltypes.TimeToTimeTZ(a[0].I, now, SessionLocation(ctx))), nil
 }

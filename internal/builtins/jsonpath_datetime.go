@@ -261,10 +261,7 @@ func (e *jpExec) compareDatetime(a, b sqltypes.Value) (c int, ok bool, err error
 	case a.K == b.K:
 		c = cmp.Compare(a.I, b.I)
 	case a.K == sqltypes.KindTime: // against timetz: time_timetz, today's offset in the zone
-		now := sqltypes.InZone(time.Now(), e.tz)
-		midnight, _ := sqltypes.DateToTimestamp(sqltypes.DaysFromCivil(int64(now.Year()), int64(now.Month()), int64(now.Day())))
-		off := ZoneOffset(FromLocal(midnight+a.I, e.tz), e.tz)
-		c = sqltypes.CompareTimeTZ(sqltypes.TimeTZValue{Micros: a.I, Offset: int32(off)}, b.TimeTZ())
+		c = sqltypes.CompareTimeTZ(sqltypes.TimeToTimeTZ(a.I, time.Now(), e.tz), b.TimeTZ())
 	default:
 		at := a.I
 		if a.K == sqltypes.KindDate {

@@ -464,16 +464,20 @@ func hashArray(h uint64, a *ArrayValue) uint64 {
 // CastArray converts every element of an array to elem's type (array to
 // array casts); the shape is kept.
 func CastArray(v Value, elem Type, explicit bool) (Value, error) {
+	return castArrayWith(v, elem, func(e Value) (Value, error) {
+		if explicit {
+			return CastExplicit(e, elem)
+		}
+		return Cast(e, elem)
+	})
+}
+
+// castArrayWith converts every element of an array by cast to elem's type.
+func castArrayWith(v Value, elem Type, cast func(Value) (Value, error)) (Value, error) {
 	a := v.Array()
 	out := &ArrayValue{Elem: elem, Dims: a.Dims, Lower: a.Lower, Elems: make([]Value, len(a.Elems))}
 	for i, e := range a.Elems {
-		var c Value
-		var err error
-		if explicit {
-			c, err = CastExplicit(e, elem)
-		} else {
-			c, err = Cast(e, elem)
-		}
+		c, err := cast(e)
 		if err != nil {
 			return Null, err
 		}

@@ -2,6 +2,7 @@ package sqltypes
 
 import (
 	"cmp"
+	"time"
 )
 
 // time (time without time zone) is a time of day in µs since midnight,
@@ -119,4 +120,20 @@ func castTime(v Value, t Type) (Value, bool, error) {
 		return NewTimeTZ(TimeTZValue{Micros: us, Offset: off}), true, nil
 	}
 	return NewTime(us), true, nil
+}
+
+// TimeToTimeTZ is PostgreSQL's time_timetz in a session whose TimeZone
+// is loc (nil: UTC) at the instant now (the statement's time): the time of
+// day us takes the offset loc's clocks have at that time of day on now's
+// date in loc (GetCurrentDateTime, then DetermineTimeZoneOffset, which
+// resolves a time skipped or repeated at a daylight-saving change as
+// wallOffset does), so in America/New_York 12:00 becomes 12:00-05 in
+// winter and 12:00-04 in summer. 24:00:00 is the next day's midnight.
+func TimeToTimeTZ(us int64, now time.Time, loc *time.Location) TimeTZValue {
+	if loc == nil || loc == time.UTC {
+		return TimeTZValue{Micros: us}
+	}
+	day := InZone(now, loc)
+	local := (daysFromCivil(int64(day.Year()), int64(day.Month()), int64(day.Day()))-PGEpochDays)*usPerDay + us
+	return TimeTZValue{Micros: us, Offset: int32(wallOffset(local, loc))}
 }

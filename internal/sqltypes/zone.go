@@ -107,11 +107,18 @@ func ParseTimestampTZIn(s string, loc *time.Location) (int64, error) {
 // loc. PostgreSQL makes these conversions in the session's zone: text
 // without an offset to timestamptz (wall-clock time in loc), timestamp and
 // date to timestamptz (their wall-clock time in loc), timestamptz to
-// timestamp, date, time and text (the instant's wall-clock time in loc).
-// Everything else converts as Cast does; a nil loc is UTC.
+// timestamp, date, time, timetz and text (the instant's wall-clock time
+// in loc), time to timetz (loc's offset today), and arrays of these
+// element by element. Everything else converts as Cast does; a nil loc is UTC.
 func CastIn(v Value, t Type, explicit bool, loc *time.Location) (Value, error) {
 	if t.Domain != nil {
 		return castDomain(v, t, func(v Value, t Type) (Value, error) { return CastIn(v, t, explicit, loc) })
+	}
+	if loc != nil && loc != time.UTC && v.K == KindArray && t.ID == Array {
+		// Each element converts in the session's zone, as array_map runs
+		// the element type's cast (timestamp[] to timestamptz[]).
+		elem := t.ElemType()
+		return castArrayWith(v, elem, func(e Value) (Value, error) { return CastIn(e, elem, explicit, loc) })
 	}
 	if loc != nil && loc != time.UTC && v.K != KindNull {
 		if r, ok, err := castZoned(v, t.withoutPrecision(), loc); ok {
@@ -155,6 +162,14 @@ func castZoned(v Value, t Type, loc *time.Location) (Value, bool, error) {
 			return Null, true, err
 		}
 		return NewTimestampTZ(us), true, nil
+	case KindTime:
+		if target != KindTimeTZ {
+			return Null, false, nil
+		}
+		// time_timetz: the session zone's offset at that time of day
+		// today (a cast has no statement time here; text input without
+		// a zone reads today as time.Now too).
+		return NewTimeTZ(TimeToTimeTZ(v.I, time.Now(), loc)), true, nil
 	case KindTimestamp, KindDate:
 		if target != KindTimestampTZ {
 			return Null, false, nil
