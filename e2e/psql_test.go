@@ -38,6 +38,12 @@ func psqlPath(t *testing.T) string {
 // exact; ON_ERROR_STOP turns any SQL error into a non-zero exit.
 func runPSQL(t *testing.T, s *server, script string, extra ...string) (stdout, stderr string, err error) {
 	t.Helper()
+	return runPSQLEnv(t, s, nil, script, extra...)
+}
+
+// runPSQLEnv is runPSQL with more environment variables (PGCLIENTENCODING).
+func runPSQLEnv(t *testing.T, s *server, env []string, script string, extra ...string) (stdout, stderr string, err error) {
+	t.Helper()
 	host, port := s.HostPort()
 	args := append([]string{"-X", "-A", "-v", "ON_ERROR_STOP=1", "-h", host, "-p", port, "-U", "zproxy"}, extra...)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -46,7 +52,7 @@ func runPSQL(t *testing.T, s *server, script string, extra ...string) (stdout, s
 	cmd.Stdin = strings.NewReader(script)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	cmd.Env = append(harness.CleanEnv(), "PGCONNECT_TIMEOUT=10", "PGSSLMODE=prefer", "PGPASSWORD=", "PGDATABASE=zproxy")
+	cmd.Env = append(append(harness.CleanEnv(), "PGCONNECT_TIMEOUT=10", "PGSSLMODE=prefer", "PGPASSWORD=", "PGDATABASE=zproxy"), env...)
 	err = cmd.Run()
 	return out.String(), errOut.String(), err
 }

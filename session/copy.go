@@ -9,6 +9,7 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/executor"
+	"github.com/zproxy/zproxy/internal/pgenc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -445,12 +446,16 @@ func copyFormat(c *parser.CopyStatement, cols []wire.Column, table string, t *ca
 		case "force_null":
 			forceNull = o
 		case "encoding":
-			if !validEncoding(o.Value) {
+			// The data's encoding instead of the client's: the wire
+			// converts from and to it (wire/encoding.go).
+			e, ok := pgenc.Lookup(o.Value)
+			if !ok {
 				return nil, pgerr.New(pgerr.InvalidParameterValue, "argument to option \"encoding\" must be a valid encoding name").WithPosition(o.Pos)
 			}
-			if !strings.EqualFold(strings.ReplaceAll(o.Value, "-", ""), "utf8") {
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY in encoding \"%s\" is not supported: zproxy speaks UTF8", o.Value)
+			if !e.Convertible() {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY in encoding \"%s\" is not supported: zproxy does not convert between %s and UTF8", o.Value, e.Name)
 			}
+			f.Encoding = e.Name
 		default:
 			return nil, pgerr.New(pgerr.SyntaxError, "option \"%s\" not recognized", o.Name).WithPosition(o.Pos)
 		}
@@ -596,27 +601,4 @@ func parseBool(v string) (bool, bool) {
 		return false, true
 	}
 	return false, false
-}
-
-// validEncoding reports whether name is one of PostgreSQL's encoding names
-// (only letters and digits count, as in PostgreSQL).
-func validEncoding(name string) bool {
-	clean := strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			return r
-		case r >= 'A' && r <= 'Z':
-			return r + 'a' - 'A'
-		}
-		return -1
-	}, name)
-	switch clean {
-	case "utf8", "unicode", "sqlascii", "latin1", "latin2", "latin3", "latin4", "latin5", "latin6", "latin7",
-		"latin8", "latin9", "latin10", "win1250", "win1251", "win1252", "win1253", "win1254", "win1255",
-		"win1256", "win1257", "win1258", "win866", "win874", "koi8r", "koi8u", "eucjp", "euccn", "euckr",
-		"euctw", "eucjis2004", "sjis", "big5", "gbk", "uhc", "gb18030", "johab", "shiftjis2004", "mulecinternal",
-		"iso88595", "iso88596", "iso88597", "iso88598", "alt", "win", "mskanji", "shiftjis", "tcvn", "tcvn5712", "vscii", "abc":
-		return true
-	}
-	return false
 }

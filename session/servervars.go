@@ -32,7 +32,8 @@ var zproxyFacts = map[string]string{
 	// zproxy compares and sorts text bytewise, as the C locale does.
 	"lc_collate": "C",
 	"lc_ctype":   "C",
-	// Every database zproxy serves is UTF8 (client_encoding too).
+	// Every database zproxy serves is UTF8 (clients may speak another
+	// encoding, client_encoding, converted by the wire).
 	"server_encoding": "UTF8",
 	// PostgreSQL's built-in default is 0 until shared memory is sized at
 	// start; zproxy has none.

@@ -11,6 +11,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/optimizer"
+	"github.com/zproxy/zproxy/wire"
 )
 
 // varAllowFullScan is zproxy's own setting guarding full table scans.
@@ -355,12 +356,14 @@ func (s *Session) setVar(name, value string, reset bool) error {
 			}
 		}
 	case "client_encoding":
-		switch strings.ToUpper(strings.ReplaceAll(value, "-", "")) {
-		case "UTF8", "UNICODE":
-			value = "UTF8"
-		default:
-			return pgerr.New(pgerr.FeatureNotSupported, "client_encoding %q is not supported; zproxy speaks UTF8", value)
+		// Any encoding the wire converts (wire/encoding.go), kept and
+		// shown under PostgreSQL's name for it; the connection learns it
+		// from the ParameterStatus below.
+		e, err := wire.ClientEncoding(value)
+		if err != nil {
+			return err
 		}
+		value = e.Name
 	case "default_text_search_config":
 		// The configurations are pg_catalog's (internal/tsearch); the
 		// value is shown schema-qualified, as PostgreSQL shows it.

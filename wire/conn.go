@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/zproxy/zproxy/internal/pgenc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -110,6 +111,13 @@ type conn struct {
 	// command under way: set by its first Parse, Bind, Describe or
 	// Execute, cleared when an Execute completes and at Sync (zero: none).
 	cmdDeadline time.Time
+
+	// clientEnc is the client's encoding when text must be converted to
+	// and from it (encoding.go), nil for UTF8 and SQL_ASCII. Atomic: the
+	// session's callbacks may send from other goroutines. encBuf is the
+	// scratch space of a value's conversion.
+	clientEnc atomic.Pointer[pgenc.Encoding]
+	encBuf    []byte
 
 	style sqltypes.Style // the session's output settings while rows are sent
 	// rowBuf, rowSpan and rowVals are encodeRow's row (the fast-path
@@ -231,6 +239,9 @@ func (c *conn) guard(what string, f func() error) (err error) {
 
 // send queues a message; flush writes the queue out.
 func (c *conn) send(msg pgproto3.BackendMessage) {
+	if e := c.clientEncoding(); e != nil {
+		msg = convertOut(e, msg)
+	}
 	c.sendMu.Lock()
 	defer c.sendMu.Unlock()
 	out, err := msg.Encode(c.wbuf)
@@ -303,6 +314,12 @@ func (c *conn) notice(pe *pgerr.Error) {
 }
 
 func (c *conn) parameterStatus(name, value string) {
+	if name == "client_encoding" {
+		// The session changed it (SET, RESET, a rollback restoring it):
+		// from now on text converts to and from the new encoding, this
+		// message's value included, as PostgreSQL's does.
+		c.setClientEncoding(value)
+	}
 	c.send(&pgproto3.ParameterStatus{Name: name, Value: value})
 }
 
@@ -442,6 +459,17 @@ func (c *conn) receiveFailed(err error, idleTimed pgerr.Code) error {
 
 // dispatch handles one message.
 func (c *conn) dispatch(msg pgproto3.FrontendMessage) error {
+	if e := c.clientEncoding(); e != nil {
+		if err := convertIn(e, msg); err != nil {
+			c.sendError(err)
+			if _, ok := msg.(*pgproto3.Query); ok {
+				return c.sendReady()
+			}
+			c.ignoreTillSync = true
+			c.cmdDeadline = time.Time{}
+			return nil
+		}
+	}
 	var err error
 	switch m := msg.(type) {
 	case *pgproto3.Query:

@@ -105,6 +105,31 @@ func (c *conn) runCopyIn(ctx context.Context, res CopyIn) error {
 		return c.lostInCopy(err)
 	}
 	dec := &copyDecoder{f: f, style: c.outputStyle()}
+	// Data in another encoding than UTF8 is converted before it is
+	// decoded; a character split between two messages waits in partial
+	// for the rest of it.
+	enc := c.copyEncoding(f)
+	var partial, converted []byte
+	convert := func(data []byte, done bool) ([]byte, error) {
+		if enc == nil {
+			return data, nil
+		}
+		if len(partial) > 0 {
+			partial = append(partial, data...)
+			data = partial
+		}
+		n := len(data)
+		if !done {
+			n = enc.Complete(data)
+		}
+		var err error
+		converted, err = enc.ToServer(converted[:0], data[:n])
+		if err != nil {
+			return nil, f.copyError(pgerr.Classify(err), dec.line+1, "", "", false)
+		}
+		partial = append(partial[:0], data[n:]...)
+		return converted, nil
+	}
 	// A line not yet complete stays in the decoder, as long as the client
 	// makes it: charged to the session (a hostile client sends no line
 	// end), and given back when the COPY ends.
@@ -179,7 +204,11 @@ func (c *conn) runCopyIn(ctx context.Context, res CopyIn) error {
 		}
 		switch m := msg.(type) {
 		case *pgproto3.CopyData:
-			if err := dec.feed(m.Data, false, emit); err != nil {
+			data, err := convert(m.Data, false)
+			if err != nil {
+				return err
+			}
+			if err := dec.feed(data, false, emit); err != nil {
 				return err
 			}
 			if err := chargeLine(); err != nil {
@@ -192,6 +221,15 @@ func (c *conn) runCopyIn(ctx context.Context, res CopyIn) error {
 				}
 			}
 		case *pgproto3.CopyDone:
+			if enc != nil && len(partial) > 0 {
+				data, err := convert(nil, true)
+				if err != nil {
+					return err
+				}
+				if err := dec.feed(data, false, emit); err != nil {
+					return err
+				}
+			}
 			if err := dec.feed(nil, true, emit); err != nil {
 				return err
 			}
@@ -260,6 +298,7 @@ func (c *conn) runCopyOut(ctx context.Context, res CopyOut) error {
 	overall, codes := formatCodes(f)
 	c.send(&pgproto3.CopyOutResponse{OverallFormat: overall, ColumnFormatCodes: codes})
 	enc := newCopyEncoder(f, c.outputStyle())
+	enc.charset = c.copyEncoding(f)
 	// The binary header travels in the first row's CopyData, as
 	// PostgreSQL sends it (psycopg 3 expects a row after it); a text
 	// header line is a message of its own.
@@ -267,6 +306,12 @@ func (c *conn) runCopyOut(ctx context.Context, res CopyOut) error {
 	if h := enc.header(); h != nil && f.Binary {
 		lead = h
 	} else if h != nil {
+		if enc.charset != nil && !asciiOnly(h) {
+			var err error
+			if h, err = enc.charset.ToClient(nil, h); err != nil {
+				return err
+			}
+		}
 		c.send(&pgproto3.CopyData{Data: h})
 	}
 	send := func(row []sqltypes.Value) error {
@@ -320,7 +365,16 @@ func (c *conn) sendCopyRow(enc *copyEncoder, lead []byte, row []sqltypes.Value) 
 	at := len(c.wbuf)
 	out := append(c.wbuf, 'd', 0, 0, 0, 0)
 	out = append(out, lead...)
+	from := len(out)
 	out, err := enc.row(out, row)
+	if err == nil && enc.charset != nil && !asciiOnly(out[from:]) {
+		// The row's text in the COPY's encoding (never binary data:
+		// charset is nil for it).
+		var conv []byte
+		conv, err = enc.charset.ToClient(c.encBuf[:0], out[from:])
+		c.encBuf = conv[:0]
+		out = append(out[:from], conv...)
+	}
 	if err != nil {
 		c.wbuf = out[:at]
 		return err

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/zproxy/zproxy/internal/pgenc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -36,6 +37,9 @@ type CopyFormat struct {
 	// Columns are the columns copied: their names (header, errors) and
 	// types (how fields convert).
 	Columns []Column
+	// Encoding is the encoding of text and CSV data (COPY's ENCODING
+	// option, PostgreSQL's name for it); empty: the client's.
+	Encoding string
 }
 
 // binarySignature starts a binary COPY stream.
@@ -604,7 +608,10 @@ func (d *copyDecoder) feedBinary(data []byte, last bool, emit func(copyRow) erro
 type copyEncoder struct {
 	f     *CopyFormat
 	style sqltypes.Style // the session's output settings
-	val   []byte
+	// charset is the encoding the rows' text is sent in, nil for UTF8
+	// (or binary data).
+	charset *pgenc.Encoding
+	val     []byte
 	// special marks the bytes a value's text form cannot hold as they
 	// are: those text format escapes, or those that make CSV quote it.
 	special [256]bool

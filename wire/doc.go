@@ -17,7 +17,10 @@
 // value formats (text through sqltypes, timestamptz in the session's
 // TimeZone; binary by type OID in both directions) and turning errors into
 // ErrorResponse with their SQLSTATE (classified by pgerr.Classify) — the
-// only place in zproxy where that happens.
+// only place in zproxy where that happens — and client_encoding: text is
+// converted between the client's encoding and the server's UTF8 as it
+// crosses the protocol (encoding.go, on internal/pgenc), so nothing
+// behind this package sees any other encoding.
 //
 // It also keeps what a client sends from crashing, starving or fooling the
 // server: messages are framed here rather than by pgproto3, with
@@ -27,7 +30,8 @@
 // which MaxConnections bounds once authenticated (its last
 // SuperuserReservedConnections slots for superusers); the notifications
 // waiting for listeners are bounded by the NotifyQueue (54000 when full);
-// text must be UTF-8 without NUL bytes (22021); and each statement runs
+// text must be valid in the client's encoding (UTF-8 for UTF8 and
+// SQL_ASCII) without NUL bytes (22021); and each statement runs
 // under a context that a CancelRequest, statement_timeout or the client
 // hanging up (checked every 100 ms without consuming pipelined bytes)
 // cancels with the reason as its cause. A session idle in a transaction

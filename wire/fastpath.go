@@ -75,7 +75,7 @@ func (c *conn) runFunctionCall(ctx context.Context, fc FunctionCaller, m *pgprot
 	}
 	values := make([]sqltypes.Value, len(m.Arguments))
 	for i, raw := range m.Arguments {
-		if values[i], err = decodeParam(ps.params[i], formatOf(argFormats, i), raw, i+1, c.outputStyle()); err != nil {
+		if values[i], err = decodeParam(ps.params[i], formatOf(argFormats, i), raw, i+1, c.outputStyle(), c.clientEncoding()); err != nil {
 			return err
 		}
 	}

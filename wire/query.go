@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/zproxy/zproxy/internal/pgenc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -218,7 +219,9 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 		formats = []int16{formatBinary}
 	}
 	if cols != nil {
-		c.send(rowDescription(cols, formats))
+		if err := c.sendRowDescription(rowDescription(cols, formats)); err != nil {
+			return err
+		}
 	}
 	if _, _, err := c.sendRows(ctx, res, cols, formats, 0); err != nil {
 		res.Close()
@@ -302,6 +305,7 @@ func (c *conn) sendDataRow(cols []Column, formats []int16, row []sqltypes.Value)
 	defer c.sendMu.Unlock()
 	buf := c.wbuf
 	start := len(buf)
+	enc := c.clientEncoding()
 	buf = append(buf, 'D', 0, 0, 0, 0, byte(len(row)>>8), byte(len(row)))
 	for i := range row {
 		v := &row[i]
@@ -312,7 +316,11 @@ func (c *conn) sendDataRow(cols []Column, formats []int16, row []sqltypes.Value)
 		at := len(buf)
 		buf = append(buf, 0, 0, 0, 0)
 		var err error
-		if buf, err = c.appendValue(buf, &cols[i], formatOf(formats, i), v); err != nil {
+		format := formatOf(formats, i)
+		if buf, err = c.appendValue(buf, &cols[i], format, v); err == nil && enc != nil {
+			buf, err = convertValue(enc, buf, at+4, &cols[i].Type, format, &c.encBuf)
+		}
+		if err != nil {
 			c.wbuf = buf[:start] // nothing of the row is sent
 			return err
 		}
@@ -374,6 +382,7 @@ func (c *conn) encodeRow(cols []Column, formats []int16, row []sqltypes.Value) e
 		buf = make([]byte, 0, 256)
 	}
 	span := c.rowSpan[:0]
+	enc := c.clientEncoding()
 	for i := range row {
 		if row[i].IsNull() {
 			span = append(span, -1, -1)
@@ -381,7 +390,11 @@ func (c *conn) encodeRow(cols []Column, formats []int16, row []sqltypes.Value) e
 		}
 		start := len(buf)
 		var err error
-		if buf, err = c.appendValue(buf, &cols[i], formatOf(formats, i), &row[i]); err != nil {
+		format := formatOf(formats, i)
+		if buf, err = c.appendValue(buf, &cols[i], format, &row[i]); err == nil && enc != nil {
+			buf, err = convertValue(enc, buf, start, &cols[i].Type, format, &c.encBuf)
+		}
+		if err != nil {
 			return err
 		}
 		span = append(span, start, len(buf))
@@ -564,8 +577,9 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 		// thousands, and the style is the session's (a guarded call).
 		style = c.outputStyle()
 	}
+	enc := c.clientEncoding()
 	for i, raw := range m.Parameters {
-		v, err := decodeParam(ps.params[i], formatOf(m.ParameterFormatCodes, i), raw, i+1, style)
+		v, err := decodeParam(ps.params[i], formatOf(m.ParameterFormatCodes, i), raw, i+1, style, enc)
 		if err != nil {
 			return err
 		}
@@ -602,13 +616,20 @@ func checkFormats(formats []int16, n int, what string) error {
 	return nil
 }
 
-// decodeParam decodes parameter $n and casts it to the statement's type.
-func decodeParam(sp paramSpec, format int16, raw []byte, n int, st sqltypes.Style) (sqltypes.Value, error) {
+// decodeParam decodes parameter $n, sent in the client's encoding enc
+// (nil: UTF8 or SQL_ASCII, unconverted), and casts it to the statement's
+// type.
+func decodeParam(sp paramSpec, format int16, raw []byte, n int, st sqltypes.Style, enc *pgenc.Encoding) (sqltypes.Value, error) {
 	if raw == nil {
 		return sqltypes.Null, nil
 	}
 	var v sqltypes.Value
 	var err error
+	if enc != nil {
+		if raw, err = paramIn(enc, &sp, format, raw); err != nil {
+			return sqltypes.Null, err
+		}
+	}
 	// Text, whether the parameter is sent as text or is text sent in
 	// binary, must be UTF-8 without NUL bytes, as PostgreSQL converts it
 	// from the client's encoding before anything reads it.
@@ -699,7 +720,9 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 		}
 		c.send(&parameterDescription{oids: oids})
 		if ps.cols != nil {
-			c.send(ps.rowDescriptionIn(nil))
+			if err := c.sendRowDescription(ps.rowDescriptionIn(nil)); err != nil {
+				return err
+			}
 		} else {
 			c.send(&pgproto3.NoData{})
 		}
@@ -719,9 +742,9 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 		case cols == nil:
 			c.send(&pgproto3.NoData{})
 		case ofStmt:
-			c.send(p.stmt.rowDescriptionIn(p.formats))
+			return c.sendRowDescription(p.stmt.rowDescriptionIn(p.formats))
 		default:
-			c.send(rowDescription(cols, p.formats))
+			return c.sendRowDescription(rowDescription(cols, p.formats))
 		}
 	default:
 		return pgerr.New(pgerr.ProtocolViolation, "invalid DESCRIBE message subtype %d", m.ObjectType)

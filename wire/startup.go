@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/zproxy/zproxy/internal/pgenc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
@@ -139,10 +140,13 @@ func (c *conn) startup() error {
 		return c.fatalError(pgerr.Classify(err))
 	}
 	if enc, ok := settings["client_encoding"]; ok {
-		if !acceptedClientEncoding(enc) {
-			return c.fatal(pgerr.InvalidParameterValue, "invalid value for parameter \"client_encoding\": \"%s\"", enc)
+		// Checked before authentication, as PostgreSQL's backend checks
+		// the startup options; the session then holds the canonical name.
+		e, err := ClientEncoding(enc)
+		if err != nil {
+			return c.fatalError(err)
 		}
-		settings["client_encoding"] = "UTF8"
+		settings["client_encoding"] = e.Name
 	}
 	role, err := c.authenticate(database)
 	if err != nil {
@@ -190,10 +194,13 @@ func (c *conn) startup() error {
 		}
 		return v
 	}
+	// From here on text is in the client's encoding, these messages'
+	// included (the session set client_encoding without reporting it).
+	c.setClientEncoding(setting("client_encoding", "UTF8"))
 	for _, ps := range [][2]string{
 		{"server_version", c.srv.cfg.ServerVersion},
 		{"server_encoding", "UTF8"},
-		{"client_encoding", "UTF8"},
+		{"client_encoding", setting("client_encoding", "UTF8")},
 		{"DateStyle", setting("DateStyle", "ISO, MDY")},
 		{"integer_datetimes", "on"},
 		{"standard_conforming_strings", "on"},
@@ -239,26 +246,21 @@ func isLoopback(addr net.Addr) bool {
 	return false
 }
 
-// acceptedClientEncoding reports whether zproxy can talk to a client in
-// encoding enc. zproxy only speaks UTF-8; SQL_ASCII (what libpq sends under
-// the C locale) is accepted and treated as UTF-8, as its bytes pass
-// through unchanged. As in PostgreSQL, only letters and digits of the name
-// count, so asyncpg's quoted 'utf-8' is UTF8 too.
-func acceptedClientEncoding(enc string) bool {
-	clean := strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			return r
-		case r >= 'A' && r <= 'Z':
-			return r + 'a' - 'A'
-		}
-		return -1
-	}, enc)
-	switch clean {
-	case "utf8", "unicode", "sqlascii":
-		return true
+// ClientEncoding is the encoding a client_encoding value names, as
+// PostgreSQL's check_client_encoding reads it: a name PostgreSQL does not
+// know (or 'auto', which only libpq resolves) is 22023; one zproxy cannot
+// convert is 0A000, worded as PostgreSQL words the encodings it cannot
+// convert to the database's.
+func ClientEncoding(value string) (*pgenc.Encoding, *pgerr.Error) {
+	e, ok := pgenc.Lookup(value)
+	if !ok {
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"client_encoding\": \"%s\"", value)
 	}
-	return false
+	if !e.Convertible() {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "invalid value for parameter \"client_encoding\": \"%s\"", value).
+			WithDetail("Conversion between %s and UTF8 is not supported.", e.Name)
+	}
+	return e, nil
 }
 
 // parseStartupParameters decodes the name/value pairs of a StartupMessage.

@@ -259,12 +259,19 @@ func init() {
 				return sqltypes.NewTimestampTZ(us - int64(tz.Offset)*1_000_000), nil
 			}})
 
-	// zproxy's server encoding, and the only client encoding it speaks,
-	// is UTF8; it has no triggers, so no trigger is ever running.
+	// zproxy's server encoding is UTF8; the client's is the session's
+	// client_encoding, which the wire converts to and from.
 	Register("getdatabaseencoding", Overload{Result: Returns(sqltypes.Type{ID: sqltypes.Name}), Volatility: Stable, Doc: "encoding name of current database",
 		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.NewText("UTF8"), nil }})
 	Register("pg_client_encoding", Overload{Result: Returns(sqltypes.Type{ID: sqltypes.Name}), Volatility: Stable, Doc: "encoding name of current database",
-		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.NewText("UTF8"), nil }})
+		Eval: func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+			if ctx != nil && ctx.Settings != nil {
+				if v, ok := ctx.Settings("client_encoding"); ok && v != "" {
+					return sqltypes.NewText(v), nil
+				}
+			}
+			return sqltypes.NewText("UTF8"), nil
+		}})
 	Register("getpgusername", Overload{Result: Returns(sqltypes.Type{ID: sqltypes.Name}), Volatility: Stable, Doc: "deprecated, use current_user instead",
 		Eval: func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
 			if ctx == nil {
@@ -272,6 +279,7 @@ func init() {
 			}
 			return sqltypes.NewText(ctx.Session.User), nil
 		}})
+	// zproxy has no triggers, so no trigger is ever running.
 	Register("pg_trigger_depth", Overload{Result: Returns(sqltypes.TypeInt4), Volatility: Stable, Doc: "current trigger depth",
 		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.NewInt(0), nil }})
 }
