@@ -97,7 +97,8 @@ func immutableExpr(e ir.Expr) bool {
 
 // zoneDependentCast reports whether a cast's result depends on the
 // session's TimeZone or DateStyle (PostgreSQL's stable casts): between
-// timestamptz and another date/time type, and text to a date/time type.
+// timestamptz and another date/time type, time to timetz, and text to a
+// date/time type.
 func zoneDependentCast(from, to sqltypes.Type) bool {
 	dateTime := func(t sqltypes.Type) bool {
 		switch t.ID {
@@ -108,6 +109,10 @@ func zoneDependentCast(from, to sqltypes.Type) bool {
 	}
 	if from.ID == to.ID {
 		return false
+	}
+	if from.ID == sqltypes.Time && to.ID == sqltypes.TimeTZ {
+		// time_timetz takes the session zone's offset today.
+		return true
 	}
 	if from.ID == sqltypes.TimestampTZ || to.ID == sqltypes.TimestampTZ {
 		return dateTime(from) && dateTime(to)
