@@ -36,6 +36,8 @@ type rowMove struct {
 	undo func(ctx context.Context, cat *catalog.Catalog) error
 }
 
+// converter is m's row conversion from old to future, nil when the rows
+// keep their columns by name.
 func (m rowMove) converter(old, future *catalog.Table) func(row, nr []sqltypes.Value) error {
 	if m.convert == nil {
 		return nil
