@@ -2,6 +2,8 @@ package dynamodb
 
 import (
 	"context"
+	"errors"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/zproxy/zproxy/kv"
@@ -266,4 +269,30 @@ func (r countingRetryer) RetryDelay(attempt int, err error) (time.Duration, erro
 		r.throttled(err)
 	}
 	return r.RetryerV2.RetryDelay(attempt, err)
+}
+
+// readRetry is the per-request option of the reads (Query, GetItem,
+// BatchGetItem): a response cut short, the connection lost in the middle
+// of its body (the SDK's "deserialization failed, unexpected EOF"), is
+// retried as a connection error is. A read can be sent again; a write's
+// response cut short cannot be, since the write may have applied (its
+// conditions would then fail the retry), so writes keep the SDK's rules.
+func readRetry(o *dynamodb.Options) {
+	if r, ok := o.Retryer.(aws.RetryerV2); ok {
+		o.Retryer = cutShortRetryer{r}
+	}
+}
+
+// cutShortRetryer retries, besides what its retryer retries, responses
+// cut short.
+type cutShortRetryer struct{ aws.RetryerV2 }
+
+func (r cutShortRetryer) IsErrorRetryable(err error) bool {
+	return r.RetryerV2.IsErrorRetryable(err) || cutShort(err)
+}
+
+// cutShort reports whether err is a response body that ended early.
+func cutShort(err error) bool {
+	var de *smithy.DeserializationError
+	return errors.As(err, &de) && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF))
 }

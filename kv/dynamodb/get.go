@@ -107,7 +107,7 @@ func (s *Store) batchGet(ctx context.Context, keys []kv.Key, consistent bool, st
 				s.table: {Keys: pending, ConsistentRead: aws.Bool(consistent)},
 			},
 			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
-		})
+		}, readRetry)
 		if err != nil {
 			s.observe("batch_get", start, err, nil, stats)
 			return s.classify(ctx, "batch_get", fmt.Errorf("dynamodb: BatchGetItem: %w", err))

@@ -119,7 +119,7 @@ func (s *Store) getRecord(ctx context.Context, id []byte, stats *kv.Stats) (reco
 		Key:                    recordKey(id),
 		ConsistentRead:         aws.Bool(true),
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
-	})
+	}, readRetry)
 	if err != nil {
 		s.observe("get_record", start, err, nil, stats)
 		return record{}, s.classify(ctx, "get_record", fmt.Errorf("dynamodb: reading a transaction record: %w", err))

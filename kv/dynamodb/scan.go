@@ -299,7 +299,7 @@ func (it *iterator) queryInput() *dynamodb.QueryInput {
 // only the store and the request's Stats, whose counters are atomic).
 func (it *iterator) query(ctx context.Context, in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 	start := time.Now()
-	resp, err := it.s.client.Query(ctx, in)
+	resp, err := it.s.client.Query(ctx, in, readRetry)
 	if err != nil {
 		it.s.observe("query", start, err, nil, it.req.Stats)
 		return nil, it.s.classify(ctx, "query", fmt.Errorf("dynamodb: Query: %w", err))
