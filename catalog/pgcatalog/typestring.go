@@ -6,7 +6,6 @@ import (
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/parser"
 )
 
 // typeString is a type name as PostgreSQL's parseTypeString reads
@@ -29,7 +28,7 @@ type typeString struct {
 // typeNameParser reads one type name from tokens.
 type typeNameParser struct {
 	src  string
-	toks []parser.Token
+	toks []Token
 	i    int
 	t    typeString
 }
@@ -48,7 +47,7 @@ var keywordCategory = func() map[string]byte {
 // lexer's and the grammar's 42601 (with the CONTEXT "invalid type name"),
 // and "invalid type name" itself for an empty name or a SETOF.
 func parseTypeString(s string) (typeString, error) {
-	toks, err := parser.Lex(s)
+	toks, err := lex(s)
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok {
 			// The position is in the type name, not in the statement.
@@ -81,7 +80,7 @@ func parseTypeString(s string) (typeString, error) {
 
 // word is token k's value when it is an unquoted word, else "".
 func (p *typeNameParser) word(k int) string {
-	if k < len(p.toks) && p.toks[k].Kind == parser.TokenIdent {
+	if k < len(p.toks) && p.toks[k].Kind == TokenIdent {
 		return p.toks[k].Value
 	}
 	return ""
@@ -89,7 +88,7 @@ func (p *typeNameParser) word(k int) string {
 
 // punct reports whether token k is the punctuation c.
 func (p *typeNameParser) punct(k int, c string) bool {
-	return k < len(p.toks) && p.toks[k].Kind == parser.TokenPunct && p.toks[k].Value == c
+	return k < len(p.toks) && p.toks[k].Kind == TokenPunct && p.toks[k].Value == c
 }
 
 // syntaxError is the grammar's error at the current token.
@@ -128,7 +127,7 @@ func (p *typeNameParser) expectPunct(c string) error {
 // iconst consumes an integer constant (the grammar's Iconst: digits that
 // fit int4; a larger number is a float constant).
 func (p *typeNameParser) iconst() (int64, error) {
-	if p.i >= len(p.toks) || p.toks[p.i].Kind != parser.TokenNumber {
+	if p.i >= len(p.toks) || p.toks[p.i].Kind != TokenNumber {
 		return 0, p.syntaxError()
 	}
 	n, err := strconv.ParseInt(p.toks[p.i].Value, 10, 32)
@@ -306,8 +305,8 @@ func (p *typeNameParser) genericType() error {
 	}
 	t := p.toks[p.i]
 	switch {
-	case t.Kind == parser.TokenQuotedIdent:
-	case t.Kind == parser.TokenIdent && keywordCategory[t.Value] != 'C' && keywordCategory[t.Value] != 'R':
+	case t.Kind == TokenQuotedIdent:
+	case t.Kind == TokenIdent && keywordCategory[t.Value] != 'C' && keywordCategory[t.Value] != 'R':
 	default:
 		return p.syntaxError()
 	}
@@ -315,7 +314,7 @@ func (p *typeNameParser) genericType() error {
 	p.i++
 	for p.punct(p.i, ".") {
 		p.i++
-		if p.i >= len(p.toks) || p.toks[p.i].Kind != parser.TokenIdent && p.toks[p.i].Kind != parser.TokenQuotedIdent {
+		if p.i >= len(p.toks) || p.toks[p.i].Kind != TokenIdent && p.toks[p.i].Kind != TokenQuotedIdent {
 			return p.syntaxError()
 		}
 		p.t.names = append(p.t.names, p.toks[p.i].Value)
@@ -351,7 +350,7 @@ func (p *typeNameParser) modifiers() error {
 			return p.syntaxError()
 		}
 		p.t.mods++
-		if k := p.toks[start].Kind; p.i-start != 1 || k != parser.TokenNumber && k != parser.TokenString && k != parser.TokenIdent && k != parser.TokenQuotedIdent {
+		if k := p.toks[start].Kind; p.i-start != 1 || k != TokenNumber && k != TokenString && k != TokenIdent && k != TokenQuotedIdent {
 			p.t.simple = false
 		}
 		if p.punct(p.i, ")") {
