@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strconv"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -857,6 +858,25 @@ type Txn interface {
 	// (doing nothing) and more than once.
 	Rollback() error
 }
+
+// KeyTooLongError reports a key longer than the store holds: DynamoDB's
+// sort keys of 1024 bytes and partition keys of 2048, which an index over
+// long values (text, a numeric of thousands of digits) can exceed. It is
+// SQLSTATE 54000, as PostgreSQL's index row size limit is.
+type KeyTooLongError struct {
+	// Part is "sort" or "partition"; Len the key's length and Max the
+	// store's limit, in bytes, as the store counts them.
+	Part     string
+	Len, Max int
+}
+
+func (e *KeyTooLongError) Error() string {
+	return "index row or primary key too large for the store: its " + e.Part + " key is " + strconv.Itoa(e.Len) +
+		" bytes, the store's maximum is " + strconv.Itoa(e.Max)
+}
+
+// SQLState implements pgerr.SQLStater.
+func (e *KeyTooLongError) SQLState() string { return pgerr.ProgramLimitExceeded.String() }
 
 // ErrTxnDone is returned by a transaction's methods after Commit or
 // Rollback.

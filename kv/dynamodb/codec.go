@@ -58,6 +58,23 @@ const (
 	maxNumberMagnitude = 1e126
 )
 
+// maxPartitionKey is the longest binary partition key DynamoDB stores
+// (maxSortKey, scan.go, the longest sort key).
+const maxPartitionKey = 2048
+
+// checkKeySize refuses a key DynamoDB would reject once framed, before any
+// request: the caller gets a *kv.KeyTooLongError (54000), not the
+// request's ValidationException.
+func checkKeySize(k kv.Key) error {
+	if n := len(k.Partition) + 1; n > maxPartitionKey {
+		return &kv.KeyTooLongError{Part: "partition", Len: n, Max: maxPartitionKey}
+	}
+	if n := len(k.Sort) + 1; n > maxSortKey {
+		return &kv.KeyTooLongError{Part: "sort", Len: n, Max: maxSortKey}
+	}
+	return nil
+}
+
 func frameKey(b []byte) []byte {
 	out := make([]byte, len(b)+1)
 	out[0] = keyFrame

@@ -35,9 +35,10 @@
 // coerces by column type. S must be UTF-8, so a string that is not is
 // stored as B and listed in "~text". Attribute names starting with "~" are
 // reserved for zproxy and rejected on write. Decoded attributes come back
-// sorted by name: DynamoDB keeps no order. DynamoDB's size limits apply and
-// surface as its ValidationException: 400 KB per item (names and values),
-// 4 MB per transaction.
+// sorted by name: DynamoDB keeps no order. DynamoDB's size limits apply: a
+// key past its 2,048-byte partition or 1,024-byte sort key is refused with a
+// *kv.KeyTooLongError before any request; 400 KB per item (names and
+// values) and 4 MB per transaction surface as its ValidationException.
 //
 // # Requests
 //

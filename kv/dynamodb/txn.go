@@ -315,9 +315,20 @@ func (b *txnBackend) Release() {}
 
 // Commit writes the transaction: one TransactWriteItems when it fits,
 // else intents and a transaction record.
+var _ kvtxn.KeyChecker = (*txnBackend)(nil)
+
+// CheckKey implements kvtxn.KeyChecker: the keys DynamoDB cannot store are
+// refused when written, not at the commit.
+func (b *txnBackend) CheckKey(k kv.Key) error { return checkKeySize(k) }
+
 func (b *txnBackend) Commit(ctx context.Context, writes []kvtxn.Write, stats *kv.Stats) error {
 	if b.s.closed.Load() {
 		return kv.ErrClosed
+	}
+	for _, w := range writes {
+		if err := checkKeySize(w.Key); err != nil {
+			return err
+		}
 	}
 	// A lock says nothing about whether its key exists; read the locked
 	// keys this transaction has not read (and, for intents, every key).

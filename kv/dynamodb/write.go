@@ -41,6 +41,11 @@ func (s *Store) Write(ctx context.Context, b kv.Batch) error {
 	if len(b.Ops) == 0 {
 		return nil
 	}
+	for _, op := range b.Ops {
+		if err := checkKeySize(op.Key); err != nil {
+			return err
+		}
+	}
 	if b.Atomic {
 		if len(b.Ops) > maxTransactItems {
 			return kv.ErrBatchTooLarge

@@ -34,6 +34,14 @@ type EachBackend interface {
 	CommitEach(ctx context.Context, n int, each func(yield func(Write) error) error, stats *kv.Stats) error
 }
 
+// KeyChecker is a Backend that refuses some keys (DynamoDB's longest):
+// Write checks each op's key with CheckKey before buffering it, so the
+// statement that writes one fails, not the commit.
+type KeyChecker interface {
+	Backend
+	CheckKey(k kv.Key) error
+}
+
 // SnapshotBackend is a Backend whose snapshot other transactions can
 // begin on (kv.SnapshotExporter).
 type SnapshotBackend interface {
@@ -193,6 +201,13 @@ func (t *Txn) Write(ctx context.Context, b kv.Batch) error {
 	}
 	if t.opts.ReadOnly {
 		return kv.ErrReadOnly
+	}
+	if kc, ok := t.backend.(KeyChecker); ok {
+		for _, op := range b.Ops {
+			if err := kc.CheckKey(op.Key); err != nil {
+				return err
+			}
+		}
 	}
 	if runnable(b) {
 		return t.writeRun(b)

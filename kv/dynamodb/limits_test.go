@@ -2,6 +2,7 @@ package dynamodb
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -75,5 +76,37 @@ func TestReadCutShortIsRetried(t *testing.T) {
 	}
 	if n := cut.Load(); n >= 0 {
 		t.Fatalf("no BatchGetItem was cut short (%d left)", n)
+	}
+}
+
+// Keys past DynamoDB's limits (framed: a sort key of 1,024 bytes, a
+// partition key of 2,048) are refused with a *kv.KeyTooLongError before any
+// request, by a batch's Write and by a transaction's Write; the longest
+// keys that fit are stored.
+func TestKeyTooLong(t *testing.T) {
+	requireDynamo(t)
+	t.Parallel()
+	s := openTest(t, testOptions(uniqueTable(t), endpoint))
+	deleteTableOnCleanup(t, s)
+	fits := kv.Key{Partition: bytes.Repeat([]byte("p"), maxPartitionKey-1), Sort: bytes.Repeat([]byte("s"), maxSortKey-1)}
+	mustWrite(t, s, kv.Batch{Ops: []kv.Op{putOp(fits)}})
+	for _, k := range []kv.Key{
+		{Partition: []byte("p"), Sort: bytes.Repeat([]byte("s"), maxSortKey)},
+		{Partition: bytes.Repeat([]byte("p"), maxPartitionKey), Sort: []byte("s")},
+	} {
+		var tl *kv.KeyTooLongError
+		for _, atomic := range []bool{false, true} {
+			if err := s.Write(bg, kv.Batch{Atomic: atomic, Ops: []kv.Op{putOp(k)}}); !errors.As(err, &tl) {
+				t.Fatalf("Write (atomic %v) of a %d/%d-byte key: %v, want *kv.KeyTooLongError", atomic, len(k.Partition), len(k.Sort), err)
+			}
+		}
+		txn, err := s.Begin(bg, kv.TxnOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := txn.Write(bg, kv.Batch{Ops: []kv.Op{putOp(k)}}); !errors.As(err, &tl) {
+			t.Fatalf("txn Write of a %d/%d-byte key: %v, want *kv.KeyTooLongError", len(k.Partition), len(k.Sort), err)
+		}
+		txn.Rollback()
 	}
 }
