@@ -476,7 +476,7 @@ func (e *Encoding) Complete(src []byte) int {
 			// byte counts two: either way the character is incomplete.
 			l = e.mb.mblen(src[i:])
 		} else {
-			l = utf8SeqLen(src[i])
+			l = pgerr.UTF8SequenceLength(src[i])
 		}
 		if i+l > len(src) {
 			return i
@@ -484,18 +484,6 @@ func (e *Encoding) Complete(src []byte) int {
 		i += l
 	}
 	return len(src)
-}
-
-func utf8SeqLen(b byte) int {
-	switch {
-	case b&0xe0 == 0xc0:
-		return 2
-	case b&0xf0 == 0xe0:
-		return 3
-	case b&0xf8 == 0xf0:
-		return 4
-	}
-	return 1
 }
 
 // invalidUTF8 returns the offset of the first byte of s that starts no

@@ -9,7 +9,7 @@ import (
 // UTF-8 character at the start of rest: 22021 naming the bytes its first
 // byte announces (as many as there are), 0xe2 0x28 0xa1.
 func InvalidByteSequence(rest string) *Error {
-	n := min(utf8SequenceLength(rest[0]), len(rest))
+	n := min(UTF8SequenceLength(rest[0]), len(rest))
 	hex := make([]string, n)
 	for i := range n {
 		hex[i] = fmt.Sprintf("0x%02x", rest[i])
@@ -17,9 +17,9 @@ func InvalidByteSequence(rest string) *Error {
 	return New(CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": %s", strings.Join(hex, " "))
 }
 
-// utf8SequenceLength is pg_utf_mblen: the length a sequence starting with
+// UTF8SequenceLength is pg_utf_mblen: the length a sequence starting with
 // byte b claims.
-func utf8SequenceLength(b byte) int {
+func UTF8SequenceLength(b byte) int {
 	switch {
 	case b&0x80 == 0:
 		return 1
