@@ -1,8 +1,6 @@
 package wire
 
 import (
-	"unicode/utf8"
-
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
@@ -11,7 +9,7 @@ import (
 // would otherwise store bytes no PostgreSQL client can read back.
 func checkText(ss ...string) error {
 	for _, s := range ss {
-		if i := invalidUTF8(s); i >= 0 {
+		if i := pgerr.InvalidUTF8(s); i >= 0 {
 			return pgerr.InvalidByteSequence(s[i:])
 		}
 	}
@@ -20,29 +18,8 @@ func checkText(ss ...string) error {
 
 // checkTextBytes is checkText for a parameter value.
 func checkTextBytes(b []byte) error {
-	if i := invalidUTF8(string(b)); i >= 0 {
+	if i := pgerr.InvalidUTF8(b); i >= 0 {
 		return pgerr.InvalidByteSequence(string(b[i:]))
 	}
 	return nil
-}
-
-// invalidUTF8 returns the offset of the first byte of s that starts no
-// valid UTF-8 character or is NUL, or -1.
-func invalidUTF8(s string) int {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c == 0 {
-				return i
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
-		}
-		i += size
-	}
-	return -1
 }

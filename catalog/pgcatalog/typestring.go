@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltok"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -28,7 +29,7 @@ type typeString struct {
 // typeNameParser reads one type name from tokens.
 type typeNameParser struct {
 	src  string
-	toks []Token
+	toks []sqltok.Token
 	i    int
 	t    typeString
 }
@@ -80,7 +81,7 @@ func parseTypeString(s string) (typeString, error) {
 
 // word is token k's value when it is an unquoted word, else "".
 func (p *typeNameParser) word(k int) string {
-	if k < len(p.toks) && p.toks[k].Kind == TokenIdent {
+	if k < len(p.toks) && p.toks[k].Kind == sqltok.Ident {
 		return p.toks[k].Value
 	}
 	return ""
@@ -88,7 +89,7 @@ func (p *typeNameParser) word(k int) string {
 
 // punct reports whether token k is the punctuation c.
 func (p *typeNameParser) punct(k int, c string) bool {
-	return k < len(p.toks) && p.toks[k].Kind == TokenPunct && p.toks[k].Value == c
+	return k < len(p.toks) && p.toks[k].Kind == sqltok.Punct && p.toks[k].Value == c
 }
 
 // syntaxError is the grammar's error at the current token.
@@ -127,7 +128,7 @@ func (p *typeNameParser) expectPunct(c string) error {
 // iconst consumes an integer constant (the grammar's Iconst: digits that
 // fit int4; a larger number is a float constant).
 func (p *typeNameParser) iconst() (int64, error) {
-	if p.i >= len(p.toks) || p.toks[p.i].Kind != TokenNumber {
+	if p.i >= len(p.toks) || p.toks[p.i].Kind != sqltok.Number {
 		return 0, p.syntaxError()
 	}
 	n, err := strconv.ParseInt(p.toks[p.i].Value, 10, 32)
@@ -305,8 +306,8 @@ func (p *typeNameParser) genericType() error {
 	}
 	t := p.toks[p.i]
 	switch {
-	case t.Kind == TokenQuotedIdent:
-	case t.Kind == TokenIdent && keywordCategory[t.Value] != 'C' && keywordCategory[t.Value] != 'R':
+	case t.Kind == sqltok.QuotedIdent:
+	case t.Kind == sqltok.Ident && keywordCategory[t.Value] != 'C' && keywordCategory[t.Value] != 'R':
 	default:
 		return p.syntaxError()
 	}
@@ -314,7 +315,7 @@ func (p *typeNameParser) genericType() error {
 	p.i++
 	for p.punct(p.i, ".") {
 		p.i++
-		if p.i >= len(p.toks) || p.toks[p.i].Kind != TokenIdent && p.toks[p.i].Kind != TokenQuotedIdent {
+		if p.i >= len(p.toks) || p.toks[p.i].Kind != sqltok.Ident && p.toks[p.i].Kind != sqltok.QuotedIdent {
 			return p.syntaxError()
 		}
 		p.t.names = append(p.t.names, p.toks[p.i].Value)
@@ -350,7 +351,7 @@ func (p *typeNameParser) modifiers() error {
 			return p.syntaxError()
 		}
 		p.t.mods++
-		if k := p.toks[start].Kind; p.i-start != 1 || k != TokenNumber && k != TokenString && k != TokenIdent && k != TokenQuotedIdent {
+		if k := p.toks[start].Kind; p.i-start != 1 || k != sqltok.Number && k != sqltok.String && k != sqltok.Ident && k != sqltok.QuotedIdent {
 			p.t.simple = false
 		}
 		if p.punct(p.i, ")") {

@@ -361,7 +361,7 @@ func asciiPrefix(s []byte) int {
 // NUL, the server encoding's rule.
 func (e *Encoding) ToServer(dst, src []byte) ([]byte, error) {
 	if e.Passthrough() {
-		if i := invalidUTF8(src); i >= 0 {
+		if i := pgerr.InvalidUTF8(src); i >= 0 {
 			return dst, pgerr.InvalidByteSequence(string(src[i:]))
 		}
 		return append(dst, src...), nil
@@ -484,25 +484,4 @@ func (e *Encoding) Complete(src []byte) int {
 		i += l
 	}
 	return len(src)
-}
-
-// invalidUTF8 returns the offset of the first byte of s that starts no
-// valid UTF-8 character or is NUL, or -1.
-func invalidUTF8(s []byte) int {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c == 0 {
-				return i
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
-		}
-		i += size
-	}
-	return -1
 }

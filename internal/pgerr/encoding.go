@@ -3,6 +3,7 @@ package pgerr
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // InvalidByteSequence is PostgreSQL's report_invalid_encoding for the bad
@@ -31,4 +32,28 @@ func UTF8SequenceLength(b byte) int {
 		return 4
 	}
 	return 1
+}
+
+// InvalidUTF8 returns the offset of the first byte of s that starts no
+// valid UTF-8 character or is NUL (which PostgreSQL's text cannot hold),
+// or -1: where InvalidByteSequence reports from. A []byte's character is
+// decoded through a string of at most utf8.UTFMax bytes, which the
+// compiler keeps on the stack.
+func InvalidUTF8[T ~string | ~[]byte](s T) int {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c == 0 {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
 }
