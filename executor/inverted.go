@@ -384,17 +384,8 @@ func (s *scanRows) leapfrog(ctx context.Context, lists []kv.KeyList, toks [][]by
 			out[string(lo)] = struct{}{}
 			pos[i]++
 		} else {
-			// Gallop: the first position at or past hi lies in (lo, top].
-			at, step := pos[i], 1
-			top := at + step
-			for top < l.Len() && bytes.Compare(catalog.InvertedPrimaryKey(l.At(top), toks[i]), hi) < 0 {
-				at, step = top, step*2
-				top = at + step
-			}
-			top = min(top, l.Len())
-			pos[i] = at + 1 + sort.Search(top-at-1, func(j int) bool {
-				return bytes.Compare(catalog.InvertedPrimaryKey(l.At(at+1+j), toks[i]), hi) >= 0
-			})
+			// A list's keys are its token and then the row's primary key.
+			pos[i] = l.Seek(pos[i], len(toks[i]), hi)
 		}
 		if pos[i] == l.Len() {
 			return nil

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -16,6 +17,16 @@ type keyList [][]byte
 
 func (l keyList) Len() int        { return len(l) }
 func (l keyList) At(i int) []byte { return l[i] }
+
+// Seek is kv.KeyList's, by a linear scan (kv/pebble's galloping one is
+// tested against the same in TestCachedRangeSeek).
+func (l keyList) Seek(from, skip int, key []byte) int {
+	i := from + 1
+	for i < len(l) && bytes.Compare(l[i][skip:], key) < 0 {
+		i++
+	}
+	return i
+}
 
 // TestLeapfrogMatchesBruteForce: the zig-zag over posting lists held in
 // memory (kv/pebble's range cache) answers exactly the intersection of

@@ -239,6 +239,14 @@ type KeyIterator interface {
 type KeyList interface {
 	Len() int
 	At(i int) []byte
+	// Seek returns the first position after from whose key, less its
+	// first skip bytes, is not below key; Len() when there is none. It
+	// gallops from from (1, 2, 4, ... entries ahead, then a binary
+	// search), so a short step costs a comparison or two: an intersection
+	// of lists seeks each a little way many times, and one call a seek,
+	// rather than one an entry compared, keeps the search in the list's
+	// own package.
+	Seek(from, skip int, key []byte) int
 }
 
 // KeyLister is an Iterator whose items are held in memory (kv/pebble's

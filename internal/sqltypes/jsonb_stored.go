@@ -189,7 +189,7 @@ func skipJSONValue(s string, i int) int {
 		return -1
 	}
 	j := i
-	for j < len(s) && strings.IndexByte(",:{}[]\" \t\n\r", s[j]) < 0 {
+	for j < len(s) && !jsonDelimiter[s[j]] {
 		j++
 	}
 	if j == i {
@@ -197,6 +197,9 @@ func skipJSONValue(s string, i int) int {
 	}
 	return j
 }
+
+// jsonDelimiter marks the bytes that end a number or a literal.
+var jsonDelimiter = [256]bool{',': true, ':': true, '{': true, '}': true, '[': true, ']': true, '"': true, ' ': true, '\t': true, '\n': true, '\r': true}
 
 // storedContains is JSONBContains(a, y) for a stored jsonb's text s and an
 // object y whose values are scalars or objects of the same (the common

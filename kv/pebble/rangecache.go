@@ -351,6 +351,31 @@ func (r *cachedRange) At(i int) []byte {
 	return r.data[e.off : e.off+e.klen : e.off+e.klen]
 }
 
+// Seek implements kv.KeyList.
+func (r *cachedRange) Seek(from, skip int, key []byte) int {
+	below := func(i int) bool {
+		e := r.ents[i]
+		return bytes.Compare(r.data[e.off+uint32(skip):e.off+e.klen], key) < 0
+	}
+	at, step := from, 1
+	top := at + step
+	for top < len(r.ents) && below(top) {
+		at, step = top, step*2
+		top = at + step
+	}
+	// The answer lies in (at, min(top, len)]: a binary search of it.
+	lo, hi := at+1, min(top, len(r.ents))
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if below(mid) {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
 func (it *rangeIter) Next() bool {
 	it.cur = kv.Item{}
 	if it.err != nil || it.pos >= len(it.cr.ents) {

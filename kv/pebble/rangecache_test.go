@@ -1,8 +1,11 @@
 package pebble
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
+	"math/rand"
+	"slices"
 	"testing"
 	"time"
 
@@ -173,5 +176,41 @@ func TestRangeCacheTooLarge(t *testing.T) {
 	}
 	if _, _, hits, _ := s.RowCacheStats(); hits != 0 {
 		t.Fatalf("%d range hits of a range too large to keep", hits)
+	}
+}
+
+// TestCachedRangeSeek: the galloping Seek lands where a linear scan does,
+// from every position, for keys below, between, on and past the entries,
+// with and without a prefix skipped.
+func TestCachedRangeSeek(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for round := range 200 {
+		prefix := []byte("tok\x00")[:rng.Intn(5)]
+		cr := &cachedRange{}
+		n := rng.Intn(200)
+		id := 0
+		for range n {
+			id += 1 + rng.Intn(1+rng.Intn(40))
+			k := binary.BigEndian.AppendUint16(slices.Clip(prefix), uint16(id))
+			if rng.Intn(5) == 0 {
+				k = append(k, 0) // a key with another as its prefix
+			}
+			cr.ents = append(cr.ents, rangeEntry{off: uint32(len(cr.data)), klen: uint32(len(k)), vlen: 1})
+			cr.data = append(append(cr.data, k...), 'v')
+		}
+		for range 100 {
+			key := binary.BigEndian.AppendUint16(nil, uint16(rng.Intn(id+10)))
+			if rng.Intn(4) == 0 {
+				key = append(key, byte(rng.Intn(2)))
+			}
+			from := rng.Intn(n+1) - 1
+			want := from + 1
+			for want < n && bytes.Compare(cr.At(want)[len(prefix):], key) < 0 {
+				want++
+			}
+			if got := cr.Seek(from, len(prefix), key); got != want {
+				t.Fatalf("round %d: Seek(%d, %d, %x) over %d entries = %d, want %d", round, from, len(prefix), key, n, got, want)
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math/rand"
 	"sync"
 	"sync/atomic"
@@ -321,3 +322,71 @@ func scanGroup(ctx context.Context, r interface {
 
 // seeking reports whether scanGroup read items after a seek.
 func seeking(items []kv.Item) bool { return len(items) > 0 && items[0].Key.Partition == nil }
+
+// TestRowCacheLookupMany: a batch lookup answers as one lookup a key does,
+// read from the generations before it (repeated and absent keys, readers
+// older than some entries, keys in the old generation, which it promotes
+// as lookup does), over a cache small enough to rotate all the time. It
+// fails when a step skips the old generation or the reader's stamp.
+func TestRowCacheLookupMany(t *testing.T) {
+	c := newRowCache(64 << 10)
+	rng := rand.New(rand.NewSource(7))
+	key := func() []byte { return []byte(fmt.Sprintf("k%04d", rng.Intn(3000))) }
+	peek := func(k []byte, r uint64) ([]byte, bool) { // lookup without its promotion
+		h := maphash.Bytes(c.seed, k)
+		sh := c.shard(h)
+		if v, ok := sh.cur.find(h, k, r); ok {
+			return v, true
+		}
+		return sh.old.find(h, k, r)
+	}
+	stamp := uint64(0)
+	hits, olds := 0, 0
+	var sc lookupScratch
+	for round := 0; round < 300; round++ {
+		for i := 0; i < 200; i++ {
+			switch rng.Intn(10) {
+			case 0:
+				stamp++
+				c.drop(key(), stamp)
+			default:
+				c.insert(key(), []byte(fmt.Sprintf("v%d-%s", rng.Intn(1000), make([]byte, rng.Intn(60)))), stamp-uint64(rng.Intn(int(min(stamp, 3))+1)))
+			}
+		}
+		keys := make([][]byte, 1+rng.Intn(300))
+		for i := range keys {
+			keys[i] = key()
+		}
+		r := stamp - uint64(rng.Intn(int(min(stamp, 2))+1))
+		want := make([][]byte, len(keys))
+		wantHit := make([]bool, len(keys))
+		for i, k := range keys {
+			want[i], wantHit[i] = peek(k, r)
+			if wantHit[i] {
+				h := maphash.Bytes(c.seed, k)
+				if _, inCur := c.shard(h).cur.find(h, k, r); !inCur {
+					olds++
+				}
+			}
+		}
+		vals, hit := make([][]byte, len(keys)), make([]bool, len(keys))
+		c.lookupMany(keys, r, vals, hit, &sc)
+		for i := range keys {
+			if hit[i] != wantHit[i] || string(vals[i]) != string(want[i]) {
+				t.Fatalf("round %d: %s at %d: got %q %v, want %q %v", round, keys[i], r, vals[i], hit[i], want[i], wantHit[i])
+			}
+			if hit[i] {
+				hits++
+				// The promotions may rotate a generation out; what stays
+				// holds the same value.
+				if v, ok := peek(keys[i], r); ok && string(v) != string(want[i]) {
+					t.Fatalf("round %d: %s after the batch: %q, want %q", round, keys[i], v, want[i])
+				}
+			}
+		}
+	}
+	if hits == 0 || olds == 0 {
+		t.Fatalf("%d hits, %d of them in old generations: the test exercises nothing", hits, olds)
+	}
+	t.Logf("%d hits, %d in old generations", hits, olds)
+}

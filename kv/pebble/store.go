@@ -365,15 +365,18 @@ const iterGetMin = 8
 // in key order; items[i] is the item of req.Keys[i] (a zero item when it
 // is absent).
 func (s *Store) getSorted(r pebble.Reader, req kv.GetRequest, items []kv.Item, stamp uint64) (_ []kv.Item, err error) {
+	sc := getScratchPool.Get().(*getScratch)
+	defer sc.release()
+	n := len(req.Keys)
 	// One buffer holds every encoded key.
-	var buf []byte
-	ends := make([]int, len(req.Keys))
-	order := make([]int, len(req.Keys))
+	buf := sc.buf[:0]
+	ends, order := grown(sc.ends, n), grown(sc.order, n)
 	for i, k := range req.Keys {
 		buf = appendKey(buf, k)
 		ends[i], order[i] = len(buf), i
 	}
-	enc := make([][]byte, len(req.Keys))
+	sc.buf = buf
+	enc := grown(sc.enc, n)
 	for i := range enc {
 		start := 0
 		if i > 0 {
@@ -382,6 +385,9 @@ func (s *Store) getSorted(r pebble.Reader, req kv.GetRequest, items []kv.Item, s
 		enc[i] = buf[start:ends[i]:ends[i]]
 	}
 	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(enc[a], enc[b]) })
+	cached, hit := grown(sc.cached, n), grown(sc.hit, n)
+	sc.ends, sc.order, sc.enc, sc.cached, sc.hit = ends, order, enc, cached, hit
+	s.rows.lookupMany(enc, stamp, cached, hit, &sc.lookup)
 	// The iterator is opened at the first key the row cache does not
 	// hold: a get whose rows are all cached seeks nothing.
 	var it *pebble.Iterator
@@ -397,8 +403,8 @@ func (s *Store) getSorted(r pebble.Reader, req kv.GetRequest, items []kv.Item, s
 	proj := newProjection(req.Attrs, req.AttrIDs)
 	var arena valueArena
 	for n, i := range order {
-		v, cached := s.rows.lookup(enc[i], stamp)
-		if !cached {
+		v := cached[i]
+		if !hit[i] {
 			if exhausted {
 				continue
 			}
@@ -439,6 +445,41 @@ func (s *Store) getSorted(r pebble.Reader, req kv.GetRequest, items []kv.Item, s
 	}
 	req.Stats.AddRead(found, readBytes)
 	return items, nil
+}
+
+// getScratch is getSorted's working memory, kept between gets in
+// getScratchPool: a gin scan's row get reads a hundred or more keys, and
+// their encodings, order and cache lookups were seven allocations a get.
+// Nothing in it outlives the get: the items' attributes are copied out.
+type getScratch struct {
+	buf         []byte
+	ends, order []int
+	enc, cached [][]byte
+	hit         []bool
+	lookup      lookupScratch
+}
+
+var getScratchPool = sync.Pool{New: func() any { return new(getScratch) }}
+
+// release returns sc to the pool, dropping its references into the row
+// cache's arenas (which would keep a rotated generation alive) and any
+// buffer grown past what a usual get needs.
+func (sc *getScratch) release() {
+	const keepKeys, keepBytes = 4096, 256 << 10
+	if cap(sc.enc) > keepKeys || cap(sc.buf) > keepBytes {
+		return
+	}
+	clear(sc.cached)
+	getScratchPool.Put(sc)
+}
+
+// grown returns s resized to n elements, reallocated when it is smaller.
+// The elements' values are left as they were: callers set each.
+func grown[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // errConditionNotAtomic rejects a condition in a non-atomic batch.
