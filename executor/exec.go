@@ -1130,7 +1130,7 @@ func (ec *execCtx) startFilter(ctx context.Context, x *optimizer.Filter) (Rows, 
 	if err != nil {
 		return nil, err
 	}
-	return &filterRows{in: in, pred: x.Pred, ec: ec}, nil
+	return &filterRows{in: in, pred: ir.BindParams(x.Pred, ec.eval), ec: ec}, nil
 }
 
 // startProject starts the operator of a Project node.

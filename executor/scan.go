@@ -123,6 +123,8 @@ func (ec *execCtx) newScan(ctx context.Context, planned *optimizer.Scan) (Rows, 
 	if err != nil {
 		return nil, err
 	}
+	static := n == planned // the planned ranges are the ones read
+	n = ec.bindResidual(n)
 	if n.Method == optimizer.ZOrderNearest || n.Method == optimizer.XZNearest {
 		return ec.newNearest(planned, n), nil
 	}
@@ -131,7 +133,7 @@ func (ec *execCtx) newScan(ctx context.Context, planned *optimizer.Scan) (Rows, 
 	}
 	s := ec.scanRowsMem()
 	*s = scanRows{ec: ec, node: n, statKey: planned}
-	if n == planned && n.ZSchema != nil && ec.stats != nil {
+	if static && n.ZSchema != nil && ec.stats != nil {
 		s.rangeItems = make([]atomic.Int64, len(n.Ranges))
 	}
 	if len(n.SortKeys) > 0 {
@@ -143,6 +145,19 @@ func (ec *execCtx) newScan(ctx context.Context, planned *optimizer.Scan) (Rows, 
 		return &sortRows{in: s, keys: n.SortKeys, limit: planned.Limit, ec: ec}, nil
 	}
 	return s, s.start(ctx)
+}
+
+// bindResidual is n with the parts of its residual filter that read only
+// the statement's parameters computed for this execution (ir.BindParams):
+// a copy when something is.
+func (ec *execCtx) bindResidual(n *optimizer.Scan) *optimizer.Scan {
+	r := ir.BindParams(n.Residual, ec.eval)
+	if r == n.Residual {
+		return n
+	}
+	cp := *n
+	cp.Residual = r
+	return &cp
 }
 
 // start begins reading: one batched get for a point get, else a stream per

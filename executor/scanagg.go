@@ -49,7 +49,7 @@ func (a *scanAggRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) 
 	// record (which Close adds the store figures to) is made here, and
 	// its rows are those that fed the aggregates.
 	st := a.scanStats()
-	s := &scanRows{ec: a.ec, node: a.scan, statKey: a.scan, sink: func(row []sqltypes.Value) error {
+	s := &scanRows{ec: a.ec, node: a.ec.bindResidual(a.scan), statKey: a.scan, sink: func(row []sqltypes.Value) error {
 		if st != nil {
 			st.Rows++
 		}
