@@ -23,17 +23,7 @@ func TestServerSideCodeOverTheWire(t *testing.T) {
 	tg := newTarget(t)
 	ctx := testCtx(t)
 	var notices []string
-	cfg, err := pgx.ParseConfig(tg.connString)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.DefaultQueryExecMode = pgx.QueryExecModeCacheStatement
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Message) }
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
+	conn := connectNoticing(ctx, t, tg, pgx.QueryExecModeCacheStatement, func(n *pgconn.Notice) { notices = append(notices, n.Message) })
 
 	for _, sql := range []string{
 		"DROP TABLE IF EXISTS srv_items",
@@ -125,7 +115,7 @@ END $$`,
 	}
 
 	// A procedure's COMMITs keep what came before its error.
-	_, err = conn.Exec(ctx, "CALL srv_batch(5)")
+	_, err := conn.Exec(ctx, "CALL srv_batch(5)")
 	var pe *pgconn.PgError
 	if !errors.As(err, &pe) || pe.Code != "P0001" || !strings.Contains(pe.Message, "batch failed after 5") {
 		t.Fatalf("CALL srv_batch: %v, want P0001", err)

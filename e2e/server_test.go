@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/zproxy/zproxy/e2e/harness"
 )
@@ -195,4 +196,25 @@ func (tg *target) CreateTable(t testing.TB, conn *pgx.Conn, ddl string) {
 		ddl = descKeyColumn.ReplaceAllString(shardsClause.ReplaceAllString(ddl, ""), "$1")
 	}
 	mustExec(t, conn, ddl)
+}
+
+// connectNoticing connects to tg with pgx, passing each notice the server
+// sends to onNotice; mode, when set, is the connection's default query
+// mode.
+func connectNoticing(ctx context.Context, t *testing.T, tg *target, mode pgx.QueryExecMode, onNotice func(*pgconn.Notice)) *pgx.Conn {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(tg.connString)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mode != 0 {
+		cfg.DefaultQueryExecMode = mode
+	}
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { onNotice(n) }
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
 }

@@ -130,9 +130,7 @@ func scan(sql string) ([]token, error) {
 		case isSpace(c):
 			i++
 		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
-			for i < len(sql) && sql[i] != '\n' && sql[i] != '\r' {
-				i++
-			}
+			i = lineCommentEnd(sql, i)
 		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
 			end, ok := blockCommentEnd(sql, i)
 			if !ok {
@@ -143,18 +141,7 @@ func scan(sql string) ([]token, error) {
 			}
 			i = end
 		case (c == 'e' || c == 'E') && i+1 < len(sql) && sql[i+1] == '\'':
-			t, err := scanEString(sql, i)
-			for err == nil {
-				q, ok := continuationAt(sql, t.end)
-				if !ok {
-					break
-				}
-				var next token
-				if next, err = scanEString(sql, q-1); err == nil {
-					t.val += next.val
-					t.end = next.end
-				}
-			}
+			t, err := scanContinuedEString(sql, i)
 			if err != nil {
 				return nil, err
 			}
@@ -251,6 +238,15 @@ func scan(sql string) ([]token, error) {
 		}
 	}
 	return toks, nil
+}
+
+// lineCommentEnd returns the end of the -- comment starting at i: its
+// line's end.
+func lineCommentEnd(sql string, i int) int {
+	for i < len(sql) && sql[i] != '\n' && sql[i] != '\r' {
+		i++
+	}
+	return i
 }
 
 // blockCommentEnd returns the end of the (nested, as in Postgres) block
@@ -415,12 +411,36 @@ func scanDollar(sql string, i int) (token, error) {
 	return token{kind: tkString, str: strDollar, start: i, end: j + 1 + k + len(delim), val: body}, nil
 }
 
+// scanContinuedEString scans the E'...' string at i with the segments
+// continuing it on later lines (continuationAt), which read its escapes.
+func scanContinuedEString(sql string, i int) (token, error) {
+	t, err := scanEString(sql, i)
+	for err == nil {
+		q, ok := continuationAt(sql, t.end)
+		if !ok {
+			break
+		}
+		var next token
+		if next, err = scanEString(sql, q-1); err == nil {
+			t.val += next.val
+			t.end = next.end
+		}
+	}
+	return t, err
+}
+
 // scanEString decodes an E'...' string: backslash escapes \b \f \n \r \t,
 // \ooo octal, \xHH hex, \uXXXX and \UXXXXXXXX, any other \c is c; ” and \'
 // are quotes. The decoded bytes must be valid UTF-8, as in a UTF-8 database.
 func scanEString(sql string, start int) (token, error) {
+	return scanEscaped(sql, start, start+1)
+}
+
+// scanEscaped decodes the string whose opening quote is at quote, with
+// E'...”s escapes, as the token starting at start.
+func scanEscaped(sql string, start, quote int) (token, error) {
 	var b []byte
-	j := start + 2
+	j := quote + 1
 	for {
 		if j >= len(sql) {
 			return token{}, scanError(sql, start, "unterminated quoted string at or near %q", nearText(sql, start, len(sql)))
@@ -597,9 +617,7 @@ func uescapeAt(sql string, i int) (int, bool) {
 		case isSpace(sql[i]):
 			i++
 		case strings.HasPrefix(sql[i:], "--"):
-			for i < len(sql) && sql[i] != '\n' && sql[i] != '\r' {
-				i++
-			}
+			i = lineCommentEnd(sql, i)
 		case strings.HasPrefix(sql[i:], "/*"):
 			end, ok := blockCommentEnd(sql, i)
 			if !ok {
@@ -714,9 +732,7 @@ func continuationAt(sql string, i int) (int, bool) {
 		case isSpace(c):
 			i++
 		case strings.HasPrefix(sql[i:], "--"):
-			for i < len(sql) && sql[i] != '\n' && sql[i] != '\r' {
-				i++
-			}
+			i = lineCommentEnd(sql, i)
 		case c == '\'' && newline:
 			return i, true
 		default:

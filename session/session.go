@@ -100,6 +100,19 @@ var _ wire.Session = (*Session)(nil)
 
 // Parse implements wire.Session.
 func (s *Session) Parse(_ context.Context, sql string, paramTypes []sqltypes.Type) ([]wire.Statement, error) {
+	if s.vars["standard_conforming_strings"] == "off" {
+		// Backslashes escape in ordinary literals: the text is read as
+		// the standard one of the same values (parser.NonStandardStrings).
+		text, warnings, err := parser.NonStandardStrings(sql, s.vars["escape_string_warning"] != "off")
+		if err != nil {
+			s.failBlock()
+			return nil, err
+		}
+		for _, w := range warnings {
+			s.notice(w)
+		}
+		sql = text
+	}
 	stmts, err := parser.Parse(sql)
 	if err != nil {
 		s.failBlock()

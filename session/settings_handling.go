@@ -45,7 +45,6 @@ var inertCategories = []string{
 var inertParams = map[string]string{
 	"row_security":            "zproxy has no row-level security policies, so off (pg_dump's setting) and on read the same rows",
 	"synchronize_seqscans":    "it only changes where an unordered scan starts; pg_dump turns it off",
-	"escape_string_warning":   "it warns about backslashes in ordinary strings, which standard_conforming_strings (always on) makes literal",
 	"lock_timeout":            "zproxy takes no locks a statement could wait for",
 	"stats_fetch_consistency": "zproxy's statistics views read one consistent snapshot whatever it is",
 	// The statements of a function's body are not statements the
@@ -64,9 +63,7 @@ var fixedDeveloperOptions = map[string]bool{
 
 // fixedKnown are parameters zproxy has in knownVars only at their default:
 // the other values would change how text is read or printed.
-var fixedKnown = map[string]bool{
-	"standard_conforming_strings": true, // zproxy reads string literals as the SQL standard does
-}
+var fixedKnown = map[string]bool{}
 
 // handlingOf says how the session treats parameter n (canonical).
 func handlingOf(n string) paramHandling {

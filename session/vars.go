@@ -65,6 +65,7 @@ var knownVars = map[string]string{
 	"default_transaction_deferrable":      "off",
 	"transaction_deferrable":              "off",
 	"standard_conforming_strings":         "on",
+	"escape_string_warning":               "on",
 	"bytea_output":                        "hex",
 	"xmloption":                           "content",
 	"client_min_messages":                 "notice",
