@@ -1,186 +1,113 @@
 package builtins
 
 import (
-	"fmt"
-	"strings"
-	"unicode/utf8"
-
-	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/charmap"
-	"golang.org/x/text/encoding/japanese"
-	"golang.org/x/text/encoding/korean"
-	"golang.org/x/text/encoding/simplifiedchinese"
-	"golang.org/x/text/encoding/traditionalchinese"
-
+	"github.com/zproxy/zproxy/internal/pgenc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
 // convert_from, convert_to, convert and length(bytea, encoding): text
 // between zproxy's server encoding, UTF8, and PostgreSQL's other
-// encodings, on golang.org/x/text's charsets. Encoding names are read as
-// PostgreSQL reads them: any case, punctuation ignored, with its aliases
-// (latin1, iso-8859-1, win1252, windows-1252, unicode ...).
+// encodings, by the same conversions the protocol uses for a client's
+// encoding (internal/pgenc, checked against PostgreSQL's maps), with
+// PostgreSQL's errors: 22021 for bytes that are no character of their
+// encoding, 22P05 for a character the other encoding lacks. Encoding
+// names are read as PostgreSQL reads them (any case, punctuation ignored,
+// its aliases).
 
-// pgEncoding is one of PostgreSQL's encodings: its name and charset (nil
-// for UTF8 and SQL_ASCII, which zproxy's text already is).
-type pgEncoding struct {
-	name    string
-	charset encoding.Encoding
+// lookupEncoding is the encoding named name; role is "source ",
+// "destination " or "" for the error naming it.
+func lookupEncoding(name, role string) (*pgenc.Encoding, error) {
+	e, ok := pgenc.Lookup(name)
+	if !ok {
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid %sencoding name \"%s\"", role, name)
+	}
+	return e, nil
 }
 
-var pgEncodings = map[string]pgEncoding{}
-
-func init() {
-	add := func(name string, cs encoding.Encoding, aliases ...string) {
-		e := pgEncoding{name, cs}
-		pgEncodings[cleanEncodingName(name)] = e
-		for _, a := range aliases {
-			pgEncodings[cleanEncodingName(a)] = e
+// unconvertible checks text of an encoding zproxy does not convert
+// (EUC_JP, EUC_CN, BIG5, ...: golang.org/x/text's tables disagree with
+// PostgreSQL's on common characters): ASCII reads the same in every
+// encoding here, anything else is 0A000.
+func unconvertible(e *pgenc.Encoding, b []byte) error {
+	for _, c := range b {
+		if c >= 0x80 || c == 0 {
+			return pgerr.New(pgerr.FeatureNotSupported, "conversion between %s and UTF8 is not supported", e.Name).
+				WithDetail("zproxy's tables for %s would not give PostgreSQL's characters; text that is all ASCII converts.", e.Name)
 		}
-	}
-	add("UTF8", nil, "unicode")
-	add("SQL_ASCII", nil)
-	add("LATIN1", charmap.ISO8859_1, "ISO8859_1")
-	add("LATIN2", charmap.ISO8859_2, "ISO8859_2")
-	add("LATIN3", charmap.ISO8859_3, "ISO8859_3")
-	add("LATIN4", charmap.ISO8859_4, "ISO8859_4")
-	add("LATIN5", charmap.ISO8859_9, "ISO8859_9")
-	add("LATIN6", charmap.ISO8859_10, "ISO8859_10")
-	add("LATIN7", charmap.ISO8859_13, "ISO8859_13")
-	add("LATIN8", charmap.ISO8859_14, "ISO8859_14")
-	add("LATIN9", charmap.ISO8859_15, "ISO8859_15")
-	add("LATIN10", charmap.ISO8859_16, "ISO8859_16")
-	add("ISO_8859_5", charmap.ISO8859_5)
-	add("ISO_8859_6", charmap.ISO8859_6)
-	add("ISO_8859_7", charmap.ISO8859_7)
-	add("ISO_8859_8", charmap.ISO8859_8)
-	add("KOI8R", charmap.KOI8R, "KOI8")
-	add("KOI8U", charmap.KOI8U)
-	add("WIN866", charmap.CodePage866, "ALT")
-	add("WIN874", charmap.Windows874)
-	for i, cs := range []encoding.Encoding{charmap.Windows1250, charmap.Windows1251, charmap.Windows1252, charmap.Windows1253,
-		charmap.Windows1254, charmap.Windows1255, charmap.Windows1256, charmap.Windows1257, charmap.Windows1258} {
-		n := 1250 + i
-		add(fmt.Sprintf("WIN%d", n), cs, fmt.Sprintf("windows%d", n))
-	}
-	add("EUC_JP", japanese.EUCJP)
-	add("SJIS", japanese.ShiftJIS, "Shift_JIS", "mskanji")
-	add("EUC_KR", korean.EUCKR)
-	add("GBK", simplifiedchinese.GBK, "CP936")
-	add("GB18030", simplifiedchinese.GB18030)
-	add("BIG5", traditionalchinese.Big5)
-}
-
-// cleanEncodingName is PostgreSQL's clean_encoding_name: lower case,
-// letters and digits only.
-func cleanEncodingName(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func lookupEncoding(name, role string) (pgEncoding, error) {
-	if e, ok := pgEncodings[cleanEncodingName(name)]; ok {
-		return e, nil
-	}
-	return pgEncoding{}, pgerr.New(pgerr.InvalidParameterValue, "invalid %sencoding name \"%s\"", role, name)
-}
-
-// byteList prints bytes as PostgreSQL's encoding errors do: 0xe2 0x82.
-func byteList(b []byte) string {
-	parts := make([]string, len(b))
-	for i, c := range b {
-		parts[i] = fmt.Sprintf("0x%02x", c)
-	}
-	return strings.Join(parts, " ")
-}
-
-// invalidSequence is 22021 for the character starting at b[i] (as many
-// bytes as its lead byte announces, as far as b goes).
-func invalidSequence(enc string, b []byte, i int) error {
-	n := 1
-	if enc == "UTF8" {
-		switch c := b[i]; {
-		case c&0xe0 == 0xc0:
-			n = 2
-		case c&0xf0 == 0xe0:
-			n = 3
-		case c&0xf8 == 0xf0:
-			n = 4
-		}
-	}
-	return pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"%s\": %s", enc, byteList(b[i:min(i+n, len(b))]))
-}
-
-func noEquivalent(b []byte, from, to string) error {
-	return pgerr.New(pgerr.UntranslatableCharacter, "character with byte sequence %s in encoding \"%s\" has no equivalent in encoding \"%s\"", byteList(b), from, to)
-}
-
-// checkUTF8 is PostgreSQL's verification of server-encoding text: valid
-// UTF-8 without NUL.
-func checkUTF8(b []byte) error {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 || r == 0 {
-			return invalidSequence("UTF8", b, i)
-		}
-		i += n
 	}
 	return nil
 }
 
-// decodeFrom turns bytes in encoding e into UTF-8.
-func decodeFrom(e pgEncoding, b []byte) ([]byte, error) {
-	if e.charset == nil {
-		return b, checkUTF8(b)
+// charCount is pgenc's CharCount for any encoding.
+func charCount(e *pgenc.Encoding, b []byte) (int, error) {
+	if !e.Convertible() {
+		return len(b), unconvertible(e, b)
 	}
-	for i, c := range b {
-		if c == 0 {
-			return nil, invalidSequence(e.name, b, i)
-		}
-	}
-	if cm, ok := e.charset.(*charmap.Charmap); ok {
-		// Single-byte: a byte the charset leaves undefined has no
-		// equivalent.
-		out := make([]byte, 0, len(b))
-		for _, c := range b {
-			r := cm.DecodeByte(c)
-			if r == utf8.RuneError {
-				return nil, noEquivalent([]byte{c}, e.name, "UTF8")
-			}
-			out = utf8.AppendRune(out, r)
-		}
-		return out, nil
-	}
-	out, err := e.charset.NewDecoder().Bytes(b)
-	if err != nil || strings.ContainsRune(string(out), utf8.RuneError) {
-		return nil, pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"%s\"", e.name)
-	}
-	return out, nil
+	return e.CharCount(b)
 }
 
-// encodeTo turns UTF-8 into encoding e.
-func encodeTo(e pgEncoding, s []byte) ([]byte, error) {
-	if e.charset == nil {
-		return s, nil
+// decodeFrom turns bytes in encoding e into UTF-8, as pg_convert does to
+// the server encoding: checked as text of e, then converted.
+func decodeFrom(e *pgenc.Encoding, b []byte) ([]byte, error) {
+	if _, err := charCount(e, b); err != nil || !e.Convertible() {
+		return b, err
 	}
-	enc := e.charset.NewEncoder()
-	var out []byte
-	for i := 0; i < len(s); {
-		_, n := utf8.DecodeRune(s[i:])
-		b, err := enc.Bytes(s[i : i+n])
-		if err != nil {
-			return nil, noEquivalent(s[i:i+n], "UTF8", e.name)
+	return e.ToServer(nil, b)
+}
+
+// convertBetween is pg_convert from one encoding to another: the text is
+// checked as from's, then converted, through UTF8, when PostgreSQL has a
+// conversion for the pair (between UTF8 and each other encoding, and the
+// direct ones of directConversions); 42883 otherwise, as PostgreSQL says.
+func convertBetween(b []byte, from, to *pgenc.Encoding) ([]byte, error) {
+	if _, err := charCount(from, b); err != nil {
+		return nil, err
+	}
+	switch {
+	case from == to, to == pgenc.SQLASCII:
+		return b, nil
+	case from == pgenc.SQLASCII:
+		// Nothing to convert, but the bytes must be text of to.
+		if _, err := charCount(to, b); err != nil {
+			return nil, err
 		}
-		out = append(out, b...)
-		i += n
+		return b, nil
+	case from != pgenc.UTF8 && to != pgenc.UTF8 && !directConversions[[2]string{from.Name, to.Name}]:
+		return nil, pgerr.New(pgerr.UndefinedFunction, "default conversion function for encoding \"%s\" to \"%s\" does not exist", from.Name, to.Name)
 	}
-	return out, nil
+	mid, err := decodeFrom(from, b)
+	if err != nil {
+		return nil, err
+	}
+	return encodeTo(to, mid)
+}
+
+// directConversions are PostgreSQL 15's default conversions between two
+// encodings neither of which is UTF8 (pg_conversion), among those zproxy
+// converts: the Cyrillic ones with each other, LATIN2 and WIN1250.
+var directConversions = func() map[[2]string]bool {
+	m := map[[2]string]bool{{"LATIN2", "WIN1250"}: true, {"WIN1250", "LATIN2"}: true}
+	cyrillic := []string{"ISO_8859_5", "KOI8R", "WIN1251", "WIN866"}
+	for _, a := range cyrillic {
+		for _, b := range cyrillic {
+			if a != b {
+				m[[2]string{a, b}] = true
+			}
+		}
+	}
+	return m
+}()
+
+// encodeTo turns UTF-8 into encoding e.
+func encodeTo(e *pgenc.Encoding, s []byte) ([]byte, error) {
+	switch {
+	case e.Passthrough():
+		return s, nil
+	case !e.Convertible():
+		return s, unconvertible(e, s)
+	}
+	return e.ToClient(nil, s)
 }
 
 func init() {
@@ -222,11 +149,7 @@ func init() {
 			if err != nil {
 				return sqltypes.Null, err
 			}
-			mid, err := decodeFrom(from, []byte(a[0].S))
-			if err != nil {
-				return sqltypes.Null, err
-			}
-			out, err := encodeTo(to, mid)
+			out, err := convertBetween([]byte(a[0].S), from, to)
 			if err != nil {
 				return sqltypes.Null, err
 			}
@@ -239,10 +162,12 @@ func init() {
 			if err != nil {
 				return sqltypes.Null, err
 			}
-			out, err := decodeFrom(e, []byte(a[0].S))
+			// pg_verify_mbstr_len: the characters counted by the
+			// encoding's rules, nothing converted.
+			n, err := charCount(e, []byte(a[0].S))
 			if err != nil {
 				return sqltypes.Null, err
 			}
-			return sqltypes.NewInt(int64(utf8.RuneCount(out))), nil
+			return sqltypes.NewInt(int64(n)), nil
 		}})
 }

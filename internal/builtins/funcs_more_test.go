@@ -225,7 +225,11 @@ func TestEncodings(t *testing.T) {
 		{"\xc3\xa9", "UTF8", "é", nil},
 		{"\xe9", "latin-1", "é", nil},
 		{"\x80", "WIN1252", "€", nil},
-		{"\xa4\xa2", "EUC_JP", "あ", nil},
+		{"\xa4\xa2", "EUC_JP", "", &pgerr.FeatureNotSupported}, // x/text's EUC_JP is not PostgreSQL's
+		{"abc", "EUC_JP", "abc", nil},
+		{"\xca", "WIN1255", "", &pgerr.UntranslatableCharacter},
+		{"\x85", "LATIN2", "\u0085", nil},
+		{"\x83", "SJIS", "", &pgerr.CharacterNotInRepertoire},
 		{"\xff", "UTF8", "", &pgerr.CharacterNotInRepertoire},
 		{"\x00", "LATIN1", "", &pgerr.CharacterNotInRepertoire},
 		{"\xe9", "SQL_ASCII", "", &pgerr.CharacterNotInRepertoire},

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/zproxy/zproxy/internal/pgenc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -29,14 +30,8 @@ var pgEncodingNames = [...]string{"SQL_ASCII", "EUC_JP", "EUC_CN", "EUC_KR", "EU
 // encodingByName is PostgreSQL's encoding of a name: its own names and
 // the aliases convert_from reads, in any case and punctuation.
 func encodingByName(name string) (string, bool) {
-	c := cleanEncodingName(name)
-	for _, n := range pgEncodingNames {
-		if cleanEncodingName(n) == c {
-			return n, true
-		}
-	}
-	if e, ok := pgEncodings[c]; ok {
-		return e.name, true
+	if e, ok := pgenc.Lookup(name); ok {
+		return e.Name, true
 	}
 	return "", false
 }

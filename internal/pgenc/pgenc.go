@@ -340,6 +340,36 @@ func (e *Encoding) InvalidSequence(rest []byte) *pgerr.Error {
 	return pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"%s\": %s", e.Name, byteList(rest[:n]))
 }
 
+// CharCount is pg_verify_mbstr_len: how many characters src, text in e,
+// holds by e's rules, nothing converted; 22021 at the first bytes that are
+// no character of e (NUL included). A single-byte encoding's every other
+// byte is a character, defined in its map or not.
+func (e *Encoding) CharCount(src []byte) (int, error) {
+	n := 0
+	for i := 0; i < len(src); n++ {
+		c := src[i]
+		switch {
+		case c == 0:
+			return 0, e.InvalidSequence(src[i:])
+		case c < 0x80 || e.sb != nil || e == SQLASCII:
+			i++
+		case e == UTF8:
+			r, size := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && size <= 1 {
+				return 0, e.InvalidSequence(src[i:])
+			}
+			i += size
+		default:
+			l := e.mb.verify(src[i:])
+			if l < 0 {
+				return 0, e.InvalidSequence(src[i:])
+			}
+			i += l
+		}
+	}
+	return n, nil
+}
+
 // untranslatable is report_untranslatable_char.
 func untranslatable(b []byte, from, to string) *pgerr.Error {
 	return pgerr.New(pgerr.UntranslatableCharacter, "character with byte sequence %s in encoding \"%s\" has no equivalent in encoding \"%s\"", byteList(b), from, to)
