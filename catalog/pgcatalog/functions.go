@@ -1446,11 +1446,11 @@ func registerFunctionInfo() {
 				}
 				return textV(functionArguments(f, false)), nil
 			}
-			if what == "def" || what == "sqlbody" {
-				return sqltypes.Null, nil
-			}
 			p, ok := procByOID(uint32(a[0].I))
-			if !ok {
+			if what == "def" && ok && p.kind == 'a' {
+				return sqltypes.Null, pgerr.New(pgerr.WrongObjectType, "\"%s\" is an aggregate function", p.name)
+			}
+			if !ok || what == "def" || what == "sqlbody" {
 				return sqltypes.Null, nil
 			}
 			if what == "result" {
