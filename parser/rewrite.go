@@ -404,6 +404,9 @@ func (r *rewriter) rewrite(head int) (err error) {
 				body = "b" + body
 			}
 			r.replace(i, CastFunc+"('"+body+"', 'bit')")
+		case t.kind == tkString && t.str == strNation:
+			// N'...' is PostgreSQL's NCHAR '...': a bpchar of no length.
+			r.replace(i, CastFunc+"('"+strings.ReplaceAll(t.val, "'", "''")+"', '"+castName(sqltypes.TypeBPChar)+"')")
 		case t.kind == tkOp && t.val == "=>":
 			if err := r.namedArg(i, i); err != nil {
 				return err
@@ -498,16 +501,30 @@ func (r *rewriter) castCall(i int) error {
 	return nil
 }
 
+// typedLiteralTypes are the type names typedLiteral reads before a string
+// constant: PostgreSQL's grammar takes any type name there, but the front
+// end cannot tell a type name from a statement's own word before a string
+// (COMMENT ... IS 'x', PASSWORD 'x', DELIMITER ','), so it takes pg_type's
+// names (and the grammar's spellings) that are no such word.
+var typedLiteralTypes = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`smallint int2 integer int int4 bigint int8 real float float4 float8
+		double text varchar character char bpchar nchar boolean bool timestamp timestamptz date
+		bytea uuid interval numeric decimal dec time timetz money varbit bit inet cidr macaddr macaddr8 xml pg_lsn xid xid8 tid jsonpath
+		json jsonb name oid regclass regtype regproc regprocedure regoper regoperator regnamespace regrole regconfig regcollation
+		tsvector tsquery int4range int8range numrange tsrange tstzrange daterange
+		int4multirange int8multirange nummultirange tsmultirange tstzmultirange datemultirange
+		point lseg box line path polygon circle hstore geometry geography`) {
+		m[n] = true
+	}
+	return m
+}()
+
 // typedLiteral rewrites Postgres' "type 'literal'" (date '2024-01-01',
 // timestamp with time zone '...') to a cast when token i starts a known type
 // name directly followed by a string constant.
 func (r *rewriter) typedLiteral(i int) error {
-	switch r.toks[i].val {
-	case "smallint", "int2", "integer", "int", "int4", "bigint", "int8", "real", "float4", "float8",
-		"double", "text", "varchar", "character", "boolean", "bool", "timestamp", "timestamptz", "date",
-		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz", "money", "varbit", "bit", "inet", "cidr", "macaddr", "macaddr8", "xml", "pg_lsn", "xid", "xid8", "tid", "jsonpath",
-		"point", "lseg", "box", "line", "path", "polygon", "circle":
-	default:
+	if !typedLiteralTypes[r.toks[i].val] {
 		return nil
 	}
 	typ, next, err := r.parseType(i)
@@ -515,8 +532,10 @@ func (r *rewriter) typedLiteral(i int) error {
 		return nil // not a typed literal; the words stay as they are
 	}
 	last := next
-	if typ.ID == sqltypes.Bit && next == i+1 {
-		typ.Width = 0 // bit '101' is of type bit without a length, not bit(1)
+	if (typ.ID == sqltypes.Bit || typ.ID == sqltypes.BPChar) && next == i+1 {
+		// bit '101' is of type bit without a length, not bit(1), and
+		// char 'xyz' of type bpchar without one: 'xyz', not 'x'.
+		typ.Width = 0
 	}
 	if typ.ID == sqltypes.Interval {
 		if typ, last, err = r.intervalQualifier(typ, next+1); err != nil {
