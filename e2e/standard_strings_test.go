@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -58,5 +59,16 @@ func TestStandardConformingStringsOff(t *testing.T) {
 	}
 	if got := conn.PgConn().ParameterStatus("standard_conforming_strings"); got != "on" {
 		t.Fatalf("after RESET: ParameterStatus standard_conforming_strings = %q", got)
+	}
+
+	// Set at startup, the setting is reported with the startup's
+	// ParameterStatus messages.
+	off, err := pgconn.Connect(ctx, tg.connString+" options='-c standard_conforming_strings=off'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer off.Close(context.Background())
+	if got := off.ParameterStatus("standard_conforming_strings"); got != "off" {
+		t.Fatalf("set at startup: ParameterStatus standard_conforming_strings = %q", got)
 	}
 }

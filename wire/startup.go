@@ -203,7 +203,7 @@ func (c *conn) startup() error {
 		{"client_encoding", setting("client_encoding", "UTF8")},
 		{"DateStyle", setting("DateStyle", "ISO, MDY")},
 		{"integer_datetimes", "on"},
-		{"standard_conforming_strings", "on"},
+		{"standard_conforming_strings", setting("standard_conforming_strings", "on")},
 		{"TimeZone", setting("TimeZone", "UTC")},
 		{"IntervalStyle", setting("IntervalStyle", "postgres")},
 		{"is_superuser", onOff(superuser)},
