@@ -48,7 +48,9 @@ func charCount(e *pgenc.Encoding, b []byte) (int, error) {
 }
 
 // decodeFrom turns bytes in encoding e into UTF-8, as pg_convert does to
-// the server encoding: checked as text of e, then converted.
+// the server encoding: checked as text of e, then converted. The check
+// comes first, over the whole text, because PostgreSQL's does: a NUL
+// after a character the server lacks is 22021, not 22P05.
 func decodeFrom(e *pgenc.Encoding, b []byte) ([]byte, error) {
 	if _, err := charCount(e, b); err != nil || !e.Convertible() {
 		return b, err
@@ -76,9 +78,12 @@ func convertBetween(b []byte, from, to *pgenc.Encoding) ([]byte, error) {
 	case from != pgenc.UTF8 && to != pgenc.UTF8 && !directConversions[[2]string{from.Name, to.Name}]:
 		return nil, pgerr.New(pgerr.UndefinedFunction, "default conversion function for encoding \"%s\" to \"%s\" does not exist", from.Name, to.Name)
 	}
-	mid, err := decodeFrom(from, b)
-	if err != nil {
-		return nil, err
+	mid := b // checked above: all ASCII when from is not converted
+	if from.Convertible() {
+		var err error
+		if mid, err = from.ToServer(nil, b); err != nil {
+			return nil, err
+		}
 	}
 	return encodeTo(to, mid)
 }
