@@ -377,7 +377,7 @@ func (r *rewriter) rewrite(head int) (err error) {
 			if err := r.castCall(i); err != nil {
 				return err
 			}
-		case t.kind == tkIdent && i+1 < len(r.toks) && (r.toks[i+1].kind == tkIdent || r.toks[i+1].kind == tkString || (t.val == "interval" || t.val == "bit" || t.val == "varbit") && r.toks[i+1].is("(")) &&
+		case t.kind == tkIdent && i+1 < len(r.toks) && (r.toks[i+1].kind == tkIdent || r.toks[i+1].kind == tkString || typedLiteralTypes[t.val] && r.toks[i+1].is("(")) &&
 			!(i > head && (r.toks[i-1].is(".") || r.toks[i-1].is("::"))):
 			if err := r.typedLiteral(i); err != nil {
 				return err
