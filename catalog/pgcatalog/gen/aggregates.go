@@ -11,9 +11,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"go/format"
 	"log"
-	"os"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgoracle"
@@ -24,14 +22,8 @@ import (
 var procColumns = []string{"aggtransfn", "aggfinalfn", "aggcombinefn", "aggserialfn", "aggdeserialfn", "aggmtransfn", "aggminvtransfn", "aggmfinalfn"}
 
 func main() {
-	if len(os.Args) != 2 {
-		log.Fatal("usage: go run gen/aggregates.go <PostgreSQL 15 connection string>")
-	}
 	ctx := context.Background()
-	conn, version, err := pgoracle.Connect(ctx, os.Args[1])
-	if err != nil {
-		log.Fatal(err)
-	}
+	conn, version := pgoracle.ConnectArgs(ctx, "gen/aggregates.go")
 	defer conn.Close(ctx)
 	var procs strings.Builder
 	for _, c := range procColumns {
@@ -98,9 +90,5 @@ var builtinAggregates = []pgAggregate{
 		log.Fatal(err)
 	}
 	b.WriteString("}\n")
-	src, err := format.Source([]byte(b.String()))
-	if err != nil {
-		log.Fatal(err)
-	}
-	os.Stdout.Write(src)
+	pgoracle.WriteGo(b.String())
 }

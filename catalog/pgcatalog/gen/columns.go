@@ -16,9 +16,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"go/format"
 	"log"
-	"os"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgoracle"
@@ -27,14 +25,8 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		log.Fatal("usage: go run gen/columns.go <PostgreSQL 15 connection string>")
-	}
 	ctx := context.Background()
-	conn, version, err := pgoracle.Connect(ctx, os.Args[1])
-	if err != nil {
-		log.Fatal(err)
-	}
+	conn, version := pgoracle.ConnectArgs(ctx, "gen/columns.go")
 	defer conn.Close(ctx)
 	rows, err := conn.Query(ctx, `
 		SELECT n.nspname || '.' || c.relname, c.oid::int8, c.relkind IN ('r', 'p'),
@@ -90,11 +82,7 @@ var relationColumns = map[string]string{
 		fmt.Fprintf(&b, "\t%q: {%d, %v},\n", r.name, r.oid, r.table)
 	}
 	b.WriteString("}\n")
-	src, err := format.Source([]byte(b.String()))
-	if err != nil {
-		log.Fatal(err)
-	}
-	os.Stdout.Write(src)
+	pgoracle.WriteGo(b.String())
 }
 
 // respell is the type zproxy gives a catalog column of PostgreSQL type t.

@@ -10,23 +10,15 @@ package main
 import (
 	"context"
 	"fmt"
-	"go/format"
 	"log"
-	"os"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgoracle"
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		log.Fatal("usage: go run gen/keywords.go <PostgreSQL 15 connection string>")
-	}
 	ctx := context.Background()
-	conn, version, err := pgoracle.Connect(ctx, os.Args[1])
-	if err != nil {
-		log.Fatal(err)
-	}
+	conn, version := pgoracle.ConnectArgs(ctx, "gen/keywords.go")
 	defer conn.Close(ctx)
 	// pg_get_keywords lists the words in ScanKeywords' order (sorted).
 	rows, err := conn.Query(ctx, `SELECT word, catcode::text, barelabel, catdesc, baredesc FROM pg_get_keywords()`)
@@ -53,9 +45,5 @@ var keywords = []keyword{
 		log.Fatal(err)
 	}
 	b.WriteString("}\n")
-	src, err := format.Source([]byte(b.String()))
-	if err != nil {
-		log.Fatal(err)
-	}
-	os.Stdout.Write(src)
+	pgoracle.WriteGo(b.String())
 }

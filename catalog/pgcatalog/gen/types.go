@@ -11,23 +11,15 @@ package main
 import (
 	"context"
 	"fmt"
-	"go/format"
 	"log"
-	"os"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgoracle"
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		log.Fatal("usage: go run gen/types.go <PostgreSQL 15 connection string>")
-	}
 	ctx := context.Background()
-	conn, version, err := pgoracle.Connect(ctx, os.Args[1])
-	if err != nil {
-		log.Fatal(err)
-	}
+	conn, version := pgoracle.ConnectArgs(ctx, "gen/types.go")
 	defer conn.Close(ctx)
 	rows, err := conn.Query(ctx, `
 		SELECT t.oid::int8, t.typname::text, t.typlen, t.typbyval, t.typtype::text, t.typcategory::text, t.typispreferred, t.typdelim::text,
@@ -69,9 +61,5 @@ var builtinTypes = []pgType{
 		log.Fatal(err)
 	}
 	b.WriteString("}\n")
-	src, err := format.Source([]byte(b.String()))
-	if err != nil {
-		log.Fatal(err)
-	}
-	os.Stdout.Write(src)
+	pgoracle.WriteGo(b.String())
 }

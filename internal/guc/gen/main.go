@@ -14,9 +14,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"go/format"
 	"log"
-	"os"
 	"sort"
 	"strings"
 
@@ -29,14 +27,8 @@ import (
 var aliasCandidates = []string{"on", "off", "true", "false", "yes", "no", "1", "0", "info", "debug", "partition", "local", "remote_write", "remote_apply"}
 
 func main() {
-	if len(os.Args) != 2 {
-		log.Fatal("usage: gen <PostgreSQL 15 connection string>")
-	}
 	ctx := context.Background()
-	conn, version, err := pgoracle.Connect(ctx, os.Args[1])
-	if err != nil {
-		log.Fatal(err)
-	}
+	conn, version := pgoracle.ConnectArgs(ctx, "./internal/guc/gen")
 	defer conn.Close(ctx)
 	rows, err := conn.Query(ctx, `SELECT name, context, vartype, coalesce(unit, ''), coalesce(min_val, ''), coalesce(max_val, ''),
 		coalesce(enumvals, '{}'), coalesce(boot_val, ''), category, short_desc
@@ -149,11 +141,7 @@ func main() {
 		b.WriteString("},\n")
 	}
 	b.WriteString("}\n")
-	src, err := format.Source([]byte(b.String()))
-	if err != nil {
-		log.Fatal(err)
-	}
-	os.Stdout.Write(src)
+	pgoracle.WriteGo(b.String())
 }
 
 func typeName(vartype string) string {
