@@ -1,6 +1,6 @@
 package catalog
 
-import "strings"
+import "github.com/zproxy/zproxy/internal/sqltypes"
 
 // Access control lists as PostgreSQL prints aclitem[] (relacl, nspacl,
 // acldefault): "grantee=privileges/grantor", PUBLIC's grantee empty. zproxy
@@ -11,23 +11,7 @@ import "strings"
 // ACLItem is one aclitem: grantee holds privs (aclitem letters), granted
 // by grantor; grantee "" is PUBLIC.
 func ACLItem(grantee, privs, grantor string) string {
-	return quoteACLName(grantee) + "=" + privs + "/" + quoteACLName(grantor)
-}
-
-// quoteACLName quotes a role name as aclitem's output does (putid): names
-// of letters, digits and underscores stay bare.
-func quoteACLName(name string) string {
-	plain := true
-	for _, r := range name {
-		if !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80) {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return name
-	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+	return sqltypes.QuoteACLName(grantee) + "=" + privs + "/" + sqltypes.QuoteACLName(grantor)
 }
 
 // ACL is the access control list of the table, view or sequence id owned

@@ -55,11 +55,11 @@ const pgEpochDays = sqltypes.PGEpochDays
 func hashExtended(t sqltypes.Type, v sqltypes.Value, seed uint64) (uint64, error) {
 	switch t.ID {
 	case sqltypes.Int2, sqltypes.Int4:
-		return hashUint32Extended(uint32(int32(v.I)), seed), nil
+		return HashUint32Extended(uint32(int32(v.I)), seed), nil
 	case sqltypes.Date:
-		return hashUint32Extended(uint32(int32(v.I-pgEpochDays)), seed), nil
+		return HashUint32Extended(uint32(int32(v.I-pgEpochDays)), seed), nil
 	case sqltypes.Bool:
-		return hashUint32Extended(uint32(v.I), seed), nil
+		return HashUint32Extended(uint32(v.I), seed), nil
 	case sqltypes.Int8:
 		return hashInt8Extended(v.I, seed), nil
 	case sqltypes.Timestamp, sqltypes.TimestampTZ:
@@ -81,7 +81,7 @@ func hashInt8Extended(val int64, seed uint64) uint64 {
 	} else {
 		lo ^= ^hi
 	}
-	return hashUint32Extended(lo, seed)
+	return HashUint32Extended(lo, seed)
 }
 
 func mix(a, b, c uint32) (uint32, uint32, uint32) {
@@ -135,8 +135,8 @@ func seeded(n uint32, seed uint64) (uint32, uint32, uint32) {
 	return a, b, c
 }
 
-// hashUint32Extended is hashfn.c's hash_uint32_extended.
-func hashUint32Extended(k uint32, seed uint64) uint64 {
+// HashUint32Extended is hashfn.c's hash_uint32_extended.
+func HashUint32Extended(k uint32, seed uint64) uint64 {
 	a, b, c := seeded(4, seed)
 	a += k
 	_, b, c = final(a, b, c)

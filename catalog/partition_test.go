@@ -10,8 +10,8 @@ func TestPartitionHashFunctions(t *testing.T) {
 		got  uint64
 		want int64
 	}{
-		{"int4", hashUint32Extended(5, hashPartitionSeed), -2840406021921404358},
-		{"int4 seed 0", hashUint32Extended(5, 0), -9138765687874534020},
+		{"int4", HashUint32Extended(5, hashPartitionSeed), -2840406021921404358},
+		{"int4 seed 0", HashUint32Extended(5, 0), -9138765687874534020},
 		{"int8", hashInt8Extended(-7, hashPartitionSeed), -7298374200968567817},
 		{"text 13 bytes", hashBytesExtended([]byte("hello world!!"), hashPartitionSeed), 7458898085804086944},
 		{"text 3 bytes", hashBytesExtended([]byte("abc"), hashPartitionSeed), 3628778498291917250},

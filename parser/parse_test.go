@@ -553,7 +553,7 @@ func TestErrors(t *testing.T) {
 		{`SELECT ""`, pgerr.SyntaxError.String(), 8, `zero-length delimited identifier`},
 		{`SELECT 12abc`, pgerr.SyntaxError.String(), 8, `trailing junk`},
 		{"SELECT `a`", pgerr.FeatureNotSupported.String(), 8, "operator `"},
-		{`SELECT CAST(1 AS aclitem)`, pgerr.FeatureNotSupported.String(), 18, `type aclitem is not supported`},
+		{`SELECT CAST(1 AS pg_node_tree)`, pgerr.FeatureNotSupported.String(), 18, `type pg_node_tree is not supported`},
 		{`SELECT ::int`, pgerr.SyntaxError.String(), 8, `"::"`},
 		{`SELECT E'\uD800'`, pgerr.InvalidEscapeSequence.String(), 0, `invalid Unicode escape`},
 		{`SELECT E'\xff'`, "22021", 0, `invalid byte sequence for encoding "UTF8": 0xff`},

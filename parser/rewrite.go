@@ -514,7 +514,7 @@ var typedLiteralTypes = func() map[string]bool {
 		json jsonb name oid regclass regtype regproc regprocedure regoper regoperator regnamespace regrole regconfig regcollation
 		tsvector tsquery int4range int8range numrange tsrange tstzrange daterange
 		int4multirange int8multirange nummultirange tsmultirange tstzmultirange datemultirange
-		point lseg box line path polygon circle hstore geometry geography`) {
+		point lseg box line path polygon circle hstore geometry geography aclitem`) {
 		m[n] = true
 	}
 	return m

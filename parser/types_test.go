@@ -101,7 +101,7 @@ func TestTypeModifierErrors(t *testing.T) {
 		{"SELECT '1'::interval(-1)", pgerr.SyntaxError.String(), `syntax error at or near "-"`},
 		{"SELECT 1::numeric(1,2,3)", pgerr.InvalidParameterValue.String(), "invalid NUMERIC type modifier"},
 		{"SELECT 1::int[x]", pgerr.SyntaxError.String(), ""},
-		{"CREATE TABLE t (a aclitem)", pgerr.FeatureNotSupported.String(), "type aclitem is not supported"},
+		{"CREATE TABLE t (a pg_node_tree)", pgerr.FeatureNotSupported.String(), "type pg_node_tree is not supported"},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.in)

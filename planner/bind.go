@@ -559,6 +559,9 @@ func (b *Binder) coerce(e ir.Expr, t sqltypes.Type, assignment bool, col string)
 	if x, ok, err := b.userCast(e, t, context); ok {
 		return x, err
 	}
+	if c, ok := e.(*ir.Const); ok && isACLItemType(t) && c.Typ.ID == sqltypes.Unknown {
+		return b.aclItemCast(e, t.StripDomain())
+	}
 	if c, ok := e.(*ir.Const); ok && t.IsReg() && c.Typ.ID == sqltypes.Unknown {
 		// An untyped literal given for a reg* parameter is a name read in
 		// the catalog, as PostgreSQL's regclassin reads it

@@ -508,6 +508,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			if t.IsReg() || e.Type().IsReg() {
 				return b.bindRegCast(e, t)
 			}
+			if isACLItemType(t) && !isACLItemType(e.Type()) {
+				return b.aclItemCast(e, t)
+			}
 			b.inferParam(e, t)
 			if anonymousRecordOf(e.Type(), t) {
 				// A row or composite value cast to record is itself
@@ -1504,9 +1507,11 @@ func castExists(from, to sqltypes.Type) error {
 
 // systemTypeComparable refuses the comparisons PostgreSQL has no operator
 // for: none at all for xml and jsonpath, only = and <> for xid (against
-// xid or integer).
+// xid or integer), only = for aclitem.
 func systemTypeComparable(op ir.BinOp, lt, rt sqltypes.Type) error {
 	switch {
+	case (lt.ID == sqltypes.ACLItem || rt.ID == sqltypes.ACLItem) && op != ir.OpEq:
+		return noOperator(string(op), lt, rt)
 	case lt.ID == sqltypes.XML || rt.ID == sqltypes.XML, lt.ID == sqltypes.JSONPath || rt.ID == sqltypes.JSONPath:
 		return noOperator(string(op), lt, rt)
 	case (lt.ID == sqltypes.XID || rt.ID == sqltypes.XID) && op != ir.OpEq && op != ir.OpNe:

@@ -660,6 +660,9 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 		if isTextSearch(l.Type()) || isTextSearch(r.Type()) {
 			return b.bindRegisteredOp(op, l, r) // tsquery's (tsearch.go)
 		}
+		if isACLItemType(l.Type()) {
+			return b.bindRegisteredOp(op, l, r) // aclitem[] @> aclitem (pgcatalog/aclitem.go)
+		}
 		return b.arrayOperator(op, l, r)
 	case "&", "|", "#":
 		return b.bitwise(op, l, r)

@@ -1672,10 +1672,10 @@ func isNoColumns(f *ast.SelectField) bool {
 }
 
 // orderable refuses ORDER BY a type PostgreSQL has no ordering operator
-// for (no btree operator class): json, xml, xid, jsonpath and the
-// geometric types.
+// for (no btree operator class): json, xml, xid, aclitem, jsonpath and
+// the geometric types.
 func orderable(t sqltypes.Type) error {
-	if withoutComparison(t) || t.ID == sqltypes.XID || sqltypes.IsGeo(t.ID) {
+	if withoutComparison(t) || t.ID == sqltypes.XID || t.ID == sqltypes.ACLItem || sqltypes.IsGeo(t.ID) {
 		return pgerr.New(pgerr.UndefinedFunction, "could not identify an ordering operator for type %s", t).
 			WithHint("Use an explicit ordering operator or modify the query.")
 	}

@@ -15,6 +15,9 @@ import (
 
 func decodeSystem(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 	switch {
+	case t.ID == sqltypes.ACLItem:
+		// aclitem has no receive function (pg_type.typreceive is -).
+		return sqltypes.Null, pgerr.New(pgerr.UndefinedFunction, "no binary input function available for type aclitem")
 	case t.ID == sqltypes.Record:
 		return decodeRecord(t, src)
 	case t.IsOIDLike():
@@ -74,6 +77,9 @@ func decodeSystem(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 
 func appendSystem(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error) {
 	switch {
+	case t.ID == sqltypes.ACLItem:
+		// aclitem has no send function (pg_type.typsend is -).
+		return buf, pgerr.New(pgerr.UndefinedFunction, "no binary output function available for type aclitem")
 	case t.IsOIDLike():
 		return binary.BigEndian.AppendUint32(buf, uint32(v.I)), nil
 	case t.ID == sqltypes.Name:

@@ -151,7 +151,7 @@ func init() {
 		return nameV(fmt.Sprintf("unknown (OID=%d)", uint32(a[0].I))), nil
 	}))
 
-	Register("acldefault", fn("", []Param{T(sqltypes.TypeChar), oidP}, sqltypes.ArrayOf(sqltypes.TypeText), Stable, // it names roles, which constant folding cannot see
+	Register("acldefault", fn("", []Param{T(sqltypes.TypeChar), oidP}, sqltypes.ArrayOf(sqltypes.TypeACLItem), Stable, // it names roles, which constant folding cannot see
 		func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 			owner := fmt.Sprint(uint32(a[1].I))
 			if e := envOf(ctx); e != nil {
@@ -163,7 +163,7 @@ func init() {
 			if err != nil {
 				return sqltypes.Null, err
 			}
-			return textArray(acl), nil
+			return aclArray(acl), nil
 		}))
 
 	// pg_options_to_table splits reloptions-style "name=value" items
@@ -664,6 +664,7 @@ func init() {
 	Register("quote_nullable", quoteAny(true))
 
 	registerPrivileges()
+	registerACLItem()
 	registerCatalogInfo()
 	registerAdvisory()
 	registerSessionInfo()

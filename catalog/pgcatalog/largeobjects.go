@@ -37,7 +37,7 @@ func init() {
 		for _, lo := range los {
 			r := &pgLargeobjectMetadataRow{Oid: oidV(lo.OID), Lomowner: oidV(RoleOID(lo.Owner))}
 			if acl := lo.ACL(); acl != nil {
-				r.Lomacl = textArray(acl)
+				r.Lomacl = aclArray(acl)
 			}
 			out = append(out, r)
 		}

@@ -285,8 +285,10 @@ const pgOperatorTable = `
 933|>>|b|f|f|869|869|16|931|0|929|network_sup
 934|>>=|b|f|f|869|869|16|932|0|930|network_supeq
 965|^|b|f|f|701|701|701|0|0|232|dpow
+968|@>|b|f|f|1034|1033|16|0|0|1037|aclcontains
 969|@@|l|f|f|0|601|600|0|0|225|lseg_center
 971|@@|l|f|f|0|604|600|0|0|227|poly_center
+974|=|b|f|t|1033|1033|16|974|0|1062|aclitemeq
 1038|^|b|f|f|1700|1700|1700|0|0|1739|numeric_power
 1054|=|b|t|t|1042|1042|16|1054|1057|1048|bpchareq
 1055|~|b|f|f|1042|25|16|0|1056|1658|bpcharregexeq

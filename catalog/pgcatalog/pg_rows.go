@@ -26,9 +26,9 @@ func init() {
 			switch {
 			case n.oid == NamespacePublic && e.Snap != nil:
 				name, _ := e.roleName(owner)
-				r.Nspacl = textArray(e.Snap.SchemaACL(name))
+				r.Nspacl = aclArray(e.Snap.SchemaACL(name))
 			case n.oid == NamespaceCatalog || n.oid == NamespaceInfoSchema:
-				r.Nspacl = textArray(initdbSchemaACL(BootstrapRole))
+				r.Nspacl = aclArray(initdbSchemaACL(BootstrapRole))
 			}
 			out = append(out, r)
 		}
@@ -38,7 +38,7 @@ func init() {
 		for _, sc := range e.Snap.Schemas() {
 			r := &pgNamespaceRow{Oid: oidV(schemaOID(e.Snap, sc.Name)), Nspname: nameV(sc.Name), Nspowner: oidV(RoleOID(sc.Owner))}
 			if acl := e.Snap.UserSchemaACL(sc); len(acl) > 0 {
-				r.Nspacl = textArray(acl)
+				r.Nspacl = aclArray(acl)
 			}
 			out = append(out, r)
 		}
@@ -60,7 +60,7 @@ func init() {
 				ns = schemaOID(e.Snap, d.Schema)
 			}
 			out = append(out, &pgDefaultAclRow{Oid: oidV(ObjectOID(d.ID, d.Slot)), Defaclrole: oidV(RoleOID(d.Role)),
-				Defaclnamespace: oidV(ns), Defaclobjtype: charV(d.ObjType), Defaclacl: textArray(catalog.DefaultACLItems(d.ACL, d.Role))})
+				Defaclnamespace: oidV(ns), Defaclobjtype: charV(d.ObjType), Defaclacl: aclArray(catalog.DefaultACLItems(d.ACL, d.Role))})
 		}
 		return out
 	})
@@ -73,9 +73,9 @@ func init() {
 		// they need no row.
 		return []row{
 			&pgInitPrivsRow{Objoid: oidV(NamespaceCatalog), Classoid: oidV(pgNamespaceOID), Objsubid: intV(0),
-				Privtype: charV('i'), Initprivs: textArray(initdbSchemaACL(BootstrapRole))},
+				Privtype: charV('i'), Initprivs: aclArray(initdbSchemaACL(BootstrapRole))},
 			&pgInitPrivsRow{Objoid: oidV(NamespacePublic), Classoid: oidV(pgNamespaceOID), Objsubid: intV(0),
-				Privtype: charV('i'), Initprivs: textArray(initdbSchemaACL(catalog.RoleDatabaseOwner))},
+				Privtype: charV('i'), Initprivs: aclArray(initdbSchemaACL(catalog.RoleDatabaseOwner))},
 		}
 	})
 	generate("pg_catalog.pg_class", func(e *Env) []row {
@@ -99,7 +99,7 @@ func init() {
 				r.Relhastriggers = boolV(len(o.table.ForeignKeys) > 0 || os.referenced[o.table.Name] || len(e.Snap.WithClonedTriggers(o.table).Triggers) > 0)
 			}
 			if acl := e.relationACL(o); acl != nil {
-				r.Relacl = textArray(acl)
+				r.Relacl = aclArray(acl)
 			}
 			out = append(out, r)
 		}
@@ -151,7 +151,7 @@ func init() {
 			acl := acls[n]
 			acl[BootstrapRole] = catalog.KindParameter.All()
 			out = append(out, &pgParameterAclRow{Oid: oidV(RoleOID("parameter " + n)), Parname: textV(n),
-				Paracl: textArray(catalog.DefaultACLItems(acl, BootstrapRole))})
+				Paracl: aclArray(catalog.DefaultACLItems(acl, BootstrapRole))})
 		}
 		return out
 	})
@@ -165,7 +165,7 @@ func init() {
 				Typsubscript: regprocV(subscriptProc(t.subscript)), Typelem: oidV(t.elem), Typarray: oidV(t.array),
 				Typinput: regprocV(t.in), Typoutput: regprocV(t.out), Typreceive: regprocV(t.recv), Typsend: regprocV(t.send),
 				Typalign: charV(t.align), Typstorage: charV(t.storage), Typtypmod: intV(int64(t.typtypmod())), Typcollation: oidV(t.collation),
-				Typnotnull: boolV(t.notNull), Typbasetype: oidV(t.basetype), Typndims: intV(int64(t.ndims)), Typdefault: typdefaultV(t.typdefault), Typacl: textArray(t.acl)})
+				Typnotnull: boolV(t.notNull), Typbasetype: oidV(t.basetype), Typndims: intV(int64(t.ndims)), Typdefault: typdefaultV(t.typdefault), Typacl: aclArray(t.acl)})
 		}
 		return out
 	})
@@ -422,7 +422,7 @@ func init() {
 			}
 			out = append(out, &pgDatabaseRow{Oid: oidV(d.OID), Datname: nameV(d.Name), Datdba: oidV(owner), Encoding: intV(6),
 				Datlocprovider: charV('c'), Datistemplate: boolV(d.IsTemplate), Datallowconn: boolV(d.AllowConn), Datconnlimit: intV(int64(d.ConnLimit)),
-				Datminmxid: sqltypes.NewXID(1), Dattablespace: oidV(TablespaceOID), Datcollate: textV("C"), Datctype: textV("C"), Datacl: textArray(d.ACL)})
+				Datminmxid: sqltypes.NewXID(1), Dattablespace: oidV(TablespaceOID), Datcollate: textV("C"), Datctype: textV("C"), Datacl: aclArray(d.ACL)})
 		}
 		return out
 	})

@@ -219,7 +219,11 @@ func regprocV(p proc) sqltypes.Value {
 	}
 	return sqltypes.NewReg(p.oid, p.name)
 }
-func textArray(ss []string) sqltypes.Value {
+func textArray(ss []string) sqltypes.Value { return stringArray(sqltypes.TypeText, ss) }
+
+// stringArray is an array of elem, a type whose values are their text
+// (text, aclitem), holding ss; nil is NULL.
+func stringArray(elem sqltypes.Type, ss []string) sqltypes.Value {
 	if ss == nil {
 		return sqltypes.Null
 	}
@@ -227,7 +231,7 @@ func textArray(ss []string) sqltypes.Value {
 	for i, s := range ss {
 		elems[i] = sqltypes.NewText(s)
 	}
-	return sqltypes.NewArray1(sqltypes.TypeText, elems)
+	return sqltypes.NewArray1(elem, elems)
 }
 func int2Array(is []int64) sqltypes.Value {
 	elems := make([]sqltypes.Value, len(is))

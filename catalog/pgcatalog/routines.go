@@ -31,7 +31,7 @@ func init() {
 				Lanpltrusted: boolV(trusted), Lanplcallfoid: oidV(0), Laninline: oidV(0), Lanvalidator: oidV(0), Lanacl: sqltypes.Null}
 			if l, ok := e.Sess.(LanguageACLs); ok {
 				items, _ := l.LanguageACL(name)
-				r.Lanacl = textArray(items)
+				r.Lanacl = aclArray(items)
 			}
 			return r
 		}
@@ -114,7 +114,7 @@ func userProcRows(e *Env) []row {
 			}
 		}
 		if acl := functionACL(f); acl != nil {
-			r.Proacl = textArray(acl)
+			r.Proacl = aclArray(acl)
 		}
 		if d := defaultsText(f); d != "" {
 			r.Proargdefaults = textV(d)

@@ -100,6 +100,13 @@ func pgxSetup(t *testing.T, e endpoint) {
 		t.Fatalf("go list -m github.com/jackc/pgx/v5: %v", err)
 	}
 	setup := filepath.Join(strings.TrimSpace(string(out)), "testsetup", "postgresql_setup.sql")
+	// The superuser initdb makes, which pgx's aclitem test names
+	// (postgres=arwdDxt/postgres): a cluster the suite runs on has it.
+	role := exec.Command(psql, append(e.args(), "-X", "-q", "-c", "CREATE ROLE postgres SUPERUSER LOGIN")...)
+	role.Env = harness.CleanEnv()
+	if out, err := role.CombinedOutput(); err != nil {
+		t.Fatalf("CREATE ROLE postgres: %v\n%s", err, out)
+	}
 	cmd := exec.Command(psql, append(e.args(), "-X", "-q", "-f", setup)...)
 	cmd.Env = harness.CleanEnv()
 	log, _ := cmd.CombinedOutput() // errors are expected: what zproxy lacks

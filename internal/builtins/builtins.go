@@ -653,7 +653,7 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 		return false
 	case from.Kind() == sqltypes.KindBit || to.Kind() == sqltypes.KindBit:
 		return from.Kind() == to.Kind() // bit and bit varying, both ways
-	case from.ID == sqltypes.Money || to.ID == sqltypes.Money:
+	case from.ID == sqltypes.Money || to.ID == sqltypes.Money, from.ID == sqltypes.ACLItem || to.ID == sqltypes.ACLItem:
 		return false
 	case from.Kind() == sqltypes.KindGeometry || to.Kind() == sqltypes.KindGeometry:
 		// PostGIS's implicit casts: geometry to geography (so that

@@ -15,4 +15,9 @@ type Catalog interface {
 	// PostgreSQL does (42P01 for a relation, 42704 for a type, 42883 for
 	// a function, 3F000 for a schema).
 	RegOID(t sqltypes.Type, name string) (uint32, error)
+	// ACLItemIn is aclitem's input function: its roles must exist
+	// (42704); with no grantor it warns, as PostgreSQL does, and the
+	// bootstrap superuser grants. at, when not 0, is the position in the
+	// statement of the literal read, which the warning reports.
+	ACLItemIn(s string, at int) (sqltypes.Value, error)
 }

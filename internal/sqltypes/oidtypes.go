@@ -24,10 +24,12 @@ import (
 //	int2vector,         KindArray with Vector set: lower bound 0, printed
 //	  oidvector         as its elements separated by spaces ("1 2")
 //	void                KindText, always "" (its text and binary forms are empty)
+//	aclitem             KindText, its output text (aclitem.go); its input
+//	                    looks roles up, so the caller makes it
 
 // System reports whether t is one of the catalogs' system types.
 func (id TypeID) System() bool {
-	return id >= Oid && id <= Void || id == RegConfig || id == RegDictionary || id == RegOper || id == RegOperator || id == RegCollation
+	return id >= Oid && id <= Void || id == RegConfig || id == RegDictionary || id == RegOper || id == RegOperator || id == RegCollation || id == ACLItem
 }
 
 // IsReg reports whether t is one of the reg* OID alias types.
@@ -152,6 +154,8 @@ func parseSystem(t Type, s string) (Value, error) {
 			return Null, err
 		}
 		return NewReg(o, ""), nil
+	case t.ID == ACLItem:
+		return Null, errACLItemInput
 	case t.ID == Name:
 		return NewText(TruncateName(s)), nil
 	case t.ID == Char:
@@ -161,6 +165,10 @@ func parseSystem(t Type, s string) (Value, error) {
 	}
 	return Null, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", t)
 }
+
+// errACLItemInput is the refusal of an aclitem input made without the
+// catalog, which alone can say whether its roles exist.
+var errACLItemInput = pgerr.New(pgerr.FeatureNotSupported, "aclitem input needs the catalog")
 
 // firstByte is "char"'s input and its cast from text: one byte, the
 // first, or the one a backslash and three octal digits name (charin), held
@@ -261,6 +269,10 @@ func appendVector(buf []byte, a *ArrayValue) []byte {
 // is the caller's to look up).
 func castSystem(v Value, t Type) (Value, bool, error) {
 	switch {
+	case t.ID == ACLItem:
+		// The binder converts to aclitem with the catalog; a value of
+		// another type reaching here had no such conversion.
+		return Null, true, errACLItemInput
 	case t.IsOIDLike() && v.K == KindInt:
 		if v.I < -2147483648 || v.I > 4294967295 {
 			return Null, true, pgerr.New(pgerr.NumericValueOutOfRange, "OID out of range")

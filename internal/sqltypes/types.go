@@ -127,6 +127,9 @@ const (
 	// RegCollation is regcollation, the reg* alias naming a collation
 	// (Collations).
 	RegCollation
+	// ACLItem is aclitem, an access control list's entry (aclitem.go),
+	// the element type of the catalogs' ACL columns.
+	ACLItem
 	numTypeIDs
 )
 
@@ -306,6 +309,7 @@ var infos = [numTypeIDs]typeInfo{
 	RegOper:        {"regoper", 2203, 2208, 4, KindInt, []string{"regoper"}},
 	RegOperator:    {"regoperator", 2204, 2209, 4, KindInt, []string{"regoperator"}},
 	RegCollation:   {"regcollation", 4191, 4192, 4, KindInt, []string{"regcollation"}},
+	ACLItem:        {"aclitem", 1033, 1034, 12, KindText, []string{"aclitem"}},
 }
 
 // The fixed OIDs of the extension types (see infos).

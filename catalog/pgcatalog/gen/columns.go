@@ -9,7 +9,7 @@
 //
 // A column keeps PostgreSQL's type where zproxy has it; a domain (the
 // information_schema ones) becomes its base type, and a type zproxy lacks
-// (pg_node_tree, aclitem, inet, anyarray, ...) becomes text, its arrays
+// (pg_node_tree, anyarray, ...) becomes text, its arrays
 // text[]; cid (which zproxy lacks) becomes oid.
 package main
 
