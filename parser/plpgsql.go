@@ -65,8 +65,12 @@ type PLHandler struct {
 // PLStmt is a PL/pgSQL statement: one of the PL* types below.
 type PLStmt interface{ plStmt() }
 
-// PLAssign is target := expr (target a variable or record.field).
-type PLAssign struct{ Target, Expr string }
+// PLAssign is target := expr (target a variable or record.field). At is
+// the target's offset in the body.
+type PLAssign struct {
+	Target, Expr string
+	At           int
+}
 
 // PLIf is IF ... ELSIF ... ELSE ... END IF.
 type PLIf struct {
@@ -117,6 +121,8 @@ type PLLoop struct {
 	// arguments.
 	Cursor string
 	Args   PLArgs
+	// VarsAt are the offsets of Vars in the body.
+	VarsAt []int
 }
 
 // PLArgs are a bound cursor's arguments: expressions, each named when
@@ -130,6 +136,7 @@ type PLArgs struct {
 // [USING args], or a bound cursor's OPEN cursor [(args)].
 type PLOpen struct {
 	Cursor  string
+	At      int // the cursor's offset in the body
 	Scroll  int // 1 SCROLL, -1 NO SCROLL, 0 neither
 	Query   string
 	Execute string
@@ -144,14 +151,20 @@ type PLOpen struct {
 type PLFetch struct {
 	Move   bool
 	Cursor string
-	Kind   string
-	Count  string
-	All    bool
-	Into   []string
+	// CursorAt and IntoAt are the offsets of Cursor and Into in the body.
+	CursorAt int
+	IntoAt   []int
+	Kind     string
+	Count    string
+	All      bool
+	Into     []string
 }
 
-// PLClose is CLOSE cursor.
-type PLClose struct{ Cursor string }
+// PLClose is CLOSE cursor; At is the cursor's offset in the body.
+type PLClose struct {
+	Cursor string
+	At     int
+}
 
 // PLCommit is COMMIT or (Rollback) ROLLBACK [AND [NO] CHAIN] in a
 // procedure or DO block.
@@ -162,6 +175,9 @@ type PLExit struct {
 	Continue bool
 	Label    string
 	When     string
+	// At and LabelAt are the offsets of the statement and its label in
+	// the body.
+	At, LabelAt int
 }
 
 // PLReturn is RETURN [expr], RETURN NEXT [expr] and RETURN QUERY query.
@@ -172,6 +188,9 @@ type PLReturn struct {
 	// Execute is RETURN QUERY EXECUTE's string, Using its arguments.
 	Execute string
 	Using   []string
+	// At is the statement's offset in the body, ExprAt that of what
+	// follows RETURN (or RETURN NEXT): the expression, or the semicolon.
+	At, ExprAt int
 }
 
 // PLPerform is PERFORM query.
@@ -183,6 +202,7 @@ type PLSQL struct {
 	SQL    string
 	Into   []string
 	Strict bool
+	IntoAt []int // the offsets of Into in the body
 }
 
 // PLExecute is EXECUTE string [INTO [STRICT] targets] [USING args].
@@ -191,6 +211,7 @@ type PLExecute struct {
 	Into   []string
 	Strict bool
 	Using  []string
+	IntoAt []int // the offsets of Into in the body
 }
 
 // PLGetDiag is GET [CURRENT | STACKED] DIAGNOSTICS var = item, ...
@@ -198,6 +219,7 @@ type PLGetDiag struct {
 	Stacked bool
 	Vars    []string
 	Items   []string
+	VarsAt  []int // the offsets of Vars in the body
 }
 
 // PLRaise is RAISE [level] ['format' [, args]] [condition] [USING ...];
@@ -577,10 +599,10 @@ func (p *plParser) stmt() (PLStmt, error) {
 	case p.is("case"):
 		return p.caseStmt()
 	case p.is("exit") || p.is("continue"):
-		x := &PLExit{Continue: p.is("continue")}
+		x := &PLExit{Continue: p.is("continue"), At: p.toks[p.k].start}
 		p.k++
 		if p.k < len(p.toks) && (p.toks[p.k].kind == tkIdent && !p.is("when") || p.toks[p.k].kind == tkQIdent) {
-			x.Label = p.toks[p.k].val
+			x.Label, x.LabelAt = p.toks[p.k].val, p.toks[p.k].start
 			p.k++
 		}
 		if p.is("when") {
@@ -645,11 +667,12 @@ func (p *plParser) stmt() (PLStmt, error) {
 		return p.fetchStmt()
 	case p.is("close"):
 		p.k++
+		at := p.pos()
 		name, err := p.ident()
 		if err != nil {
 			return nil, err
 		}
-		return &PLClose{Cursor: name}, p.expect(";")
+		return &PLClose{Cursor: name, At: at}, p.expect(";")
 	}
 	// target := expr, or a SQL statement.
 	if p.k < len(p.toks) && (p.toks[p.k].kind == tkIdent || p.toks[p.k].kind == tkQIdent) {
@@ -658,7 +681,7 @@ func (p *plParser) stmt() (PLStmt, error) {
 			i += 2
 		}
 		if i+1 < len(p.toks) && p.toks[i].is(":") && p.toks[i+1].is("=") || i < len(p.toks) && p.toks[i].is("=") {
-			target := p.dotted(p.k, i)
+			target, at := p.dotted(p.k, i), p.toks[p.k].start
 			if p.toks[i].is(":") {
 				i++
 			}
@@ -668,7 +691,7 @@ func (p *plParser) stmt() (PLStmt, error) {
 				return nil, err
 			}
 			p.k++
-			return &PLAssign{Target: target, Expr: e}, nil
+			return &PLAssign{Target: target, Expr: e, At: at}, nil
 		}
 		if i < len(p.toks) && p.toks[i].is("[") {
 			return p.subscriptAssign(i)
@@ -707,7 +730,7 @@ func (p *plParser) subscriptAssign(open int) (PLStmt, error) {
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "assigning to a field of an array element in PL/pgSQL is not supported").WithPosition(charPos(p.src, p.toks[p.k].start))
 	}
-	target, lhs := p.dotted(p.k, open), p.text(p.k, j-1)
+	target, lhs, at := p.dotted(p.k, open), p.text(p.k, j-1), p.toks[p.k].start
 	if p.toks[j-1].is("=") && p.toks[j-2].is(":") {
 		lhs = p.text(p.k, j-2)
 	}
@@ -717,7 +740,7 @@ func (p *plParser) subscriptAssign(open int) (PLStmt, error) {
 		return nil, err
 	}
 	p.k++
-	return &PLAssign{Target: target, Expr: SubscriptAssignFunc + "(" + lhs + ", (" + e + "))"}, nil
+	return &PLAssign{Target: target, Expr: SubscriptAssignFunc + "(" + lhs + ", (" + e + "))", At: at}, nil
 }
 
 // dotted is the name of tokens i to j (words and dots: "new.body"), each
@@ -770,7 +793,7 @@ func (p *plParser) sqlInto(start, end int, s *PLSQL) error {
 		for i+1 < end && p.toks[i].is(".") {
 			i += 2
 		}
-		s.Into = append(s.Into, p.dotted(k, i))
+		s.Into, s.IntoAt = append(s.Into, p.dotted(k, i)), append(s.IntoAt, p.toks[k].start)
 		k = i
 		if k < end && p.toks[k].is(",") {
 			k++
@@ -864,7 +887,7 @@ func (p *plParser) loop(label string) (PLStmt, error) {
 	case p.is("foreach"):
 		p.k++
 		x.Kind = LoopForeach
-		if x.Vars, err = p.loopVars(); err != nil {
+		if x.Vars, x.VarsAt, err = p.loopVars(); err != nil {
 			return nil, err
 		}
 		if p.is("slice") {
@@ -881,7 +904,7 @@ func (p *plParser) loop(label string) (PLStmt, error) {
 		}
 	case p.is("for"):
 		p.k++
-		if x.Vars, err = p.loopVars(); err != nil {
+		if x.Vars, x.VarsAt, err = p.loopVars(); err != nil {
 			return nil, err
 		}
 		if err := p.expect("in"); err != nil {
@@ -910,20 +933,31 @@ func (p *plParser) loop(label string) (PLStmt, error) {
 	return x, p.expect(";")
 }
 
-// loopVars reads FOR's or FOREACH's variables.
-func (p *plParser) loopVars() ([]string, error) {
+// loopVars reads FOR's or FOREACH's variables and their offsets.
+func (p *plParser) loopVars() ([]string, []int, error) {
 	var vs []string
+	var at []int
 	for {
+		at = append(at, p.pos())
 		v, err := p.ident()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		vs = append(vs, v)
 		if !p.is(",") {
-			return vs, nil
+			return vs, at, nil
 		}
 		p.k++
 	}
+}
+
+// pos is the offset in the body of the next token (the body's end when
+// there is none).
+func (p *plParser) pos() int {
+	if p.k < len(p.toks) {
+		return p.toks[p.k].start
+	}
+	return len(p.src)
 }
 
 // forSource reads what FOR loops over: [REVERSE] lo .. hi [BY step], a
@@ -1020,8 +1054,8 @@ func (p *plParser) list(end int) []string {
 }
 
 func (p *plParser) returnStmt() (PLStmt, error) {
+	x := &PLReturn{At: p.pos()}
 	p.k++
-	x := &PLReturn{}
 	switch {
 	case p.is("next"):
 		x.Next = true
@@ -1044,6 +1078,7 @@ func (p *plParser) returnStmt() (PLStmt, error) {
 	if end >= len(p.toks) {
 		return nil, p.errAt(end)
 	}
+	x.ExprAt = p.pos()
 	x.Expr = p.text(p.k, end)
 	p.k = end + 1
 	return x, nil
@@ -1068,8 +1103,14 @@ func (p *plParser) executeStmt() (PLStmt, error) {
 				p.k++
 			}
 			stop := min(p.until(p.k, "using"), end)
-			for _, t := range p.list(stop) {
-				x.Into = append(x.Into, strings.ToLower(strings.ReplaceAll(t, " ", "")))
+			for p.k < stop {
+				x.IntoAt = append(x.IntoAt, p.pos())
+				next := min(p.until(p.k, ","), stop)
+				x.Into = append(x.Into, strings.ToLower(strings.ReplaceAll(p.text(p.k, next), " ", "")))
+				p.k = next
+				if p.is(",") {
+					p.k++
+				}
 			}
 		case p.is("using"):
 			p.k++
@@ -1117,6 +1158,7 @@ func (p *plParser) getDiag() (PLStmt, error) {
 		return nil, err
 	}
 	for {
+		at := p.pos()
 		v, err := p.nameEquals()
 		if err != nil {
 			return nil, err
@@ -1125,7 +1167,7 @@ func (p *plParser) getDiag() (PLStmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		x.Vars, x.Items = append(x.Vars, v), append(x.Items, item)
+		x.Vars, x.Items, x.VarsAt = append(x.Vars, v), append(x.Items, item), append(x.VarsAt, at)
 		if !p.is(",") {
 			break
 		}
@@ -1317,7 +1359,7 @@ func (p *plParser) executeUsing(end int) (string, []string) {
 // openStmt reads OPEN.
 func (p *plParser) openStmt() (PLStmt, error) {
 	p.k++
-	x := &PLOpen{}
+	x := &PLOpen{At: p.pos()}
 	name, err := p.ident()
 	if err != nil {
 		return nil, err
@@ -1378,7 +1420,7 @@ func (p *plParser) fetchStmt() (PLStmt, error) {
 	if c < p.k || p.toks[c].kind != tkIdent && p.toks[c].kind != tkQIdent {
 		return nil, p.errAt(c + 1)
 	}
-	x.Cursor = p.toks[c].val
+	x.Cursor, x.CursorAt = p.toks[c].val, p.toks[c].start
 	dirEnd := c
 	if dirEnd > p.k && (p.toks[dirEnd-1].is("from") || p.toks[dirEnd-1].is("in")) {
 		dirEnd--
@@ -1429,7 +1471,7 @@ func (p *plParser) fetchStmt() (PLStmt, error) {
 			for i+1 < end && p.toks[i].is(".") {
 				i += 2
 			}
-			x.Into = append(x.Into, p.dotted(p.k, i))
+			x.Into, x.IntoAt = append(x.Into, p.dotted(p.k, i)), append(x.IntoAt, p.toks[p.k].start)
 			p.k = i
 			if p.is(",") {
 				p.k++

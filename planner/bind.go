@@ -110,6 +110,13 @@ type Binder struct {
 	// inlining the functions whose bodies are being inlined.
 	routine  *routineScope
 	routines []*catalog.Function
+	// lastRoutine is the routine noted last: the one a call just bound
+	// resolved to (a function in FROM names its column after its OUT
+	// parameter).
+	lastRoutine *catalog.Function
+	// outNamed is the table function whose one column its function's
+	// OUT parameter named (tablefunc.go): a FROM alias does not rename it.
+	outNamed *ir.TableFunc
 	// storeFunctions: the statement calls a built-in function that keeps
 	// stored state (builtins.Overload.Stores: large objects).
 	storeFunctions bool

@@ -820,7 +820,9 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 		return nil, err
 	}
 	tf.Ordinality = ordinality
-	if len(tf.Cols) == 1 && len(names) == 0 && !hasOutColumns(name) && !(tf.Fn != nil && tf.Fn.Set != nil && len(tf.Fn.Set.Columns) == 1) {
+	scalar := len(tf.Cols) == 1 && !ordinality && defs == nil && len(tf.Parts) <= 1 && tf.Name != ir.ScalarRowTableFunc &&
+		!isJSONToRecord(name) && !(tf.Fn != nil && returnsRowType(tf.Fn))
+	if len(tf.Cols) == 1 && len(names) == 0 && !hasOutColumns(name) && !(tf.Fn != nil && tf.Fn.Set != nil && len(tf.Fn.Set.Columns) == 1) && b.outNamed != tf {
 		// A function returning one column names it after the alias, as
 		// PostgreSQL does (FROM generate_series(1, 3) AS g gives column g),
 		// unless it names its column itself (an OUT parameter, such as
@@ -835,7 +837,15 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 		return nil, err
 	}
 	tf.Cols = cols
-	return &fromPart{rel: tf, items: []*fromItem{{alias: alias, cols: cols}}}, nil
+	return &fromPart{rel: tf, items: []*fromItem{{alias: alias, cols: cols, scalar: scalar}}}, nil
+}
+
+// returnsRowType reports whether a table function's overload is a user
+// function returning a table's (or composite type's) rows, whose whole
+// row is a record even when it has one column.
+func returnsRowType(o *builtins.Overload) bool {
+	fn, ok := o.Routine.(*catalog.Function)
+	return ok && (fn.RowType != "" || fn.Result.IsNamedComposite())
 }
 
 // withPresence gives the relation of it, a derived FROM item (subquery,

@@ -209,10 +209,13 @@ func CheckRoutineBody(snap *catalog.Snapshot, fn *catalog.Function, style sqltyp
 		return nil // its support functions were resolved as it was bound
 	}
 	if fn.Language == "plpgsql" {
-		// PostgreSQL's plpgsql_validator parses the body; its SQL binds
-		// when it runs.
-		_, err := parser.ParsePLpgSQL(fn.Body)
-		return err
+		// PostgreSQL's plpgsql_validator compiles the body: its names,
+		// labels and RETURNs are checked; its SQL binds when it runs.
+		b, err := parser.ParsePLpgSQL(fn.Body)
+		if err != nil {
+			return err
+		}
+		return parser.CheckPLpgSQL(fn.Body, b, PLRoutineOf(fn))
 	}
 	stmts, err := ParseRoutineBody(fn)
 	if err != nil {
@@ -225,6 +228,18 @@ func CheckRoutineBody(snap *catalog.Snapshot, fn *catalog.Function, style sqltyp
 		}
 	}
 	return CheckRoutineResult(fn, last)
+}
+
+// PLRoutineOf is what PL/pgSQL's compile-time checks know of fn.
+func PLRoutineOf(fn *catalog.Function) parser.PLRoutine {
+	_, name := catalog.SplitName(fn.Name)
+	r := parser.PLRoutine{Name: name, Trigger: fn.Trigger, Procedure: fn.Procedure(), Set: fn.ReturnsSet,
+		Void: fn.Result.ID == sqltypes.Void && !fn.Trigger}
+	for _, p := range fn.Params {
+		r.Params = append(r.Params, parser.PLParam{Name: p.Name, Output: p.IsOutput(),
+			Record: p.Type.ID == sqltypes.Record || p.Type.ID == sqltypes.Unknown})
+	}
+	return r
 }
 
 // ResultColumns are the columns a statement of a routine's body returns
@@ -369,7 +384,11 @@ func bindRoutineStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement, s
 		if rs.Options.Language != "plpgsql" {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "DO blocks in language \"%s\" are not supported", rs.Options.Language)
 		}
-		if _, err := parser.ParsePLpgSQL(rs.Body); err != nil {
+		b, err := parser.ParsePLpgSQL(rs.Body)
+		if err == nil {
+			err = parser.CheckPLpgSQL(rs.Body, b, parser.PLRoutine{Void: true})
+		}
+		if err != nil {
 			return nil, rs.TransposeBodyError(err)
 		}
 		return &ir.Do{Body: rs.Body}, nil
@@ -709,7 +728,10 @@ func (b *Binder) bindUserCall(fn *catalog.Function, args []ir.Expr, res builtins
 		o.Set = &builtins.SetFunc{Rows: func(ctx *builtins.Context, a []sqltypes.Value) (builtins.SetRows, error) {
 			return builtins.RoutineCall(ctx, fn, a)
 		}}
-		if len(fn.Outputs()) > 1 {
+		if len(fn.Outputs()) > 1 || b.srf.from && len(cols) == 1 && cols[0].Name != "" {
+			// In FROM, a function's one OUT parameter (or RETURNS
+			// TABLE column) names its column, as PostgreSQL's
+			// chooseScalarFunctionAlias.
 			o.Set.Columns = cols
 		}
 		res.Overload = &o
@@ -791,6 +813,7 @@ func scalarCall(fn *catalog.Function, args []ir.Expr, typ sqltypes.Type, of func
 
 // noteRoutine records a user-defined routine the statement calls.
 func (b *Binder) noteRoutine(fn *catalog.Function) {
+	b.lastRoutine = fn
 	for _, f := range b.routines {
 		if f == fn {
 			return

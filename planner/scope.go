@@ -56,6 +56,10 @@ type fromItem struct {
 	// table is the stored table the item reads, whose row type its whole
 	// row has (record.go); nil for other items.
 	table *catalog.Table
+	// scalar marks a function in FROM that returns a scalar (one value a
+	// row, not a composite): its whole row is that value, as PostgreSQL's
+	// whole-row Var of such a function (record.go).
+	scalar bool
 	// relabel marks the columns a deparsed query reads as of a domain
 	// relabeled to its base type (informationSchemaDomains).
 	relabel map[int]bool

@@ -3,6 +3,7 @@ package planner
 import (
 	"strings"
 
+	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -37,6 +38,7 @@ func (b *Binder) tableFunc(name string, args []ir.Expr) (*ir.TableFunc, error) {
 		// a user-defined function: resolved as any function, then
 		// unwrapped from its fromSet.
 		defer b.srfAt(srfPlace{from: true})()
+		b.lastRoutine = nil
 		e, err := b.bindFunc(name, args)
 		if err != nil {
 			return nil, err
@@ -52,6 +54,11 @@ func (b *Binder) tableFunc(name string, args []ir.Expr) (*ir.TableFunc, error) {
 				for _, f := range t.Composite.Fields {
 					col(f.Name, f.Type)
 				}
+				return tf, nil
+			}
+			if out, ok := outColumnName(b.lastRoutine); ok {
+				col(out, e.Type())
+				b.outNamed = tf
 				return tf, nil
 			}
 			col(name, e.Type())
@@ -169,4 +176,16 @@ func exprTypes(args []ir.Expr) []sqltypes.Type {
 // names those given by name as the call did.
 func noFunction(name string, args []ir.Expr) error {
 	return builtins.NoFunctionSignature(name, typeList(args))
+}
+
+// outColumnName is the name of the one OUT parameter of user function fn
+// (which returns one value), if it has one: it names fn's column in FROM
+// (PostgreSQL's chooseScalarFunctionAlias).
+func outColumnName(fn *catalog.Function) (string, bool) {
+	if fn != nil {
+		if outs := fn.Outputs(); len(outs) == 1 && outs[0].Name != "" {
+			return outs[0].Name, true
+		}
+	}
+	return "", false
 }

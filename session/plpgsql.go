@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,6 +43,18 @@ type plVar struct {
 	row         []sqltypes.Value // nil: a record not yet assigned
 	// cursor is a bound cursor's declaration (its variable a refcursor).
 	cursor *plCursor
+	// alias, for a name declared ALIAS FOR $n, is the parameter's
+	// variable: it holds the value both names read and assign.
+	alias *plVar
+}
+
+// base is the variable that holds v's value: its parameter's for an
+// alias.
+func (v *plVar) base() *plVar {
+	if v.alias != nil {
+		return v.alias
+	}
+	return v
 }
 
 // plExec is one activation of a PL/pgSQL body.
@@ -97,7 +110,7 @@ func (plReturn) Error() string { return "RETURN" }
 
 // runPLpgSQL runs a PL/pgSQL body (fn nil for DO) with args.
 func (r *routineRunner) runPLpgSQL(fc *builtins.Context, fn *catalog.Function, body string, args []sqltypes.Value) (builtins.SetRows, error) {
-	block, err := r.st.sess.plBlock(body)
+	block, err := r.st.sess.plBlock(body, fn)
 	if err != nil {
 		return nil, err
 	}
@@ -185,24 +198,41 @@ func (x *plExec) result(top []*plVar, returned bool) (builtins.SetRows, error) {
 	return builtins.Table([][]sqltypes.Value{{x.ret}}), nil
 }
 
-// plBlock parses (once per session and snapshot) a PL/pgSQL body.
-func (s *Session) plBlock(body string) (*parser.PLBlock, error) {
+// plBlock parses and checks (once per session and snapshot) the
+// PL/pgSQL body of fn (nil for a DO block), as PostgreSQL compiles a
+// routine at its first call: a routine created with check_function_bodies
+// off fails here as it would have at CREATE. The error's position, in the
+// body, is not the statement's the client sent: it is dropped.
+func (s *Session) plBlock(body string, fn *catalog.Function) (*parser.PLBlock, error) {
+	r := parser.PLRoutine{Void: true}
+	if fn != nil {
+		r = planner.PLRoutineOf(fn)
+	}
+	key := body + "\x00" + fmt.Sprintf("%+v", r)
 	c := &s.bodies
 	c.mu.Lock()
-	b, ok := c.pl[body]
+	b, ok := c.pl[key]
 	c.mu.Unlock()
 	if ok {
 		return b, nil
 	}
 	b, err := parser.ParsePLpgSQL(body)
+	if err == nil {
+		err = parser.CheckPLpgSQL(body, b, r)
+	}
 	if err != nil {
+		if pe, ok := err.(*pgerr.Error); ok && pe.Position > 0 {
+			e := *pe
+			e.Position = 0
+			return nil, &e
+		}
 		return nil, err
 	}
 	c.mu.Lock()
 	if c.pl == nil {
 		c.pl = map[string]*parser.PLBlock{}
 	}
-	c.pl[body] = b
+	c.pl[key] = b
 	c.mu.Unlock()
 	return b, nil
 }
@@ -223,11 +253,11 @@ func (x *plExec) lookup(name string) (*plVar, string) {
 			v := x.scope[i][j]
 			switch {
 			case label == "" && v.name == name:
-				return v, ""
+				return v.base(), ""
 			case label != "" && v.label == label && v.name == field:
-				return v, ""
+				return v.base(), ""
 			case label != "" && v.name == label && v.record:
-				return v, field
+				return v.base(), field
 			}
 		}
 	}
@@ -348,7 +378,7 @@ func (x *plExec) declare(label string, d parser.PLDecl) error {
 				in++
 				if in == d.Alias {
 					alias := *p
-					alias.name, alias.label = d.Name, label
+					alias.name, alias.label, alias.alias = d.Name, label, p.base()
 					x.scope[len(x.scope)-1] = append(x.scope[len(x.scope)-1], &alias)
 					return nil
 				}
@@ -432,6 +462,20 @@ func (x *plExec) declare(label string, d parser.PLDecl) error {
 
 // assign stores val (of type t) in v (field of a record when set),
 // converted to the variable's type.
+// assignFound assigns to a target that names no declared variable: FOUND
+// (the boolean every block has, kept in x.found), else nothing known.
+func (x *plExec) assignFound(name string, val sqltypes.Value, t sqltypes.Type) error {
+	if strings.ToLower(strings.TrimSpace(name)) != "found" {
+		return pgerr.New(pgerr.SyntaxError, "\"%s\" is not a known variable", name)
+	}
+	b, err := x.convert(val, t, sqltypes.TypeBool)
+	if err != nil {
+		return err
+	}
+	x.found = !b.IsNull() && b.I != 0
+	return nil
+}
+
 func (x *plExec) assign(v *plVar, field string, val sqltypes.Value, t sqltypes.Type) error {
 	if v.constant {
 		return pgerr.New(pgerr.ErrorInAssignment, "variable \"%s\" is declared CONSTANT", v.name)
@@ -507,13 +551,16 @@ func (x *plExec) assignRow(targets []string, row []sqltypes.Value, cols []ir.Col
 		}
 	}
 	for i, name := range targets {
-		v, field := x.lookup(name)
-		if v == nil {
-			return pgerr.New(pgerr.SyntaxError, "\"%s\" is not a known variable", name)
-		}
 		val, t := sqltypes.Null, sqltypes.TypeUnknown
 		if row != nil && i < len(row) {
 			val, t = row[i], cols[i].Type
+		}
+		v, field := x.lookup(name)
+		if v == nil {
+			if err := x.assignFound(name, val, t); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := x.assign(v, field, val, t); err != nil {
 			return err
@@ -539,7 +586,7 @@ func (x *plExec) sameShape() bool {
 	k := 0
 	for _, level := range x.scope {
 		for _, v := range level {
-			if k >= len(c.shape) || c.shape[k] != v || c.cols[k] != firstColumn(v) {
+			if k >= len(c.shape) || c.shape[k] != v || c.cols[k] != firstColumn(v.base()) {
 				return false
 			}
 			k++
@@ -576,24 +623,24 @@ func (x *plExec) variables() ([]planner.Variable, []func() sqltypes.Value, strin
 	}
 	for _, level := range x.scope {
 		for _, v := range level {
-			v := v
-			shape, cols = append(shape, v), append(cols, firstColumn(v))
-			if v.record {
-				for i, c := range v.cols {
+			v, b := v, v.base() // b holds the value (an alias's parameter)
+			shape, cols = append(shape, v), append(cols, firstColumn(b))
+			if b.record {
+				for i, c := range b.cols {
 					i := i
 					vars = append(vars, planner.Variable{Name: c.Name, Qualifier: v.name, Type: c.Type})
 					vals = append(vals, func() sqltypes.Value {
-						if v.row == nil {
+						if b.row == nil {
 							return sqltypes.Null
 						}
-						return v.row[i]
+						return b.row[i]
 					})
 					add(v.name, c.Name, c.Type)
 				}
 				continue
 			}
 			vars = append(vars, planner.Variable{Name: v.name, Qualifier: v.label, Type: v.typ})
-			vals = append(vals, func() sqltypes.Value { return v.val })
+			vals = append(vals, func() sqltypes.Value { return b.val })
 			add(v.label, v.name, v.typ)
 			vars, vals = compositeFieldVars(v, vars, vals, add)
 		}
@@ -882,12 +929,12 @@ func (x *plExec) stmt(s parser.PLStmt) error {
 		return nil
 	case *parser.PLAssign:
 		v, field := x.lookup(s.Target)
-		if v == nil {
-			return pgerr.New(pgerr.SyntaxError, "\"%s\" is not a known variable", s.Target)
-		}
 		val, t, err := x.eval(s.Expr)
 		if err != nil {
 			return err
+		}
+		if v == nil {
+			return x.assignFound(s.Target, val, t)
 		}
 		return x.assign(v, field, val, t)
 	case *parser.PLIf:

@@ -66,10 +66,11 @@ func compositeFieldVars(v *plVar, vars []planner.Variable, vals []func() sqltype
 		i := i
 		vars = append(vars, planner.Variable{Name: f.Name, Qualifier: v.name, Type: f.Type})
 		vals = append(vals, func() sqltypes.Value {
-			if v.val.IsNull() || v.val.K != sqltypes.KindArray {
+			val := v.base().val // an alias reads its parameter's
+			if val.IsNull() || val.K != sqltypes.KindArray {
 				return sqltypes.Null
 			}
-			if elems := v.val.Array().Elems; i < len(elems) {
+			if elems := val.Array().Elems; i < len(elems) {
 				return elems[i]
 			}
 			return sqltypes.Null

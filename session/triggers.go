@@ -35,7 +35,7 @@ func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerC
 		return v
 	}
 	newV, oldV := rec("new", call.New), rec("old", call.Old)
-	block, err := r.st.sess.plBlock(fn.Body)
+	block, err := r.st.sess.plBlock(fn.Body, fn)
 	if err != nil {
 		return nil, err
 	}
