@@ -19,6 +19,10 @@ type PLBlock struct {
 	Decls    []PLDecl
 	Body     []PLStmt
 	Handlers []PLHandler
+	// VariableConflict is the body's #variable_conflict option (error,
+	// use_variable, use_column; "" when it has none): what a name that is
+	// both a column and a variable means in its statements.
+	VariableConflict string
 }
 
 // PLDecl is one declaration of a block.
@@ -281,6 +285,10 @@ func ParsePLpgSQL(body string) (*PLBlock, error) {
 		return nil, err
 	}
 	p := &plParser{src: body, toks: toks}
+	conflict, err := p.options()
+	if err != nil {
+		return nil, err
+	}
 	label := p.label()
 	if !p.is("declare") && !p.is("begin") {
 		return nil, p.errAt(p.k)
@@ -289,6 +297,7 @@ func ParsePLpgSQL(body string) (*PLBlock, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.VariableConflict = conflict
 	if p.is(";") {
 		p.k++
 	}
@@ -296,6 +305,30 @@ func ParsePLpgSQL(body string) (*PLBlock, error) {
 		return nil, p.errAt(p.k)
 	}
 	return b, nil
+}
+
+// options reads the compiler options that may open a body:
+// #variable_conflict error | use_variable | use_column. PostgreSQL's
+// others (#print_strict_params, #option dump) are 0A000.
+func (p *plParser) options() (conflict string, err error) {
+	for p.is("#") {
+		at := p.pos()
+		p.k++
+		switch {
+		case p.is("variable_conflict"):
+			p.k++
+			if !p.is("error") && !p.is("use_variable") && !p.is("use_column") {
+				return "", p.errAt(p.k)
+			}
+			conflict = p.toks[p.k].val
+			p.k++
+		case p.is("print_strict_params") || p.is("option"):
+			return "", pgerr.New(pgerr.FeatureNotSupported, "#%s is not supported", p.toks[p.k].val).WithPosition(charPos(p.src, at))
+		default:
+			return "", p.errAt(p.k)
+		}
+	}
+	return conflict, nil
 }
 
 func (p *plParser) is(w string) bool { return p.k < len(p.toks) && p.toks[p.k].is(w) }

@@ -263,6 +263,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			}
 			err = b.fromEntryError(sc, err)
 		}
+		if err == nil && b.routine != nil && b.routine.conflict != ConflictUseColumn {
+			return b.variableConflict(e, n)
+		}
 		return e, err
 	case *ast.AggregateFuncExpr:
 		if agg != nil {

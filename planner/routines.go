@@ -26,6 +26,8 @@ import (
 // $n.
 type routineScope struct {
 	names map[string]int
+	// conflict is what a name both a column and a variable means.
+	conflict VariableConflict
 	// relations are the trigger's transition tables (TransitionTable).
 	relations map[string]*catalog.Table
 }
@@ -59,11 +61,41 @@ func (b *Binder) transitionTable(name string) ir.Rel {
 type Variable struct {
 	Name, Qualifier string
 	Type            sqltypes.Type
+	// Field marks a record's field, which only its qualified name
+	// (r.col) names.
+	Field bool
 }
 
-// routineParam resolves an unqualified column name, or a qualified one,
-// that no column has to the routine's variable of that name (PostgreSQL's
-// SQL functions: a column wins over a parameter).
+// VariableConflict is what a name that is both a table's column and a
+// variable means in a PL/pgSQL statement (#variable_conflict).
+type VariableConflict byte
+
+// The ways a name's conflict resolves.
+const (
+	// ConflictError is 42702, PostgreSQL's default for PL/pgSQL.
+	ConflictError VariableConflict = iota
+	// ConflictUseVariable and ConflictUseColumn take the variable or the
+	// column (a SQL function's statements: the column).
+	ConflictUseVariable
+	ConflictUseColumn
+)
+
+// ParseVariableConflict reads #variable_conflict's option ("" is the
+// default, error).
+func ParseVariableConflict(s string) VariableConflict {
+	switch s {
+	case "use_variable":
+		return ConflictUseVariable
+	case "use_column":
+		return ConflictUseColumn
+	}
+	return ConflictError
+}
+
+// routineParam resolves a column name, unqualified or qualified, to the
+// routine's variable of that name, if it has one (nil otherwise). A name
+// that no column has is the variable; one that a column has too is as the
+// scope's conflict says (variableConflict).
 func (b *Binder) routineParam(name *ast.ColumnName) ir.Expr {
 	r := b.routine
 	if r == nil || name.Schema.L != "" {
@@ -80,15 +112,40 @@ func (b *Binder) routineParam(name *ast.ColumnName) ir.Expr {
 	return &ir.Param{N: n, Typ: b.params[n-1]}
 }
 
+// variableConflict decides what column name n, which names column e,
+// means when it names one of the routine's variables too: the variable
+// (use_variable) or PostgreSQL's 42702 (error).
+func (b *Binder) variableConflict(e ir.Expr, n *ast.ColumnNameExpr) (ir.Expr, error) {
+	p := b.routineParam(n.Name)
+	switch {
+	case p == nil:
+		return e, nil
+	case b.routine.conflict == ConflictUseVariable:
+		return p, nil
+	}
+	name := n.Name.Name.O
+	if n.Name.Table.O != "" {
+		name = n.Name.Table.O + "." + name
+	}
+	err := pgerr.New(pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", name).
+		WithDetail("It could refer to either a PL/pgSQL variable or a table column.")
+	if b.stmt != nil {
+		err = err.WithPosition(b.exprPosition(n))
+	}
+	return nil, err
+}
+
 // newVariableScope is the scope of vars ($1 the first); a later
 // variable of a name hides an earlier one.
-func newVariableScope(vars []Variable) *routineScope {
-	r := &routineScope{names: map[string]int{}}
+func newVariableScope(vars []Variable, conflict VariableConflict) *routineScope {
+	r := &routineScope{names: map[string]int{}, conflict: conflict}
 	for i, v := range vars {
 		if v.Name == "" {
 			continue
 		}
-		r.names[v.Name] = i + 1
+		if !v.Field {
+			r.names[v.Name] = i + 1
+		}
 		if v.Qualifier != "" {
 			r.names[v.Qualifier+"."+v.Name] = i + 1
 		}
@@ -106,7 +163,9 @@ func inputVariables(fn *catalog.Function) []Variable {
 }
 
 // newRoutineScope is the scope of a SQL function's body.
-func newRoutineScope(fn *catalog.Function) *routineScope { return newVariableScope(inputVariables(fn)) }
+func newRoutineScope(fn *catalog.Function) *routineScope {
+	return newVariableScope(inputVariables(fn), ConflictUseColumn)
+}
 
 // BindRoutineStatement binds one statement of fn's body: its $n and its
 // parameters' names are the routine's arguments, of the parameters'
@@ -126,15 +185,20 @@ func BindRoutineStatement(snap *catalog.Snapshot, fn *catalog.Function, stmt *pa
 // statement's relations are checked with (a SECURITY DEFINER routine's
 // owner).
 func BindWithVariables(snap *catalog.Snapshot, stmt *parser.Statement, vars []Variable, checkAs string, style sqltypes.Style) (ir.Statement, error) {
-	return BindInTrigger(snap, stmt, vars, nil, checkAs, style)
+	return bindWithScope(snap, stmt, vars, nil, ConflictUseColumn, checkAs, style)
 }
 
-// BindInTrigger is BindWithVariables for a statement of a trigger
-// function, which also reads the firing's transition tables.
-func BindInTrigger(snap *catalog.Snapshot, stmt *parser.Statement, vars []Variable, tables []TransitionTable, checkAs string, style sqltypes.Style) (ir.Statement, error) {
+// BindPLStatement binds a statement of a PL/pgSQL body: as
+// BindWithVariables, with a trigger function's transition tables, and a
+// name both a column and a variable meaning what conflict says.
+func BindPLStatement(snap *catalog.Snapshot, stmt *parser.Statement, vars []Variable, tables []TransitionTable, conflict VariableConflict, checkAs string, style sqltypes.Style) (ir.Statement, error) {
+	return bindWithScope(snap, stmt, vars, tables, conflict, checkAs, style)
+}
+
+func bindWithScope(snap *catalog.Snapshot, stmt *parser.Statement, vars []Variable, tables []TransitionTable, conflict VariableConflict, checkAs string, style sqltypes.Style) (ir.Statement, error) {
 	if rs := stmt.Routine; rs != nil && rs.Action == parser.RoutineCall {
 		// PL/pgSQL's CALL: the arguments may name variables.
-		b := &Binder{snap: snap, stmt: rs.Call, loc: style.Location, style: style, routine: newVariableScope(vars), checkAs: checkAs}
+		b := &Binder{snap: snap, stmt: rs.Call, loc: style.Location, style: style, routine: newVariableScope(vars, conflict), checkAs: checkAs}
 		b.params, b.declared = make([]sqltypes.Type, len(vars)), make([]bool, len(vars))
 		for i, v := range vars {
 			b.params[i], b.declared[i] = v.Type, true
@@ -151,7 +215,7 @@ func BindInTrigger(snap *catalog.Snapshot, stmt *parser.Statement, vars []Variab
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "only SELECT, INSERT, UPDATE and DELETE are supported in the body of a function").
 			WithDetail("The body has %s.", firstWords(stmt.Text))
 	}
-	b := &Binder{snap: snap, stmt: stmt, loc: style.Location, style: style, routine: newVariableScope(vars), checkAs: checkAs}
+	b := &Binder{snap: snap, stmt: stmt, loc: style.Location, style: style, routine: newVariableScope(vars, conflict), checkAs: checkAs}
 	for _, tt := range tables {
 		if b.routine.relations == nil {
 			b.routine.relations = map[string]*catalog.Table{}

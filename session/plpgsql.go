@@ -628,7 +628,7 @@ func (x *plExec) variables() ([]planner.Variable, []func() sqltypes.Value, strin
 			if b.record {
 				for i, c := range b.cols {
 					i := i
-					vars = append(vars, planner.Variable{Name: c.Name, Qualifier: v.name, Type: c.Type})
+					vars = append(vars, planner.Variable{Name: c.Name, Qualifier: v.name, Type: c.Type, Field: true})
 					vals = append(vals, func() sqltypes.Value {
 						if b.row == nil {
 							return sqltypes.Null
@@ -743,7 +743,7 @@ func (x *plExec) bindFull(sql string, cache bool) (*plBound, []sqltypes.Value, e
 		if x.fn != nil && x.fn.Definer {
 			owner = x.fn.Owner
 		}
-		st, err := planner.BindInTrigger(x.r.snap, &stmts[0], vars, x.tables, owner, x.r.style)
+		st, err := planner.BindPLStatement(x.r.snap, &stmts[0], vars, x.tables, planner.ParseVariableConflict(x.top.VariableConflict), owner, x.r.style)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -1083,7 +1083,7 @@ func (x *plExec) bindDynamic(sql string, using []sqltypes.Value) (ir.Statement, 
 	if x.fn != nil && x.fn.Definer {
 		owner = x.fn.Owner
 	}
-	return planner.BindInTrigger(x.r.snap, &stmts[0], vars, x.tables, owner, x.r.style)
+	return planner.BindPLStatement(x.r.snap, &stmts[0], vars, x.tables, planner.ParseVariableConflict(x.top.VariableConflict), owner, x.r.style)
 }
 
 // dynamicQuery computes an EXECUTE's query string and its USING

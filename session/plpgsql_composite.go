@@ -64,7 +64,7 @@ func compositeFieldVars(v *plVar, vars []planner.Variable, vals []func() sqltype
 	}
 	for i, f := range v.typ.Composite.Fields {
 		i := i
-		vars = append(vars, planner.Variable{Name: f.Name, Qualifier: v.name, Type: f.Type})
+		vars = append(vars, planner.Variable{Name: f.Name, Qualifier: v.name, Type: f.Type, Field: true})
 		vals = append(vals, func() sqltypes.Value {
 			val := v.base().val // an alias reads its parameter's
 			if val.IsNull() || val.K != sqltypes.KindArray {

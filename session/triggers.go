@@ -47,7 +47,7 @@ func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerC
 		// SECURITY DEFINER routine (CallRoutine).
 		inner.Session.User, inner.Session.Definer = fn.Owner, true
 	}
-	x := &plExec{r: r, fn: fn, body: fn.Body, opts: r.opts, ret: sqltypes.Null}
+	x := &plExec{r: r, fn: fn, body: fn.Body, opts: r.opts, ret: sqltypes.Null, top: block}
 	if tg.OldTable != "" || tg.NewTable != "" {
 		inner.Transition = map[string][][]sqltypes.Value{}
 		for _, tt := range []struct {
