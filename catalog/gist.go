@@ -31,6 +31,15 @@ type GistKey struct {
 	Geography bool `json:"geography,omitempty"`
 }
 
+// LtreeGistOpclass is the ltree extension's gist operator class. A gist
+// index of it is an ordered (btree) index over the ltree column itself
+// (planner/gist.go: bindLtreeGist), not a Z-order one.
+const LtreeGistOpclass = "gist_ltree_ops"
+
+// Ordered reports whether the gist index is an ordered index over its
+// column (an ltree's), which the spatial machinery leaves alone.
+func (g *GistKey) Ordered() bool { return g.Opclass == LtreeGistOpclass }
+
 // DeclaredColumns are the key columns as CREATE INDEX declared them, which
 // the catalogs show (pg_index, pg_get_indexdef): a gist index's one column
 // (its operator class the default, so unsaid), every other index's

@@ -149,6 +149,11 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 		return zorder.AppendBool(b, v.I != 0, desc)
 	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindMacAddr, sqltypes.KindXML, sqltypes.KindGeometry:
 		return zorder.AppendString(b, v.S, desc)
+	case sqltypes.KindLtree:
+		// An ltree's dotted text in byte order is ltree_cmp's order
+		// (sqltypes/ltree.go), so the index serves <, = and the key
+		// ranges of <@ (optimizer/bounds.go: ltreeBound).
+		return zorder.AppendString(b, v.S, desc)
 	case sqltypes.KindInet:
 		// An inet's S is its order-preserving form (family, network
 		// part, mask length, address: network_cmp's order), the same
@@ -323,7 +328,7 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		a.Kind, a.I = kv.AttrBool, v.I
 	case sqltypes.KindFloat:
 		a.Kind, a.F = kv.AttrFloat, v.F
-	case sqltypes.KindText, sqltypes.KindXML, sqltypes.KindJSONPath:
+	case sqltypes.KindText, sqltypes.KindXML, sqltypes.KindJSONPath, sqltypes.KindLtree, sqltypes.KindLquery, sqltypes.KindLtxtquery:
 		a.Kind, a.S = kv.AttrString, v.S
 	case sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr, sqltypes.KindGeo:
 		// Stored as their text, readable in the store and exact (a
@@ -413,6 +418,9 @@ func attrValue(a *kv.Attr, t sqltypes.Type, owned bool) (sqltypes.Value, error) 
 		case sqltypes.KindJSONPath:
 			// The canonical text; the tree is parsed when evaluated.
 			return sqltypes.Value{K: sqltypes.KindJSONPath, S: ownString(a.S, owned)}, nil
+		case sqltypes.KindLtree, sqltypes.KindLquery, sqltypes.KindLtxtquery:
+			// The canonical text, as stored.
+			return sqltypes.Value{K: t.Kind(), S: ownString(a.S, owned)}, nil
 		case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
 			// Past the stored count (ValueAttr): µs since 2000.
 			if us, err := strconv.ParseInt(a.S, 10, 64); err == nil {
@@ -604,7 +612,7 @@ func ZType(t sqltypes.Type) zorder.Type {
 	switch t.Kind() {
 	case sqltypes.KindFloat, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindEnum:
 		return zorder.TypeFloat
-	case sqltypes.KindBPChar, sqltypes.KindCitext, sqltypes.KindBit:
+	case sqltypes.KindBPChar, sqltypes.KindCitext, sqltypes.KindBit, sqltypes.KindLtree:
 		return zorder.TypeBytes
 	case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
 		return zorder.TypeTimestamp
@@ -750,7 +758,7 @@ func ZCode(a zorder.Attr, v sqltypes.Value) uint64 {
 		return a.Float(v.F)
 	case sqltypes.KindBool:
 		return a.Bool(v.I != 0)
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr, sqltypes.KindLtree:
 		return a.String(v.S)
 	case sqltypes.KindNumeric:
 		return a.Float(v.AsFloat())
@@ -787,7 +795,7 @@ func ZAbove(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 		return a.FloatAbove(intervalFloat(v.Interval()), true)
 	case sqltypes.KindTimeTZ:
 		return a.IntAbove(v.TimeTZ().UTCMicros(), true)
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr, sqltypes.KindLtree:
 		return a.StringAbove(v.S, inclusive)
 	case sqltypes.KindBPChar:
 		return a.StringAbove(strings.TrimRight(v.S, " "), inclusive)
@@ -820,7 +828,7 @@ func ZBelow(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 		return a.FloatBelow(intervalFloat(v.Interval()), true)
 	case sqltypes.KindTimeTZ:
 		return a.IntBelow(v.TimeTZ().UTCMicros(), true)
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr, sqltypes.KindLtree:
 		return a.StringBelow(v.S, inclusive)
 	case sqltypes.KindBPChar:
 		return a.StringBelow(strings.TrimRight(v.S, " "), inclusive)
@@ -930,7 +938,7 @@ func CheckKeyEncodable(t sqltypes.Type) error {
 		// boxes; zproxy has neither it nor a spatial index yet.
 		return pgerr.New(pgerr.FeatureNotSupported, "%s columns cannot be key or index columns", sqltypes.Type{ID: t.ID})
 	}
-	if t.ID == sqltypes.XML || sqltypes.IsGeo(t.ID) {
+	if t.ID == sqltypes.XML || t.ID == sqltypes.Lquery || t.ID == sqltypes.Ltxtquery || sqltypes.IsGeo(t.ID) {
 		return CheckKeyType(t, KindBTree) // no btree operator class: PostgreSQL's 42704
 	}
 	return nil
@@ -962,7 +970,7 @@ func CheckKeyType(t sqltypes.Type, kind IndexKind) error {
 		// PostgreSQL has btree and hash operator classes for hstore, whose
 		// order it calls not useful; zproxy has no key encoding for it.
 		return pgerr.New(pgerr.FeatureNotSupported, "hstore columns cannot be key or index columns")
-	case sqltypes.XML, sqltypes.JSONPath, sqltypes.GeoPoint, sqltypes.GeoLSeg, sqltypes.GeoBox, sqltypes.GeoLine, sqltypes.GeoPath, sqltypes.GeoPolygon, sqltypes.GeoCircle:
+	case sqltypes.XML, sqltypes.JSONPath, sqltypes.Lquery, sqltypes.Ltxtquery, sqltypes.GeoPoint, sqltypes.GeoLSeg, sqltypes.GeoBox, sqltypes.GeoLine, sqltypes.GeoPath, sqltypes.GeoPolygon, sqltypes.GeoCircle:
 		return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method %q", t, method).
 			WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
 	case sqltypes.TSVector, sqltypes.TSQuery:

@@ -325,6 +325,9 @@ func conjunctSet(e ir.Expr, ctx *ir.EvalContext, colKinds func(int) sqltypes.Kin
 		if col, set, ok := rangeOperatorSet(x, ctx); ok {
 			return col, set, false, true
 		}
+		if col, set, exact, ok := ltreeBound(x, ctx, colKinds); ok {
+			return col, set, exact, ok
+		}
 		return subnetBound(x, ctx, colKinds)
 	case *ir.InList:
 		cr, ok := x.E.(*ir.ColRef)
@@ -420,6 +423,48 @@ func subnetBound(f *ir.Func, ctx *ir.EvalContext, colKinds func(int) sqltypes.Ki
 	}
 	lo, hi := sqltypes.InetSubnetBounds(v)
 	return cr.Index, ValueSet{{Lo: lo, Hi: hi, LoInc: true, HiInc: true}}, false, true
+}
+
+// ltreeBound is the key set of an ltree column against a constant path P
+// (ltree's gist class's <@ and @>, which an ordered index serves since an
+// ltree keys by its dotted text, ltree_cmp's order): col <@ P (P @> col),
+// P's subtree, is P itself and the paths after "P." and before "P/"
+// ('/' follows '.', and no label byte sorts below '.'); col @> P (P <@
+// col), P's ancestors, are P's prefixes of whole labels, one key each.
+// The operator stays the filter (exact false), as PostgreSQL rechecks it.
+func ltreeBound(f *ir.Func, ctx *ir.EvalContext, colKinds func(int) sqltypes.Kind) (col int, set ValueSet, exact, ok bool) {
+	if !f.Infix || len(f.Args) != 2 || f.Name != "<@" && f.Name != "@>" {
+		return 0, nil, false, false
+	}
+	colArg, pathArg, descendants := f.Args[0], f.Args[1], f.Name == "<@"
+	if _, isCol := colArg.(*ir.ColRef); !isCol {
+		colArg, pathArg, descendants = pathArg, colArg, !descendants
+	}
+	cr, isCol := colArg.(*ir.ColRef)
+	if !isCol || colKinds(cr.Index) != sqltypes.KindLtree || pathArg.Type().ID != sqltypes.Ltree || !ir.IsStatementConstant(pathArg) {
+		return 0, nil, false, false
+	}
+	v, err := pathArg.Eval(ctx, nil)
+	if err != nil {
+		return 0, nil, false, false
+	}
+	if v.IsNull() {
+		return cr.Index, ValueSet{}, true, true // never true
+	}
+	if descendants {
+		if v.S == "" {
+			return cr.Index, ValueSet{{LoUnb: true, HiUnb: true}}, false, true // every path
+		}
+		return cr.Index, ValueSet{{Lo: v, LoInc: true, Hi: sqltypes.NewLtree(v.S + "/")}}, false, true
+	}
+	set = ValueSet{{Lo: sqltypes.NewLtree(""), Hi: sqltypes.NewLtree(""), LoInc: true, HiInc: true}}
+	for i := 0; i <= len(v.S); i++ {
+		if i == len(v.S) || v.S[i] == '.' {
+			p := sqltypes.NewLtree(v.S[:i])
+			set = append(set, Interval{Lo: p, Hi: p, LoInc: true, HiInc: true})
+		}
+	}
+	return cr.Index, normalize(set), false, true
 }
 
 func flip(op ir.BinOp) ir.BinOp {

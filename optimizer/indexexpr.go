@@ -112,7 +112,7 @@ func newIndexView(s *scanSpec, ctx *ir.EvalContext, opts Options) (*indexView, e
 		}
 		ext.Indexes = append(ext.Indexes, &nix)
 		v.orig[&nix] = ix
-		if g := ix.Gist; g != nil && !gistCols[g.Column] {
+		if g := ix.Gist; g != nil && !g.Ordered() && !gistCols[g.Column] {
 			gistCols[g.Column] = true
 			v.gists = append(v.gists, gistSource{gist: g, keys: bound.Keys})
 		}

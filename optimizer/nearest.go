@@ -137,7 +137,7 @@ func nearestPath(s *scanSpec, orig *catalog.Table, b bounds, view *indexView, op
 	}
 	for _, ix := range s.Table.Indexes {
 		oix := view.index(ix)
-		if oix == nil || oix.Gist == nil || oix.Gist.Column != col || ix.State != catalog.StatePublic {
+		if oix == nil || oix.Gist == nil || oix.Gist.Ordered() || oix.Gist.Column != col || ix.State != catalog.StatePublic {
 			continue
 		}
 		if g := oix.Gist; g.XZ != nil && ix.Kind == catalog.KindBTree {

@@ -93,7 +93,7 @@ func spatialPredicate(on ir.Expr, inner ir.Rel, ow int) (c ir.Expr, points bool)
 // gistOn returns a public gist index of t over column col, or nil.
 func gistOn(t *catalog.Table, col int) *catalog.Index {
 	for _, ix := range t.Indexes {
-		if ix.Gist != nil && ix.Gist.Column == col && ix.State == catalog.StatePublic && ix.Predicate == "" {
+		if ix.Gist != nil && !ix.Gist.Ordered() && ix.Gist.Column == col && ix.State == catalog.StatePublic && ix.Predicate == "" {
 			return ix
 		}
 	}

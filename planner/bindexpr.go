@@ -695,10 +695,10 @@ func boolEq(e ir.Expr, want bool) ir.Expr {
 }
 
 // withoutComparison reports a type PostgreSQL has no comparison
-// operators for at all: json, xml and jsonpath (json is compared after a
-// cast to jsonb or text).
+// operators for at all: json, xml, jsonpath, lquery and ltxtquery (json
+// is compared after a cast to jsonb or text).
 func withoutComparison(t sqltypes.Type) bool {
-	return t.ID == sqltypes.JSON || t.ID == sqltypes.XML || t.ID == sqltypes.JSONPath
+	return t.ID == sqltypes.JSON || t.ID == sqltypes.XML || t.ID == sqltypes.JSONPath || t.ID == sqltypes.Lquery || t.ID == sqltypes.Ltxtquery
 }
 
 // coerceToBool makes e, bound from node, the boolean operand of ctx

@@ -44,6 +44,9 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 	if unique {
 		return pgerr.New(pgerr.FeatureNotSupported, "access method \"gist\" does not support unique indexes")
 	}
+	if len(ix.Columns) == 1 && ix.Columns[0].Column >= 0 && t.Columns[ix.Columns[0].Column].Type.ID == sqltypes.Ltree {
+		return b.bindLtreeGist(ix)
+	}
 	for i, k := range ix.Columns {
 		if k.Column < 0 {
 			return unsupported("gist indexes over expressions are not supported")
@@ -93,6 +96,23 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 		sqls[i] = fmt.Sprintf(key, name)
 	}
 	return b.bindGistExprs(t, ix, &catalog.GistKey{Column: col, Opclass: opclass}, sqls...)
+}
+
+// bindLtreeGist makes a gist index over an ltree column (ltree's
+// gist_ltree_ops) an ordered index over the column itself: its order is
+// ltree_cmp's, so it serves what PostgreSQL's gist class serves that has
+// a key range, = < <= > >= and <@ and @> against a constant (a subtree is
+// a key range, its ancestors point lookups; optimizer/bounds.go), and the
+// rest (~, ?, @) as a filter over the rows, as PostgreSQL rechecks them.
+// The catalogs show it as the gist index it was created as.
+func (b *Binder) bindLtreeGist(ix *catalog.Index) error {
+	if named, ok := b.stmt.IndexOpclasses[0]; ok && named != catalog.LtreeGistOpclass {
+		return unsupported("operator class %s is not supported (a gist index over ltree is %s)", named, catalog.LtreeGistOpclass)
+	}
+	ix.Kind = catalog.KindBTree
+	ix.Columns[0].Desc = false
+	ix.Gist = &catalog.GistKey{Column: ix.Columns[0].Column, Opclass: catalog.LtreeGistOpclass}
+	return nil
 }
 
 // bindGistExprs gives ix, a gist index with key g, the key expressions

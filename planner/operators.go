@@ -78,6 +78,9 @@ func otherOpBinding(op string) (bind func(*Binder, ir.Expr, ir.Expr) (ir.Expr, e
 
 // bindBuiltinOtherOp binds l op r by the built-in operators.
 func (b *Binder) bindBuiltinOtherOp(op string, bind func(*Binder, ir.Expr, ir.Expr) (ir.Expr, error), l, r ir.Expr) (ir.Expr, error) {
+	if e, ok, err := b.ltreeOperator(op, l, r); ok {
+		return e, err // ltree.go
+	}
 	if geoOperand(l) || geoOperand(r) {
 		return b.bindRegisteredOp(op, l, r) // builtins/geometric.go
 	}

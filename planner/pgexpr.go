@@ -601,6 +601,9 @@ func elementTest(pred ir.Expr) func(ctx *ir.EvalContext, left, elem sqltypes.Val
 
 // bindOperator binds l op r for the operators the parser respells.
 func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
+	if e, ok, err := b.ltreeOperator(op, l, r); ok {
+		return e, err // ltree.go
+	}
 	if geoOperand(l) || geoOperand(r) {
 		return b.bindRegisteredOp(op, l, r) // builtins/geometric.go
 	}

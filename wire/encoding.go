@@ -214,7 +214,7 @@ func textBinary(t *sqltypes.Type) (skip int, ok bool) {
 	case sqltypes.Text, sqltypes.Varchar, sqltypes.BPChar, sqltypes.Name, sqltypes.JSON, sqltypes.XML,
 		sqltypes.Citext, sqltypes.Enum, sqltypes.Unknown:
 		return 0, true
-	case sqltypes.JSONB, sqltypes.JSONPath:
+	case sqltypes.JSONB, sqltypes.JSONPath, sqltypes.Ltree, sqltypes.Lquery, sqltypes.Ltxtquery:
 		return 1, true
 	}
 	return 0, false

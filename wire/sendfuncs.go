@@ -36,6 +36,7 @@ var sendFuncs = []sendFunc{
 	{"tsvectorsend", 3614, false}, {"tsquerysend", 3615, false}, {"regconfigsend", 3734, false}, {"regdictionarysend", 3769, false},
 	{"xml_send", 142, true}, {"pg_lsn_send", 3220, false}, {"xidsend", 28, false}, {"xid8send", 5069, false},
 	{"tidsend", 27, false}, {"jsonpath_send", 4072, false}, {"regopersend", 2203, false}, {"regoperatorsend", 2204, false},
+	{"ltree_send", sqltypes.LtreeOID, false}, {"lquery_send", sqltypes.LqueryOID, false}, {"ltxtq_send", sqltypes.LtxtqueryOID, false},
 }
 
 func init() {

@@ -157,6 +157,13 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 			return sqltypes.Null, err
 		}
 		return sqltypes.NewTSQuery(q), nil
+	case sqltypes.Ltree, sqltypes.Lquery, sqltypes.Ltxtquery:
+		// ltree_recv, lquery_recv, ltxtq_recv: a version byte, 1, then
+		// the text, which the input function reads.
+		if len(src) > 0 && src[0] == 1 && !utf8.Valid(src[1:]) {
+			return sqltypes.Null, errInvalidUTF8()
+		}
+		return sqltypes.DecodeLtreeBinary(t, src)
 	case sqltypes.JSONPath:
 		// jsonpath_recv: a version byte, 1, then the text.
 		if len(src) == 0 {
@@ -369,6 +376,8 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return sqltypes.AppendXML(buf, v.S), nil // xml_send: xml_out's text
 	case sqltypes.JSONPath:
 		return append(append(buf, 1), v.S...), nil // jsonpath_send: version 1, then the text
+	case sqltypes.Ltree, sqltypes.Lquery, sqltypes.Ltxtquery:
+		return sqltypes.LtreeVersionedText(buf, v), nil // ltree_send ...: version 1, then the text
 	case sqltypes.Geometry, sqltypes.Geography:
 		return append(buf, v.S...), nil // geometry_send: the EWKB
 	case sqltypes.XID:

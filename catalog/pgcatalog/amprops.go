@@ -47,6 +47,7 @@ type gistClass struct{ distance, returnable bool }
 var gistClasses = map[string]gistClass{
 	"point_ops": {true, true}, "gist_geometry_ops_2d": {true, false},
 	"range_ops": {false, true}, "multirange_ops": {false, false},
+	"gist_ltree_ops": {false, false},
 }
 
 // btreeGistClass is btree_gist's class for a column of type t: every one

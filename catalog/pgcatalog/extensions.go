@@ -62,6 +62,11 @@ var Extensions = []Extension{
 	{OID: 12960, Name: "postgis", Trusted: false, Relocatable: false, Version: "3.3.2", Namespace: NamespacePublic,
 		Description: "PostGIS geometry and geography spatial types and functions",
 		Relations:   []string{"public.spatial_ref_sys", "public.geometry_columns", "public.geography_columns"}},
+	// Its types are sqltypes.Ltree, sqltypes.Lquery and
+	// sqltypes.Ltxtquery (extensionTypes below), its functions and
+	// operators in package builtins (ext_ltree.go).
+	{OID: 12980, Name: "ltree", Trusted: true, Relocatable: true, Version: "1.2", Namespace: NamespacePublic,
+		Description: "data type for hierarchical tree-like structures"},
 	// PL/pgSQL, which initdb installs in every database (its language
 	// and handler functions are routines.go's).
 	{OID: 13559, Name: "plpgsql", Trusted: true, Relocatable: false, Version: "1.0", Namespace: NamespaceCatalog,
@@ -99,11 +104,29 @@ var extensionTypes = []pgType{
 	{oid: sqltypes.GeographyArrayOID, name: "_geography", len: -1, typtype: 'b', category: 'A', delim: ':', elem: sqltypes.GeographyOID,
 		in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
 		align: 'd', storage: 'x', subscript: "array_subscript_handler", display: "geography[]"},
+	{oid: sqltypes.LtreeOID, name: "ltree", len: -1, typtype: 'b', category: 'U', delim: ',', array: sqltypes.LtreeArrayOID,
+		in: proc{12987, "ltree_in"}, out: proc{12988, "ltree_out"}, recv: proc{12989, "ltree_recv"}, send: proc{12990, "ltree_send"},
+		align: 'i', storage: 'x', subscript: "-", display: "ltree"},
+	{oid: sqltypes.LtreeArrayOID, name: "_ltree", len: -1, typtype: 'b', category: 'A', delim: ',', elem: sqltypes.LtreeOID,
+		in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
+		align: 'i', storage: 'x', subscript: "array_subscript_handler", display: "ltree[]"},
+	{oid: sqltypes.LqueryOID, name: "lquery", len: -1, typtype: 'b', category: 'U', delim: ',', array: sqltypes.LqueryArrayOID,
+		in: proc{12991, "lquery_in"}, out: proc{12992, "lquery_out"}, recv: proc{12993, "lquery_recv"}, send: proc{12994, "lquery_send"},
+		align: 'i', storage: 'x', subscript: "-", display: "lquery"},
+	{oid: sqltypes.LqueryArrayOID, name: "_lquery", len: -1, typtype: 'b', category: 'A', delim: ',', elem: sqltypes.LqueryOID,
+		in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
+		align: 'i', storage: 'x', subscript: "array_subscript_handler", display: "lquery[]"},
+	{oid: sqltypes.LtxtqueryOID, name: "ltxtquery", len: -1, typtype: 'b', category: 'U', delim: ',', array: sqltypes.LtxtqueryArrayOID,
+		in: proc{12995, "ltxtq_in"}, out: proc{12996, "ltxtq_out"}, recv: proc{12997, "ltxtq_recv"}, send: proc{12998, "ltxtq_send"},
+		align: 'i', storage: 'x', subscript: "-", display: "ltxtquery"},
+	{oid: sqltypes.LtxtqueryArrayOID, name: "_ltxtquery", len: -1, typtype: 'b', category: 'A', delim: ',', elem: sqltypes.LtxtqueryOID,
+		in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
+		align: 'i', storage: 'x', subscript: "array_subscript_handler", display: "ltxtquery[]"},
 }
 
 // typeExtension names the extension of the extension types not named
 // after theirs.
-var typeExtension = map[string]string{"geometry": "postgis", "geography": "postgis"}
+var typeExtension = map[string]string{"geometry": "postgis", "geography": "postgis", "lquery": "ltree", "ltxtquery": "ltree"}
 
 // FindExtension returns the built-in extension of that name.
 func FindExtension(name string) (Extension, bool) {

@@ -27,6 +27,9 @@ const (
 )
 
 var opclasses = []opclass{
+	// The ltree extension's btree and gist classes, at fixed OIDs of the
+	// built-in extensions' range (extensions.go).
+	{12973, amBTree, "ltree_ops", 12974, sqltypes.LtreeOID, 0, true}, {12975, amGiST, "gist_ltree_ops", 12976, sqltypes.LtreeOID, 0, true},
 	{10000, amBTree, "array_ops", 397, 2277, 0, true}, {10002, amBTree, "bit_ops", 423, 1560, 0, true},
 	{10003, amBTree, "bool_ops", 424, 16, 0, true}, {10004, amBTree, "bpchar_ops", 426, 1042, 0, true},
 	{10006, amBTree, "bytea_ops", 428, 17, 0, true}, {10007, amBTree, "char_ops", 429, 18, 0, true},

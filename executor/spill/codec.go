@@ -44,7 +44,7 @@ func appendValue(buf []byte, v sqltypes.Value, ts *Types) []byte {
 		buf = appendBytes(buf, v.S)
 	case sqltypes.KindFloat:
 		buf = binary.BigEndian.AppendUint64(buf, math.Float64bits(v.F))
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext, sqltypes.KindMacAddr, sqltypes.KindXML, sqltypes.KindJSONPath:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext, sqltypes.KindMacAddr, sqltypes.KindXML, sqltypes.KindJSONPath, sqltypes.KindLtree, sqltypes.KindLquery, sqltypes.KindLtxtquery:
 		buf = appendBytes(buf, v.S)
 	case sqltypes.KindInet, sqltypes.KindGeometry:
 		buf = binary.AppendVarint(buf, v.I) // 1 for a cidr, or a geography
@@ -219,7 +219,7 @@ func (d *decoder) value() sqltypes.Value {
 		return sqltypes.Value{K: k, I: n, S: d.bytes()}
 	case sqltypes.KindFloat:
 		return sqltypes.NewFloat(d.float64())
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext, sqltypes.KindMacAddr, sqltypes.KindXML, sqltypes.KindJSONPath:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext, sqltypes.KindMacAddr, sqltypes.KindXML, sqltypes.KindJSONPath, sqltypes.KindLtree, sqltypes.KindLquery, sqltypes.KindLtxtquery:
 		return sqltypes.Value{K: k, S: d.bytes()}
 	case sqltypes.KindInet, sqltypes.KindGeometry:
 		i := d.varint()

@@ -95,7 +95,8 @@ func minMax(name string) *Func {
 			return sqltypes.Type{}, err
 		}
 		switch c.Args[0].ID {
-		case sqltypes.Bool, sqltypes.Bytea, sqltypes.UUID, sqltypes.JSON, sqltypes.JSONB, sqltypes.Bit, sqltypes.VarBit, sqltypes.MacAddr, sqltypes.MacAddr8:
+		case sqltypes.Bool, sqltypes.Bytea, sqltypes.UUID, sqltypes.JSON, sqltypes.JSONB, sqltypes.Bit, sqltypes.VarBit, sqltypes.MacAddr, sqltypes.MacAddr8,
+			sqltypes.Ltree, sqltypes.Lquery, sqltypes.Ltxtquery:
 			// PostgreSQL has no min or max of these types.
 			return errNoOverload()
 		case sqltypes.Cidr:

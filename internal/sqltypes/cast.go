@@ -470,6 +470,12 @@ func KindType(k Kind) Type {
 		return TypeGeometry
 	case KindJSONPath:
 		return TypeJSONPath
+	case KindLtree:
+		return TypeLtree
+	case KindLquery:
+		return TypeLquery
+	case KindLtxtquery:
+		return TypeLtxtquery
 	}
 	return TypeUnknown
 }

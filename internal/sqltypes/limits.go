@@ -163,7 +163,7 @@ func DatumSize(v Value) int64 {
 		return geoDatumSize(v)
 	case KindBit:
 		return int64(len(v.S)) + 5 // a short varlena header and the bit count
-	case KindText, KindBytes, KindBPChar, KindJSON, KindCitext, KindXML, KindGeometry, KindJSONPath:
+	case KindText, KindBytes, KindBPChar, KindJSON, KindCitext, KindXML, KindGeometry, KindJSONPath, KindLtree, KindLquery, KindLtxtquery:
 		if len(v.S) < 127 {
 			return int64(len(v.S)) + 1
 		}

@@ -125,6 +125,12 @@ func ParseText(t Type, s string) (Value, error) {
 		return ParseXML(s, false)
 	case JSONPath:
 		return ParseJSONPathValue(s)
+	case Ltree:
+		return ParseLtree(s)
+	case Lquery:
+		return ParseLqueryValue(s)
+	case Ltxtquery:
+		return ParseLtxtqueryValue(s)
 	case PgLSN:
 		return ParseLSN(s)
 	case XID:
@@ -482,7 +488,7 @@ func AppendText(buf []byte, v Value) []byte {
 		return AppendTSQuery(buf, v.TSQuery())
 	case KindXML:
 		return AppendXML(buf, v.S)
-	case KindJSONPath:
+	case KindJSONPath, KindLtree, KindLquery, KindLtxtquery:
 		return append(buf, v.S...)
 	case KindLSN:
 		return AppendLSN(buf, uint64(v.I))

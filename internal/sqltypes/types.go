@@ -130,6 +130,11 @@ const (
 	// ACLItem is aclitem, an access control list's entry (aclitem.go),
 	// the element type of the catalogs' ACL columns.
 	ACLItem
+	// The ltree extension's types (ltree.go): a label path, a pattern
+	// over paths and a boolean query over a path's labels.
+	Ltree
+	Lquery
+	Ltxtquery
 	numTypeIDs
 )
 
@@ -200,6 +205,9 @@ var (
 	TypeGeometry      = Type{ID: Geometry}
 	TypeGeography     = Type{ID: Geography}
 	TypeJSONPath      = Type{ID: JSONPath}
+	TypeLtree         = Type{ID: Ltree}
+	TypeLquery        = Type{ID: Lquery}
+	TypeLtxtquery     = Type{ID: Ltxtquery}
 )
 
 type typeInfo struct {
@@ -310,6 +318,9 @@ var infos = [numTypeIDs]typeInfo{
 	RegOperator:    {"regoperator", 2204, 2209, 4, KindInt, []string{"regoperator"}},
 	RegCollation:   {"regcollation", 4191, 4192, 4, KindInt, []string{"regcollation"}},
 	ACLItem:        {"aclitem", 1033, 1034, 12, KindText, []string{"aclitem"}},
+	Ltree:          {"ltree", LtreeOID, LtreeArrayOID, -1, KindLtree, []string{"ltree"}},
+	Lquery:         {"lquery", LqueryOID, LqueryArrayOID, -1, KindLquery, []string{"lquery"}},
+	Ltxtquery:      {"ltxtquery", LtxtqueryOID, LtxtqueryArrayOID, -1, KindLtxtquery, []string{"ltxtquery"}},
 }
 
 // The fixed OIDs of the extension types (see infos).
@@ -323,6 +334,13 @@ const (
 	GeometryArrayOID  = 12962
 	GeographyOID      = 12963
 	GeographyArrayOID = 12964
+	// ltree's (catalog/pgcatalog/extensions.go).
+	LtreeOID          = 12981
+	LtreeArrayOID     = 12982
+	LqueryOID         = 12983
+	LqueryArrayOID    = 12984
+	LtxtqueryOID      = 12985
+	LtxtqueryArrayOID = 12986
 )
 
 // ArrayOf returns the type of arrays of elem. Arrays of arrays are not
@@ -494,7 +512,7 @@ func (t Type) InfoSchemaName() string {
 		if t.Composite.Named() {
 			return "USER-DEFINED"
 		}
-	case Citext, Hstore, Enum, Geometry, Geography, UserRange, UserMultirange:
+	case Citext, Hstore, Enum, Geometry, Geography, UserRange, UserMultirange, Ltree, Lquery, Ltxtquery:
 		// Extension types are user-defined to information_schema.
 		return "USER-DEFINED"
 	}

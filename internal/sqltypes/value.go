@@ -52,6 +52,9 @@ const (
 	KindGeo         // a geometric type: a Point, LSeg, Box, Line, Path, Polygon or Circle in X (geo.go)
 	KindGeometry    // geometry and geography: EWKB in S, 1 in I for a geography (geometry.go)
 	KindJSONPath    // jsonpath: its canonical text in S, the *JSONPath in X when parsed (jsonpath.go)
+	KindLtree       // ltree: its canonical text in S, which orders as ltree_cmp does (ltree.go)
+	KindLquery      // lquery: its canonical text in S (ltree.go)
+	KindLtxtquery   // ltxtquery: its canonical text in S (ltree.go)
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -230,7 +233,8 @@ func Compare(a, b Value) int {
 	case a.K == KindCitext || b.K == KindCitext:
 		// citext beside text (never bound so; kept total): by the fold.
 		return strings.Compare(compareForm(a), compareForm(b))
-	case a.K == KindText || a.K == KindBytes || a.K == KindUUID || a.K == KindJSON || a.K == KindInet || a.K == KindMacAddr:
+	case a.K == KindText || a.K == KindBytes || a.K == KindUUID || a.K == KindJSON || a.K == KindInet || a.K == KindMacAddr || a.K == KindLtree:
+		// An ltree's text orders as ltree_cmp (ltree.go).
 		return strings.Compare(a.S, b.S)
 	case a.K == KindInterval && b.K == KindInterval:
 		return CompareInterval(a.Interval(), b.Interval())
@@ -242,7 +246,7 @@ func Compare(a, b Value) int {
 		return CompareTimeTZ(a.TimeTZ(), b.TimeTZ())
 	case a.K == KindLSN || a.K == KindXID8:
 		return cmp.Compare(uint64(a.I), uint64(b.I))
-	case a.K == KindXML || a.K == KindJSONPath:
+	case a.K == KindXML || a.K == KindJSONPath || a.K == KindLquery || a.K == KindLtxtquery:
 		return strings.Compare(a.S, b.S) // no SQL operator; sorts for DISTINCT and hashing only
 	case a.K == KindGeo && b.K == KindGeo:
 		// No SQL ordering (the planner refuses ORDER BY, GROUP BY and
@@ -321,7 +325,7 @@ func (v Value) Hash(h uint64) uint64 {
 			f = math.NaN()
 		}
 		h = hashUint64(h, math.Float64bits(f))
-	case KindText, KindBytes, KindUUID, KindJSON, KindEnum, KindInet, KindMacAddr, KindXML, KindGeometry, KindJSONPath:
+	case KindText, KindBytes, KindUUID, KindJSON, KindEnum, KindInet, KindMacAddr, KindXML, KindGeometry, KindJSONPath, KindLtree, KindLquery, KindLtxtquery:
 		h = hashString(h, v.S)
 	case KindGeo:
 		h = hashString(h, string(AppendGeoBinary(nil, v)))
