@@ -837,14 +837,29 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 		return nil, err
 	}
 	tf.Cols = cols
-	return &fromPart{rel: tf, items: []*fromItem{{alias: alias, cols: cols, scalar: scalar}}}, nil
+	item := &fromItem{alias: alias, cols: cols, scalar: scalar}
+	if fn, ok := routineOf(tf.Fn); ok && fn.RowType != "" && !ordinality && len(names) == 0 {
+		if t, err := b.snap.Table(fn.RowType); err == nil && len(b.rowTypeOf(t).Fields) == len(cols) {
+			item.rowsOf = t
+		}
+	}
+	return &fromPart{rel: tf, items: []*fromItem{item}}, nil
+}
+
+// routineOf is the user function a table function's overload calls.
+func routineOf(o *builtins.Overload) (*catalog.Function, bool) {
+	if o == nil {
+		return nil, false
+	}
+	fn, ok := o.Routine.(*catalog.Function)
+	return fn, ok
 }
 
 // returnsRowType reports whether a table function's overload is a user
 // function returning a table's (or composite type's) rows, whose whole
 // row is a record even when it has one column.
 func returnsRowType(o *builtins.Overload) bool {
-	fn, ok := o.Routine.(*catalog.Function)
+	fn, ok := routineOf(o)
 	return ok && (fn.RowType != "" || fn.Result.IsNamedComposite())
 }
 

@@ -210,6 +210,9 @@ func (b *Binder) wholeRowValue(sc *scope, qual string) (ir.Expr, error) {
 	if it := sc.item(qual); it != nil && it.scalar && len(exprs) == 1 {
 		return exprs[0], nil // a function returning a scalar: its value
 	}
+	if it := sc.item(qual); it != nil && it.rowsOf != nil {
+		return ir.NewRecordExpr(exprs, sqltypes.CompositeOf(b.rowTypeOf(it.rowsOf))), nil
+	}
 	if it := sc.item(qual); it != nil && it.table != nil {
 		rec := ir.NewRecordExpr(exprs, sqltypes.CompositeOf(b.rowTypeOf(it.table)))
 		rec.Present = it.presentColumn()

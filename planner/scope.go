@@ -60,6 +60,9 @@ type fromItem struct {
 	// row, not a composite): its whole row is that value, as PostgreSQL's
 	// whole-row Var of such a function (record.go).
 	scalar bool
+	// rowsOf is the table whose rows a function in FROM returns (RETURNS
+	// SETOF t): its whole row is of t's row type.
+	rowsOf *catalog.Table
 	// relabel marks the columns a deparsed query reads as of a domain
 	// relabeled to its base type (informationSchemaDomains).
 	relabel map[int]bool
