@@ -174,12 +174,14 @@ func crPow(x, y float64) float64 {
 		x = -x
 		neg = math.Mod(y, 2) != 0
 	}
-	if x == 1 || y == 0 {
+	if y == 0 {
 		return 1
 	}
-	t := ddLog(x).mul(dd{y, 0})
 	var r float64
+	t := ddLog(x).mul(dd{y, 0})
 	switch {
+	case x == 1:
+		r = 1 // (-1)^y keeps its sign below: -1 for an odd y
 	case t.hi > 709.8:
 		r = math.Inf(1)
 	case t.hi < -745.2:
