@@ -437,6 +437,19 @@ type View struct {
 	// Options are the view's reloptions ("security_invoker=true"), in
 	// PostgreSQL's order: CREATE VIEW ... WITH (...), ALTER VIEW SET/RESET.
 	Options []string `json:"options,omitempty"`
+	// Stars are what each * (or t.*) of the query named when the view
+	// was created, in the order the binder expands them: PostgreSQL
+	// stores a view's query with its stars expanded, so a column added to
+	// a table later is not one of the view's. Views stored before this
+	// was recorded have none, and expand their stars afresh.
+	Stars []ViewStar `json:"stars,omitempty"`
+}
+
+// ViewStar is the columns one * of a view's query named: each column's
+// FROM item ("" for a column merged by JOIN USING) and name, in order.
+type ViewStar struct {
+	Items []string `json:"items"`
+	Names []string `json:"names"`
 }
 
 // Option returns the value of reloption name and whether it is set.

@@ -390,6 +390,8 @@ type CreateView struct {
 	TempFuncs []uint32
 	// Options are WITH (...)'s reloptions, "name=value" in order written.
 	Options []string
+	// Stars are what the query's stars named (catalog.View.Stars).
+	Stars []catalog.ViewStar
 }
 
 // Kind implements Statement.

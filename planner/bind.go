@@ -114,6 +114,9 @@ type Binder struct {
 	// resolved to (a function in FROM names its column after its OUT
 	// parameter).
 	lastRoutine *catalog.Function
+	// stars records the stars of a view's query as CREATE VIEW binds it,
+	// or replays a stored view's (viewstar.go); nil elsewhere.
+	stars *starLog
 	// outNamed is the table function whose one column its function's
 	// OUT parameter named (tablefunc.go): a FROM alias does not rename it.
 	outNamed *ir.TableFunc

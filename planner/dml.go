@@ -699,7 +699,10 @@ func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (ir.Statement, error) {
 	if b.stmt.ViewQuery == "" {
 		return nil, pgerr.New(pgerr.SyntaxError, "CREATE VIEW needs AS followed by a query")
 	}
+	stars := &starLog{record: true}
+	b.stars = stars
 	rel, err := b.bindQuery(n.Select, env{})
+	b.stars = nil
 	if err != nil {
 		return nil, err
 	}
@@ -726,7 +729,7 @@ func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (ir.Statement, error) {
 			return nil, pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", c.Name, c.Type)
 		}
 	}
-	cv := &ir.CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps, Temp: b.stmt.Temp, Path: b.storedPath()}
+	cv := &ir.CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps, Temp: b.stmt.Temp, Path: b.storedPath(), Stars: stars.stars}
 	for _, k := range b.stmt.WithOrder {
 		if err := checkViewOption(k, b.stmt.With[k]); err != nil {
 			return nil, err

@@ -738,6 +738,7 @@ func (b *Binder) bindView(v *catalog.View) (ir.Rel, error) {
 		b.checkAs = v.Owner
 	}
 	defer func() { b.stmt, b.checkAs = saved, savedAs; b.viewDepth-- }()
+	defer b.replayStars(v.Stars)()
 	rel, err := b.bindStored(v.Path, stmts[0].AST, func() (ir.Rel, error) { return b.bindQuery(stmts[0].AST, env{}) })
 	if err != nil {
 		return nil, err

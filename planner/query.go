@@ -1002,7 +1002,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 			if n.From == nil {
 				return nil, pgerr.New(pgerr.SyntaxError, "SELECT * with no tables specified is not valid")
 			}
-			se, scols, err := sc.star(f.WildCard.Table.O)
+			se, scols, err := b.expandStar(sc, f.WildCard.Table.O)
 			if err != nil {
 				return nil, b.fromEntryError(sc, err)
 			}

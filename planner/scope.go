@@ -427,8 +427,16 @@ func (s *scope) outerRef(e ir.Expr, depth int) (ir.Expr, error) {
 // order, each join's merged USING columns first of its own, hidden columns
 // left out.
 func (s *scope) star(qual string) ([]ir.Expr, []ir.Column, error) {
+	exprs, cols, _, err := s.starItems(qual)
+	return exprs, cols, err
+}
+
+// starItems is star, with the FROM item each column comes from ("" for a
+// column merged by JOIN USING).
+func (s *scope) starItems(qual string) ([]ir.Expr, []ir.Column, []string, error) {
 	var exprs []ir.Expr
 	var cols []ir.Column
+	var items []string
 	found := false
 	for i, it := range s.items {
 		if qual == "" {
@@ -436,6 +444,7 @@ func (s *scope) star(qual string) ([]ir.Expr, []ir.Column, error) {
 				if m.before == i {
 					exprs = append(exprs, m.expr)
 					cols = append(cols, ir.Column{Name: m.name, Type: m.expr.Type(), Col: -1})
+					items = append(items, "")
 				}
 			}
 		}
@@ -454,13 +463,14 @@ func (s *scope) star(qual string) ([]ir.Expr, []ir.Column, error) {
 			}
 			exprs = append(exprs, &ir.ColRef{Index: it.offset + i, Name: c.Name, Typ: c.Type})
 			cols = append(cols, c)
+			items = append(items, it.alias)
 			it.perm.SelectCol(i)
 		}
 	}
 	if qual != "" && !found {
-		return nil, nil, missingFromEntry(qual)
+		return nil, nil, nil, missingFromEntry(qual)
 	}
-	return exprs, cols, nil
+	return exprs, cols, items, nil
 }
 
 // missingRTE is 42P01 for a qualifier no visible FROM item has; the

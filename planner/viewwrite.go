@@ -119,12 +119,13 @@ func (b *Binder) updatableView(v *catalog.View, depth int) (*viewWrite, error) {
 	b.stmt = &stmts[0]
 	b.viewDepth++
 	defer func() { b.stmt = saved; b.viewDepth-- }()
+	defer b.replayStars(v.Stars)()
 	sc := env{}.newScope()
 	sc.items = []*fromItem{{alias: alias, cols: ir.NewScan(src, alias).Columns()}}
 	for _, f := range sel.Fields.Fields {
 		var es []ir.Expr
 		if f.WildCard != nil {
-			if es, _, err = sc.star(f.WildCard.Table.O); err != nil {
+			if es, _, err = b.expandStar(sc, f.WildCard.Table.O); err != nil {
 				return nil, b.fromEntryError(sc, err)
 			}
 		} else {

@@ -155,7 +155,7 @@ func parseSystem(t Type, s string) (Value, error) {
 		}
 		return NewReg(o, ""), nil
 	case t.ID == ACLItem:
-		return Null, errACLItemInput
+		return Null, errACLItemInput()
 	case t.ID == Name:
 		return NewText(TruncateName(s)), nil
 	case t.ID == Char:
@@ -168,7 +168,9 @@ func parseSystem(t Type, s string) (Value, error) {
 
 // errACLItemInput is the refusal of an aclitem input made without the
 // catalog, which alone can say whether its roles exist.
-var errACLItemInput = pgerr.New(pgerr.FeatureNotSupported, "aclitem input needs the catalog")
+func errACLItemInput() error {
+	return pgerr.New(pgerr.FeatureNotSupported, "aclitem input needs the catalog")
+}
 
 // firstByte is "char"'s input and its cast from text: one byte, the
 // first, or the one a backslash and three octal digits name (charin), held
@@ -272,7 +274,7 @@ func castSystem(v Value, t Type) (Value, bool, error) {
 	case t.ID == ACLItem:
 		// The binder converts to aclitem with the catalog; a value of
 		// another type reaching here had no such conversion.
-		return Null, true, errACLItemInput
+		return Null, true, errACLItemInput()
 	case t.IsOIDLike() && v.K == KindInt:
 		if v.I < -2147483648 || v.I > 4294967295 {
 			return Null, true, pgerr.New(pgerr.NumericValueOutOfRange, "OID out of range")
