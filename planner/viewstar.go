@@ -42,12 +42,15 @@ func (b *Binder) expandStar(sc *scope, qual string) ([]ir.Expr, []ir.Column, err
 	if k >= len(b.stars.stars) {
 		return exprs, cols, nil // a view stored before stars were recorded
 	}
+	want := b.stars.stars[k]
+	if len(cols) == len(want.Names) {
+		return exprs, cols, nil // nothing was added
+	}
 	// Each FROM item keeps the columns it gave the star then: its first
-	// ones, since a table's new columns come after its old ones, and a
-	// renamed column keeps its place (PostgreSQL's view refers to
-	// columns by number).
+	// ones, since a table's new columns come after its old ones
+	// (PostgreSQL's view refers to columns by number).
 	quota := map[string]int{}
-	for _, item := range b.stars.stars[k].Items {
+	for _, item := range want.Items {
 		quota[item]++
 	}
 	var outExprs []ir.Expr
@@ -58,10 +61,16 @@ func (b *Binder) expandStar(sc *scope, qual string) ([]ir.Expr, []ir.Column, err
 			outExprs, outCols = append(outExprs, exprs[j]), append(outCols, cols[j])
 		}
 	}
-	for _, n := range quota {
-		if n > 0 {
-			return nil, nil, pgerr.New(pgerr.InvalidObjectDefinition, "a column the view's * named no longer exists")
+	for i, c := range outCols {
+		if i >= len(want.Names) || c.Name != want.Names[i] {
+			// Not the columns recorded (renaming a column a view reads is
+			// refused, so names do not change): expand afresh, and the
+			// view's column count decides (bindView's 42P17).
+			return exprs, cols, nil
 		}
+	}
+	if len(outCols) != len(want.Names) {
+		return nil, nil, pgerr.New(pgerr.InvalidObjectDefinition, "a column the view's * named no longer exists")
 	}
 	return outExprs, outCols, nil
 }

@@ -28,6 +28,19 @@ type parsedQuery[T any] struct {
 	q    T
 }
 
+// pathTest is a test of a path against a query (lquery, ltxtquery) that
+// parses each query's text once while the text repeats.
+func pathTest[Q interface{ Match(path string) bool }](parse func(string) (Q, error)) func(path string, query sqltypes.Value) (bool, error) {
+	c := &lastParsed[Q]{parse: parse}
+	return func(path string, query sqltypes.Value) (bool, error) {
+		q, err := c.get(query.S)
+		if err != nil {
+			return false, err
+		}
+		return q.Match(path), nil
+	}
+}
+
 func (c *lastParsed[T]) get(text string) (T, error) {
 	if p := c.p.Load(); p != nil && p.text == text {
 		return p.q, nil
@@ -159,26 +172,8 @@ func init() {
 	isParent := plain(func(a, b sqltypes.Value) (sqltypes.Value, error) {
 		return sqltypes.NewBool(sqltypes.LtreeIsAncestor(a.S, b.S)), nil
 	})
-	lqueryTest := func() func(path string, query sqltypes.Value) (bool, error) {
-		c := &lastParsed[*sqltypes.LqueryPattern]{parse: sqltypes.ParseLquery}
-		return func(path string, query sqltypes.Value) (bool, error) {
-			q, err := c.get(query.S)
-			if err != nil {
-				return false, err
-			}
-			return q.Match(path), nil
-		}
-	}
-	ltxtTest := func() func(path string, query sqltypes.Value) (bool, error) {
-		c := &lastParsed[*sqltypes.LtxtqueryExpr]{parse: sqltypes.ParseLtxtquery}
-		return func(path string, query sqltypes.Value) (bool, error) {
-			q, err := c.get(query.S)
-			if err != nil {
-				return false, err
-			}
-			return q.Match(path), nil
-		}
-	}
+	lqueryTest := func() func(path string, query sqltypes.Value) (bool, error) { return pathTest(sqltypes.ParseLquery) }
+	ltxtTest := func() func(path string, query sqltypes.Value) (bool, error) { return pathTest(sqltypes.ParseLtxtquery) }
 	regex := func() func(a, b sqltypes.Value) (sqltypes.Value, error) {
 		test := lqueryTest()
 		return func(a, b sqltypes.Value) (sqltypes.Value, error) {
