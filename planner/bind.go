@@ -163,6 +163,12 @@ func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 // bindStyled is BindStyled, collecting notes for the deparser when notes
 // is set.
 func bindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type, style sqltypes.Style, notes *ir.QueryNotes) (ir.Statement, []sqltypes.Type, error) {
+	return bindStyledStars(snap, stmt, paramTypes, style, notes, nil)
+}
+
+// bindStyledStars is bindStyled for a stored view's query, whose stars
+// expand as stars recorded (viewstar.go).
+func bindStyledStars(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type, style sqltypes.Style, notes *ir.QueryNotes, stars []catalog.ViewStar) (ir.Statement, []sqltypes.Type, error) {
 	loc := style.Location
 	restoreNames, err := qualifySpecial(snap, stmt)
 	defer restoreNames()
@@ -255,6 +261,9 @@ func bindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 		}
 	}
 	b := &Binder{snap: snap, stmt: stmt, loc: loc, style: style, notes: notes}
+	if stars != nil {
+		b.stars = &starLog{stars: stars}
+	}
 	b.initParams(n, paramTypes)
 	var st ir.Statement
 	// UPDATE ... FROM keeps its FROM list apart from the AST (parser's

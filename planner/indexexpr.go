@@ -273,7 +273,7 @@ func init() { pgcatalog.ViewDeparser = deparseViewQuery }
 // created under (path), as any session reading it does, and prints it as
 // pg_get_viewdef does (ir.DeparseQuery), its names as snap's path sees
 // them.
-func deparseViewQuery(snap *catalog.Snapshot, path []string, sql string, names []string, pretty bool) (string, bool) {
+func deparseViewQuery(snap *catalog.Snapshot, path []string, sql string, names []string, stars []catalog.ViewStar, pretty bool) (string, bool) {
 	if snap == nil {
 		return "", false
 	}
@@ -289,7 +289,7 @@ func deparseViewQuery(snap *catalog.Snapshot, path []string, sql string, names [
 		}
 		bindSnap = snap.WithPath(path)
 	}
-	st, _, err := bindStyled(bindSnap, &stmts[0], nil, sqltypes.Style{Location: time.UTC}, notes)
+	st, _, err := bindStyledStars(bindSnap, &stmts[0], nil, sqltypes.Style{Location: time.UTC}, notes, stars)
 	if err != nil {
 		return "", false
 	}

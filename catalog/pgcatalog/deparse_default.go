@@ -135,12 +135,13 @@ func (e *Env) deparseExpr(t *catalog.Table, sql string, pretty bool) (string, bo
 
 // ViewDeparser binds a view's query text and prints it as pg_get_viewdef
 // prints the view's rule (ir.DeparseQuery), with the view's column names
-// (nil: the query's own); ok is false when it does not bind or its shape
+// (nil: the query's own) and its stars as they expanded at CREATE VIEW
+// (catalog.View.Stars); ok is false when it does not bind or its shape
 // is not one the deparser prints, and the caller prints the query as
 // written. path is the search path the view was created under, which
 // binds its names (nil: public); the names print as snap's path sees
 // them. The planner registers it.
-var ViewDeparser func(snap *catalog.Snapshot, path []string, sql string, names []string, pretty bool) (string, bool)
+var ViewDeparser func(snap *catalog.Snapshot, path []string, sql string, names []string, stars []catalog.ViewStar, pretty bool) (string, bool)
 
 // viewDefinition is pg_get_viewdef of a view or materialized view, plain
 // or pretty; ok is false for other relations.
@@ -151,9 +152,10 @@ func (e *Env) viewDefinition(o *object, pretty bool) (string, bool) {
 	}
 	var sql string
 	var names, path []string
+	var stars []catalog.ViewStar
 	switch {
 	case o.view != nil:
-		sql, names, path = o.view.SQL, o.view.Columns, o.view.Path
+		sql, names, path, stars = o.view.SQL, o.view.Columns, o.view.Path, o.view.Stars
 	case o.kind == 'm':
 		sql, path = o.table.Matview.SQL, o.table.Matview.Path
 		for _, c := range o.table.Columns {
@@ -162,7 +164,7 @@ func (e *Env) viewDefinition(o *object, pretty bool) (string, bool) {
 			}
 		}
 	}
-	if text, ok := ViewDeparser(e.Snap, path, sql, names, pretty); ok {
+	if text, ok := ViewDeparser(e.Snap, path, sql, names, stars, pretty); ok {
 		return text, true
 	}
 	return def, true
