@@ -25,6 +25,9 @@ type Matview struct {
 	// Path is the search path the query was created under (see
 	// View.Path).
 	Path []string `json:"path,omitempty"`
+	// Stars are what the query's stars named at CREATE (see View.Stars):
+	// REFRESH expands them to those columns again.
+	Stars []ViewStar `json:"stars,omitempty"`
 }
 
 // IsMatview reports whether t is a materialized view.

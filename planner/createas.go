@@ -32,7 +32,13 @@ func (b *Binder) bindCreateTableAs(node ast.StmtNode) (ir.Statement, error) {
 		}
 		return b.bindStmt(node)
 	}
+	var stars *starLog
+	if ca.Materialized {
+		stars = &starLog{record: true}
+		b.stars = stars
+	}
 	bound, err := b.bindStmt(node)
+	b.stars = nil
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +76,7 @@ func (b *Binder) bindCreateTableAs(node ast.StmtNode) (ir.Statement, error) {
 		return nil, err
 	}
 	if ca.Materialized {
-		if err := b.matviewQuery(t); err != nil {
+		if err := b.matviewQuery(t, stars.stars); err != nil {
 			return nil, err
 		}
 	}

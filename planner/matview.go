@@ -16,15 +16,15 @@ import (
 // replaces the rows in one transaction).
 
 // matviewQuery makes t, the table CREATE MATERIALIZED VIEW creates from
-// the query just bound, a materialized view.
-func (b *Binder) matviewQuery(t *catalog.Table) error {
+// the query just bound, whose stars named stars, a materialized view.
+func (b *Binder) matviewQuery(t *catalog.Table, stars []catalog.ViewStar) error {
 	if len(b.params) > 0 {
 		return pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", 1)
 	}
 	if b.readsTemp {
 		return unsupported("materialized views must not use temporary tables or views")
 	}
-	t.Matview = &catalog.Matview{SQL: b.stmt.CreateAs.Query, Depends: b.deps, Populated: !b.stmt.CreateAs.NoData, Path: b.storedPath()}
+	t.Matview = &catalog.Matview{SQL: b.stmt.CreateAs.Query, Depends: b.deps, Populated: !b.stmt.CreateAs.NoData, Path: b.storedPath(), Stars: stars}
 	return nil
 }
 
@@ -65,6 +65,7 @@ func (b *Binder) bindRefresh(rs *parser.RefreshStatement) (ir.Statement, error) 
 		b.checkAs = t.Owner
 	}
 	defer func() { b.stmt, b.checkAs = saved, savedAs }()
+	defer b.replayStars(t.Matview.Stars)()
 	plan, err := b.bindStored(t.Matview.Path, stmts[0].AST, func() (ir.Rel, error) { return b.bindQuery(stmts[0].AST, env{}) })
 	if err != nil {
 		return nil, err

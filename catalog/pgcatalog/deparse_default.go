@@ -157,7 +157,7 @@ func (e *Env) viewDefinition(o *object, pretty bool) (string, bool) {
 	case o.view != nil:
 		sql, names, path, stars = o.view.SQL, o.view.Columns, o.view.Path, o.view.Stars
 	case o.kind == 'm':
-		sql, path = o.table.Matview.SQL, o.table.Matview.Path
+		sql, path, stars = o.table.Matview.SQL, o.table.Matview.Path, o.table.Matview.Stars
 		for _, c := range o.table.Columns {
 			if !c.Hidden {
 				names = append(names, c.Name)
