@@ -488,10 +488,11 @@ func (b *Binder) bindBool(sc *scope, node ast.ExprNode, clause string) (ir.Expr,
 
 // finishUnknown gives an untyped literal its default type, text.
 func (b *Binder) finishUnknown(e ir.Expr) ir.Expr {
-	if c, ok := e.(*ir.Const); ok && c.Typ.ID == sqltypes.Unknown {
-		if c.V.K == sqltypes.KindText {
-			return &ir.Const{V: c.V, Typ: sqltypes.TypeText}
-		}
+	if c, ok := e.(*ir.Const); ok && c.Typ.ID == sqltypes.Unknown && (c.V.K == sqltypes.KindText || c.V.IsNull()) {
+		// An untyped NULL is resolved as an untyped string is: PostgreSQL
+		// sends SELECT NULL's column as text, and a set operation's
+		// branch that sorts or groups by it has a text column.
+		return &ir.Const{V: c.V, Typ: sqltypes.TypeText}
 	}
 	if p, ok := e.(*ir.Param); ok && p.Typ.ID == sqltypes.Unknown {
 		b.inferParam(p, sqltypes.TypeText)
