@@ -1448,20 +1448,26 @@ func registerFunctionInfo() {
 				return textV(functionArguments(f, false)), nil
 			}
 			p, ok := procByOID(uint32(a[0].I))
-			if what == "def" && ok && p.kind == 'a' {
-				return sqltypes.Null, pgerr.New(pgerr.WrongObjectType, "\"%s\" is an aggregate function", p.name)
-			}
-			if !ok || what == "def" || what == "sqlbody" {
+			if !ok {
 				return sqltypes.Null, nil
 			}
-			if what == "result" {
-				r := typeName(p.ret)
-				if p.retset {
-					r = "SETOF " + r
+			switch what {
+			case "def":
+				if p.kind == 'a' {
+					return sqltypes.Null, pgerr.New(pgerr.WrongObjectType, "\"%s\" is an aggregate function", p.name)
 				}
-				return textV(r), nil
+				return textV(builtinDef(p)), nil
+			case "sqlbody":
+				if p.pg == nil || p.pg.sqlBody == "" {
+					return sqltypes.Null, nil
+				}
+				return textV(p.pg.sqlBody), nil
+			case "result":
+				return textV(builtinResult(p)), nil
+			case "identity":
+				return textV(builtinArgumentsText(p, false)), nil
 			}
-			return textV(builtinArguments(p)), nil
+			return textV(builtinArgumentsText(p, true)), nil
 		}
 	}
 	Register("pg_get_function_result", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("result")))

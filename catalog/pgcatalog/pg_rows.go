@@ -496,11 +496,15 @@ func init() {
 			if p.variadic && len(p.args) > 0 {
 				variadic = p.args[len(p.args)-1]
 			}
-			out = append(out, &pgProcRow{Oid: oidV(p.oid), Proname: nameV(p.name), Pronamespace: oidV(NamespaceCatalog), Proowner: oidV(BootstrapOID),
+			r := &pgProcRow{Oid: oidV(p.oid), Proname: nameV(p.name), Pronamespace: oidV(NamespaceCatalog), Proowner: oidV(BootstrapOID),
 				Prolang: oidV(12), Procost: floatV(1), Prorows: floatV(map[bool]float64{true: 1000}[p.retset]), Provariadic: oidV(variadic),
 				Prokind: charV(p.kind), Proisstrict: boolV(p.strict), Proretset: boolV(p.retset), Provolatile: charV(orByte(p.vol, 'i')),
 				Proparallel: charV('s'), Pronargs: intV(int64(len(p.args))), Prorettype: oidV(p.ret),
-				Proargtypes: vector(sqltypes.TypeOidVector, args), Prosrc: textV(p.name)})
+				Proargtypes: vector(sqltypes.TypeOidVector, args), Prosrc: textV(p.name)}
+			if k := p.pg; k != nil {
+				builtinProcAttributes(r, k)
+			}
+			out = append(out, r)
 		}
 		return append(out, userProcRows(e)...)
 	})

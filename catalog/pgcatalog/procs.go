@@ -24,6 +24,9 @@ type pgProc struct {
 	retset   bool
 	strict   bool
 	vol      byte
+	// pg is PostgreSQL's function of the same name and argument types,
+	// whose attributes the row shows; nil for one of zproxy's own.
+	pg *pgSig
 }
 
 func (p *pgProc) argList() string {
@@ -51,6 +54,21 @@ type pgSig struct {
 	retset bool
 	vol    byte
 	strict bool
+
+	// The attributes a zproxy function of the same signature shows in
+	// pg_proc and its texts (pg_get_functiondef and the others).
+	lang         uint32
+	cost, rows   float64
+	support      string // the support function's name, "" for none
+	parallel     byte
+	leakproof    bool
+	nargDefaults int
+	allArgs      []uint32 // proallargtypes; nil when every argument is IN
+	modes        string   // proargmodes, one byte an argument; "" when every one is IN
+	argNames     []string // proargnames; nil when no argument has a name
+	defaults     []string // the defaults' expressions, of the last nargDefaults inputs
+	src          string   // prosrc
+	sqlBody      string   // pg_get_function_sqlbody: a BEGIN ATOMIC body, or ""
 }
 
 var (
@@ -65,16 +83,85 @@ var pgSigs = sync.OnceValue(func() map[string][]pgSig {
 	known := map[string][]pgSig{}
 	for _, line := range strings.Split(strings.TrimSpace(pgProcTable), "\n") {
 		f := strings.Split(line, "|")
-		if len(f) != 8 {
-			continue
+		if len(f) != 21 {
+			panic("procs_gen.go: a row without 21 fields: " + line)
 		}
 		oid, _ := strconv.ParseUint(f[0], 10, 32)
 		ret, _ := strconv.ParseUint(f[3], 10, 32)
-		known[f[1]] = append(known[f[1]], pgSig{oid: uint32(oid), name: f[1], args: f[2], ret: uint32(ret),
-			kind: f[4][0], retset: f[5] == "t", vol: f[6][0], strict: f[7] == "t"})
+		lang, _ := strconv.ParseUint(f[8], 10, 32)
+		cost, _ := strconv.ParseFloat(f[9], 64)
+		rows, _ := strconv.ParseFloat(f[10], 64)
+		nDefaults, _ := strconv.Atoi(f[14])
+		s := pgSig{oid: uint32(oid), name: f[1], args: f[2], ret: uint32(ret),
+			kind: f[4][0], retset: f[5] == "t", vol: f[6][0], strict: f[7] == "t",
+			lang: uint32(lang), cost: cost, rows: rows, parallel: f[12][0], leakproof: f[13] == "t",
+			nargDefaults: nDefaults, modes: f[16], src: unescapeProcField(f[19]), sqlBody: unescapeProcField(f[20])}
+		if f[11] != "-" {
+			s.support = f[11]
+		}
+		for _, a := range strings.Fields(f[15]) {
+			t, _ := strconv.ParseUint(a, 10, 32)
+			s.allArgs = append(s.allArgs, uint32(t))
+		}
+		if names := unescapeProcField(f[17]); names != "" {
+			s.argNames = strings.Split(names, ",")
+		}
+		if d := unescapeProcField(f[18]); d != "" {
+			s.defaults = splitTopLevel(d)
+		}
+		known[f[1]] = append(known[f[1]], s)
 	}
 	return known
 })
+
+// unescapeProcField reads a text field of procs_gen.go, which the
+// generator escapes to keep it on its line and apart from the others:
+// \\ is a backslash, \n a newline and \p a vertical bar.
+func unescapeProcField(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 'p':
+			b.WriteByte('|')
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// splitTopLevel splits the defaults pg_get_expr prints of proargdefaults
+// ("'{}'::jsonb, false") into their expressions: at the commas outside
+// quotes and parentheses.
+func splitTopLevel(s string) []string {
+	var out []string
+	depth, start, quoted := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\'':
+			quoted = !quoted
+		case quoted:
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, strings.TrimSpace(s[start:i]))
+			start = i + 1
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
+}
 
 // builtinProcCount is how many built-in functions are named name: as many
 // as PostgreSQL 15's pg_catalog has, or, for a name it has none of,
@@ -150,14 +237,25 @@ func loadProcs() {
 	// the OID of another overload's exact one.
 	for _, p := range rows {
 		sig := procSig(p.args)
-		for _, k := range known[p.name] {
+		for i, k := range known[p.name] {
 			if k.args == sig && !used[k.oid] {
-				p.oid = k.oid
+				p.oid, p.pg = k.oid, &known[p.name][i]
 				used[p.oid] = true
 				break
 			}
 		}
 	}
+	// The registry's overloads that leave trailing arguments to their
+	// defaults (make_interval(integer)) are calls of PostgreSQL's one
+	// function with defaults, which pg_proc has once.
+	kept := rows[:0]
+	for _, p := range rows {
+		if p.oid == 0 && defaultsForm(p, known[p.name], used) {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	rows = kept
 	for _, p := range rows {
 		if p.oid == 0 {
 			for _, k := range known[p.name] {
@@ -185,6 +283,22 @@ func loadProcs() {
 	for _, p := range procs {
 		procsByOID[p.oid] = p
 	}
+}
+
+// defaultsForm reports whether p is one of PostgreSQL's functions (one of
+// sigs, which a registry overload has exactly: used) with its last
+// arguments left to their defaults.
+func defaultsForm(p *pgProc, sigs []pgSig, used map[uint32]bool) bool {
+	sig := procSig(p.args)
+	for _, k := range sigs {
+		full := strings.Fields(k.args)
+		n := len(p.args)
+		if used[k.oid] && k.nargDefaults > 0 && n < len(full) && n >= len(full)-k.nargDefaults &&
+			strings.Join(full[:n], " ") == sig {
+			return true
+		}
+	}
+	return false
 }
 
 func allProcs() []*pgProc {

@@ -1,7 +1,6 @@
 package pgcatalog
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -253,69 +252,21 @@ func (e *Env) qualifiedFunctionName(f *catalog.Function) string {
 
 // functionDef is pg_get_functiondef of a user-defined routine.
 func functionDef(f *catalog.Function) string {
-	var sb strings.Builder
-	kind := "FUNCTION"
-	if f.Procedure() {
-		kind = "PROCEDURE"
-	}
 	sc, bare := catalog.SplitName(f.Name)
-	sb.WriteString("CREATE OR REPLACE " + kind + " " + sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(bare) + "(" + functionArguments(f, false) + ")\n")
-	if !f.Procedure() {
-		sb.WriteString(" RETURNS " + functionResult(f) + "\n")
-	}
-	sb.WriteString(" LANGUAGE " + f.Language + "\n")
-	var opts []string
-	switch f.Volatility {
-	case 'i':
-		opts = append(opts, "IMMUTABLE")
-	case 's':
-		opts = append(opts, "STABLE")
-	}
-	if f.Strict {
-		opts = append(opts, "STRICT")
-	}
-	if f.Definer {
-		opts = append(opts, "SECURITY DEFINER")
-	}
-	if f.Leakproof {
-		opts = append(opts, "LEAKPROOF")
-	}
-	switch f.Parallel {
-	case 's':
-		opts = append(opts, "PARALLEL SAFE")
-	case 'r':
-		opts = append(opts, "PARALLEL RESTRICTED")
-	}
-	if f.Cost != 100 {
-		opts = append(opts, "COST "+strconv.FormatFloat(f.Cost, 'g', -1, 64))
-	}
-	if f.ReturnsSet && f.Rows != 1000 {
-		opts = append(opts, "ROWS "+strconv.FormatFloat(f.Rows, 'g', -1, 64))
-	}
-	if opts != nil {
-		sb.WriteString(" " + strings.Join(opts, " ") + "\n")
-	}
-	for _, c := range f.Config {
-		name, val, _ := strings.Cut(c, "=")
-		vals := strings.Split(val, ", ")
-		for i, v := range vals {
-			vals[i] = "'" + strings.ReplaceAll(v, "'", "''") + "'"
-		}
-		sb.WriteString(" SET " + name + " TO " + strings.Join(vals, ", ") + "\n")
+	d := routineDef{procedure: f.Procedure(), name: sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(bare),
+		args: functionArguments(f, false), result: functionResult(f), language: f.Language, vol: f.Volatility,
+		parallel: f.Parallel, strict: f.Strict, definer: f.Definer, leakproof: f.Leakproof, cost: f.Cost,
+		config: f.Config, src: f.Body}
+	if f.ReturnsSet {
+		d.rows = f.Rows
 	}
 	switch {
 	case f.Return:
-		sb.WriteString("RETURN " + strings.TrimPrefix(f.Body, "SELECT ") + "\n")
+		d.sqlBody = "RETURN " + strings.TrimPrefix(f.Body, "SELECT ")
 	case f.Atomic:
-		sb.WriteString("BEGIN ATOMIC\n " + f.Body + "\nEND\n")
-	default:
-		tag := "$" + strings.ToLower(kind) + "$"
-		for strings.Contains(f.Body, tag) {
-			tag = tag[:len(tag)-1] + "x$"
-		}
-		sb.WriteString("AS " + tag + f.Body + tag + "\n")
+		d.sqlBody = "BEGIN ATOMIC\n " + f.Body + "\nEND"
 	}
-	return sb.String()
+	return d.String()
 }
 
 // functionACL is proacl: NULL (PostgreSQL's default: PUBLIC and the owner
