@@ -27,6 +27,15 @@ func (b *Binder) targetTable(refs *ast.TableRefsClause) (*catalog.Table, string,
 	}
 	t, alias, err := b.writeTarget(tn)
 	if err != nil {
+		if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.UndefinedTable && pe.Position == 0 {
+			// At the name, as PostgreSQL's RangeVar: a qualified one at
+			// its qualifier.
+			full, at := tn.Name.O, tn.Name.O
+			if tn.Schema.O != "" {
+				full, at = tn.Schema.O+"."+tn.Name.O, tn.Schema.O
+			}
+			err = pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", full).WithPosition(b.stmt.NamePosition(at))
+		}
 		return nil, "", err
 	}
 	// Rows written to a partition directly fire the row triggers it has
