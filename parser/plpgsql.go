@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -15,6 +16,7 @@ import (
 
 // PLBlock is BEGIN ... [EXCEPTION ...] END with its declarations.
 type PLBlock struct {
+	PLLine
 	Label    string
 	Decls    []PLDecl
 	Body     []PLStmt
@@ -43,6 +45,9 @@ type PLDecl struct {
 	Default string
 	// Alias is n for ALIAS FOR $n (0 otherwise).
 	Alias int
+	// Line is the line of the body the declaration starts on (1 for the
+	// first): what an error in its initial value's CONTEXT names.
+	Line int
 	// Cursor marks a bound cursor, name [[NO] SCROLL] CURSOR [(args)]
 	// FOR query: its parameters, its query and Scroll (1 SCROLL, -1 NO
 	// SCROLL, 0 neither). Its variable is a refcursor.
@@ -67,17 +72,33 @@ type PLHandler struct {
 }
 
 // PLStmt is a PL/pgSQL statement: one of the PL* types below.
-type PLStmt interface{ plStmt() }
+type PLStmt interface {
+	plStmt()
+	// Line is the line of the body the statement starts on, 1 for the
+	// first: what an error's CONTEXT names ("line 3 at RAISE").
+	Line() int
+	setLine(int)
+}
+
+// PLLine is a statement's line in its body (PLStmt.Line).
+type PLLine struct{ line int }
+
+// Line is the line of the body the statement starts on (1 for the first).
+func (l *PLLine) Line() int { return l.line }
+
+func (l *PLLine) setLine(n int) { l.line = n }
 
 // PLAssign is target := expr (target a variable or record.field). At is
 // the target's offset in the body.
 type PLAssign struct {
+	PLLine
 	Target, Expr string
 	At           int
 }
 
 // PLIf is IF ... ELSIF ... ELSE ... END IF.
 type PLIf struct {
+	PLLine
 	Conds []string
 	Thens [][]PLStmt
 	Else  []PLStmt
@@ -85,6 +106,7 @@ type PLIf struct {
 
 // PLCase is CASE [operand] WHEN a, b THEN ... ELSE ... END CASE.
 type PLCase struct {
+	PLLine
 	Operand string
 	Whens   []string // each WHEN's expressions (a list for the operand form)
 	Thens   [][]PLStmt
@@ -105,6 +127,7 @@ const (
 
 // PLLoop is LOOP, WHILE, FOR (integer range, query, EXECUTE) and FOREACH.
 type PLLoop struct {
+	PLLine
 	Label string
 	Kind  int
 	// Cond is WHILE's condition.
@@ -139,6 +162,7 @@ type PLArgs struct {
 // PLOpen is OPEN cursor [[NO] SCROLL] FOR query, FOR EXECUTE string
 // [USING args], or a bound cursor's OPEN cursor [(args)].
 type PLOpen struct {
+	PLLine
 	Cursor  string
 	At      int // the cursor's offset in the body
 	Scroll  int // 1 SCROLL, -1 NO SCROLL, 0 neither
@@ -153,6 +177,7 @@ type PLOpen struct {
 // FetchBackward, FetchAbsolute or FetchRelative; Count the count's
 // expression ("" for 1 unless All).
 type PLFetch struct {
+	PLLine
 	Move   bool
 	Cursor string
 	// CursorAt and IntoAt are the offsets of Cursor and Into in the body.
@@ -166,16 +191,21 @@ type PLFetch struct {
 
 // PLClose is CLOSE cursor; At is the cursor's offset in the body.
 type PLClose struct {
+	PLLine
 	Cursor string
 	At     int
 }
 
 // PLCommit is COMMIT or (Rollback) ROLLBACK [AND [NO] CHAIN] in a
 // procedure or DO block.
-type PLCommit struct{ Rollback, Chain bool }
+type PLCommit struct {
+	PLLine
+	Rollback, Chain bool
+}
 
 // PLExit is EXIT or CONTINUE [label] [WHEN cond].
 type PLExit struct {
+	PLLine
 	Continue bool
 	Label    string
 	When     string
@@ -186,6 +216,7 @@ type PLExit struct {
 
 // PLReturn is RETURN [expr], RETURN NEXT [expr] and RETURN QUERY query.
 type PLReturn struct {
+	PLLine
 	Expr  string
 	Next  bool
 	Query string
@@ -198,11 +229,15 @@ type PLReturn struct {
 }
 
 // PLPerform is PERFORM query.
-type PLPerform struct{ Query string }
+type PLPerform struct {
+	PLLine
+	Query string
+}
 
 // PLSQL is a SQL statement run for its effect, or with INTO its first
 // row's values stored in Into (STRICT: exactly one row).
 type PLSQL struct {
+	PLLine
 	SQL    string
 	Into   []string
 	Strict bool
@@ -211,6 +246,7 @@ type PLSQL struct {
 
 // PLExecute is EXECUTE string [INTO [STRICT] targets] [USING args].
 type PLExecute struct {
+	PLLine
 	Query  string
 	Into   []string
 	Strict bool
@@ -220,6 +256,7 @@ type PLExecute struct {
 
 // PLGetDiag is GET [CURRENT | STACKED] DIAGNOSTICS var = item, ...
 type PLGetDiag struct {
+	PLLine
 	Stacked bool
 	Vars    []string
 	Items   []string
@@ -229,6 +266,7 @@ type PLGetDiag struct {
 // PLRaise is RAISE [level] ['format' [, args]] [condition] [USING ...];
 // a RAISE with nothing after it re-raises the handled error.
 type PLRaise struct {
+	PLLine
 	Level     string // debug, log, info, notice, warning, exception
 	Format    string
 	HasFormat bool
@@ -243,10 +281,15 @@ type PLRaise struct {
 }
 
 // PLNull is NULL;.
-type PLNull struct{}
+type PLNull struct {
+	PLLine
+}
 
 // PLAssert is ASSERT cond [, message].
-type PLAssert struct{ Cond, Message string }
+type PLAssert struct {
+	PLLine
+	Cond, Message string
+}
 
 func (*PLBlock) plStmt()   {}
 func (*PLAssign) plStmt()  {}
@@ -272,6 +315,25 @@ type plParser struct {
 	src  string
 	toks []token
 	k    int
+	// newlines are the offsets of src's newlines (lineAt), found once.
+	newlines []int
+}
+
+// lineAt is the line of the body token k starts on, 1 for the first.
+func (p *plParser) lineAt(k int) int {
+	if p.newlines == nil {
+		p.newlines = []int{}
+		for i := 0; i < len(p.src); i++ {
+			if p.src[i] == '\n' {
+				p.newlines = append(p.newlines, i)
+			}
+		}
+	}
+	off := len(p.src)
+	if k < len(p.toks) {
+		off = p.toks[k].start
+	}
+	return 1 + sort.SearchInts(p.newlines, off)
 }
 
 // ParsePLpgSQL parses a PL/pgSQL body: one block, optionally followed by
@@ -289,6 +351,7 @@ func ParsePLpgSQL(body string) (*PLBlock, error) {
 	if err != nil {
 		return nil, err
 	}
+	line := p.lineAt(p.k)
 	label := p.label()
 	if !p.is("declare") && !p.is("begin") {
 		return nil, p.errAt(p.k)
@@ -297,6 +360,7 @@ func ParsePLpgSQL(body string) (*PLBlock, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.setLine(line)
 	b.VariableConflict = conflict
 	if p.is(";") {
 		p.k++
@@ -432,10 +496,12 @@ func (p *plParser) block(label string) (*PLBlock, error) {
 				p.k++
 				continue
 			}
+			line := p.lineAt(p.k)
 			d, err := p.decl()
 			if err != nil {
 				return nil, err
 			}
+			d.Line = line
 			b.Decls = append(b.Decls, d)
 		}
 	}
@@ -587,11 +653,13 @@ func (p *plParser) stmts(stop ...string) ([]PLStmt, error) {
 				return out, nil
 			}
 		}
+		line := p.lineAt(p.k)
 		s, err := p.stmt()
 		if err != nil {
 			return nil, err
 		}
 		if s != nil {
+			s.setLine(line)
 			out = append(out, s)
 		}
 	}

@@ -179,7 +179,7 @@ func TestPLpgSQLCurrentOf(t *testing.T) {
 }
 
 // offsetFields are the offset fields in a statement's %+v.
-var offsetFields = regexp.MustCompile(` ?(?:At|ExprAt|LabelAt|CursorAt):\d+| ?(?:IntoAt|VarsAt):\[[^\]]*\]`)
+var offsetFields = regexp.MustCompile(` ?(?:At|ExprAt|LabelAt|CursorAt):\d+| ?(?:IntoAt|VarsAt):\[[^\]]*\]|PLLine:\{line:\d+\} ?`)
 
 // withoutOffsets is a copy of s with its offsets in the body (At,
 // ExprAt, LabelAt, CursorAt, IntoAt, VarsAt) zeroed, for comparing what
@@ -187,10 +187,46 @@ var offsetFields = regexp.MustCompile(` ?(?:At|ExprAt|LabelAt|CursorAt):\d+| ?(?
 func withoutOffsets(s PLStmt) PLStmt {
 	v := reflect.New(reflect.TypeOf(s).Elem())
 	v.Elem().Set(reflect.ValueOf(s).Elem())
-	for _, f := range []string{"At", "ExprAt", "LabelAt", "CursorAt", "IntoAt", "VarsAt"} {
+	for _, f := range []string{"At", "ExprAt", "LabelAt", "CursorAt", "IntoAt", "VarsAt", "PLLine"} {
 		if x := v.Elem().FieldByName(f); x.IsValid() {
 			x.Set(reflect.Zero(x.Type()))
 		}
 	}
 	return v.Interface().(PLStmt)
+}
+
+// TestPLpgSQLLines: each statement and declaration knows the line of the
+// body it starts on, counted as PostgreSQL counts them for CONTEXT (the
+// text after the opening $$ is line 1), inside IF, loops and handlers.
+func TestPLpgSQLLines(t *testing.T) {
+	body := "\ndeclare\n  a int;\n  b int := 2;\nbegin\n  a := 1;\n  if a > 0 then\n    raise notice 'x';\n  else null;\n  end if;\n  for i in 1..2 loop\n\n    perform 1;\n  end loop;\n  <<inner>>\n  begin\n    return\n      a;\n  exception when others then\n    raise;\n  end;\nend"
+	b, err := ParsePLpgSQL(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Line() != 2 || b.Decls[0].Line != 3 || b.Decls[1].Line != 4 {
+		t.Errorf("block line %d, declarations' %d and %d; want 2, 3, 4", b.Line(), b.Decls[0].Line, b.Decls[1].Line)
+	}
+	ifs := b.Body[1].(*PLIf)
+	loop := b.Body[2].(*PLLoop)
+	inner := b.Body[3].(*PLBlock)
+	for _, c := range []struct {
+		what string
+		s    PLStmt
+		want int
+	}{
+		{"assignment", b.Body[0], 6},
+		{"IF", ifs, 7},
+		{"RAISE in THEN", ifs.Thens[0][0], 8},
+		{"NULL in ELSE", ifs.Else[0], 9},
+		{"FOR", loop, 11},
+		{"PERFORM after a blank line", loop.Body[0], 13},
+		{"labeled block", inner, 15},
+		{"RETURN over two lines", inner.Body[0], 17},
+		{"RAISE in a handler", inner.Handlers[0].Body[0], 20},
+	} {
+		if got := c.s.Line(); got != c.want {
+			t.Errorf("%s: line %d, want %d", c.what, got, c.want)
+		}
+	}
 }

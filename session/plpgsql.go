@@ -149,7 +149,7 @@ func (r *routineRunner) runPLpgSQL(fc *builtins.Context, fn *catalog.Function, b
 			_ = r.st.sess.ext.reg.ClosePortal(name)
 		}
 	}()
-	err = x.block(block)
+	err = unframed(x.block(block))
 	var ret plReturn
 	if err != nil && !errors.As(err, &ret) {
 		var exit *plExit
@@ -270,7 +270,7 @@ func (x *plExec) block(b *parser.PLBlock) error {
 	defer func() { x.scope = x.scope[:len(x.scope)-1] }()
 	for _, d := range b.Decls {
 		if err := x.declare(b.Label, d); err != nil {
-			return err
+			return x.framed(err, "line "+strconv.Itoa(d.Line)+" during statement block local variable initialization")
 		}
 	}
 	if len(b.Handlers) == 0 {
@@ -783,8 +783,14 @@ type plPlanKey struct {
 func (x *plExec) run(sql string, collect int) ([][]sqltypes.Value, []ir.Column, int64, error) {
 	b, params, err := x.bindStatement(sql)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, sqlContext(err, "SQL statement", sql, 0)
 	}
+	rows, cols, n, err := x.runBound(b, params, collect)
+	return rows, cols, n, sqlContext(err, "SQL statement", sql, 0)
+}
+
+// runBound runs a bound statement with its parameters.
+func (x *plExec) runBound(b *plBound, params []sqltypes.Value, collect int) ([][]sqltypes.Value, []ir.Column, int64, error) {
 	if err := x.r.ctx.Err(); err != nil {
 		return nil, nil, 0, storeErr(err)
 	}
@@ -860,8 +866,28 @@ func (x *plExec) evalSimple(b *plBound, params []sqltypes.Value) ([]sqltypes.Val
 
 // eval computes an expression's value and type.
 func (x *plExec) eval(expr string) (sqltypes.Value, sqltypes.Type, error) {
-	rows, cols, _, err := x.run("SELECT "+expr, collectFirst)
+	return x.evalAs(expr, "SQL expression", expr, 0)
+}
+
+// evalAs is eval, whose errors name text as what (an assignment's
+// "x := expr", in which the expression starts at offset) where
+// PostgreSQL's SPI callback would (plpgsql_context.go); with what "",
+// they name nothing.
+func (x *plExec) evalAs(expr, what, text string, offset int) (sqltypes.Value, sqltypes.Type, error) {
+	sql := "SELECT " + expr
+	shift := offset - len("SELECT ")
+	b, params, err := x.bindStatement(sql)
 	if err != nil {
+		if what != "" {
+			err = sqlContext(err, what, text, shift)
+		}
+		return sqltypes.Null, sqltypes.TypeUnknown, err
+	}
+	rows, cols, _, err := x.runBound(b, params, collectFirst)
+	if err != nil {
+		if what != "" && (b.simple == nil || plFolded(b.simple)) {
+			err = sqlContext(err, what, text, shift)
+		}
 		return sqltypes.Null, sqltypes.TypeUnknown, err
 	}
 	if len(cols) != 1 {
@@ -875,7 +901,11 @@ func (x *plExec) eval(expr string) (sqltypes.Value, sqltypes.Type, error) {
 
 // evalBool computes a condition (NULL is false).
 func (x *plExec) evalBool(expr string) (bool, error) {
-	v, t, err := x.eval(expr)
+	return x.truth(x.eval(expr))
+}
+
+// truth is a condition's value (NULL is false) from its evaluation.
+func (x *plExec) truth(v sqltypes.Value, t sqltypes.Type, err error) (bool, error) {
 	if err != nil {
 		return false, err
 	}
@@ -921,7 +951,14 @@ func (x *plExec) stmts(ss []parser.PLStmt) error {
 	return nil
 }
 
+// stmt runs one statement; an error out of it gets the activation's
+// CONTEXT line for it, unless a statement inside it gave one
+// (plpgsql_context.go).
 func (x *plExec) stmt(s parser.PLStmt) error {
+	return x.stmtFramed(x.execStmt(s), s)
+}
+
+func (x *plExec) execStmt(s parser.PLStmt) error {
 	switch s := s.(type) {
 	case *parser.PLBlock:
 		return x.block(s)
@@ -929,7 +966,8 @@ func (x *plExec) stmt(s parser.PLStmt) error {
 		return nil
 	case *parser.PLAssign:
 		v, field := x.lookup(s.Target)
-		val, t, err := x.eval(s.Expr)
+		text, offset := x.assignText(s)
+		val, t, err := x.evalAs(s.Expr, "PL/pgSQL assignment", text, offset)
 		if err != nil {
 			return err
 		}
@@ -1060,10 +1098,10 @@ func (x *plExec) sqlStmt(sql string, into []string, strict bool, using []sqltype
 func (x *plExec) runDynamic(sql string, using []sqltypes.Value, collect int) ([][]sqltypes.Value, []ir.Column, int64, error) {
 	st, err := x.bindDynamic(sql, using)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, sqlContext(err, "SQL statement", sql, 0)
 	}
 	rows, n, err := x.r.runStatement(x.fn, st, using, x.opts, collect, nil)
-	return rows, planner.ResultColumns(st), n, err
+	return rows, planner.ResultColumns(st), n, sqlContext(err, "SQL statement", sql, 0)
 }
 
 // bindDynamic binds an EXECUTE's statement, its $n the USING values.
@@ -1432,6 +1470,8 @@ func (x *plExec) getDiag(s *parser.PLGetDiag) error {
 				val = sqltypes.NewText(e.Detail)
 			case "pg_exception_hint":
 				val = sqltypes.NewText(e.Hint)
+			case "pg_exception_context":
+				val = sqltypes.NewText(e.Where)
 			default:
 				return pgerr.New(pgerr.FeatureNotSupported, "GET STACKED DIAGNOSTICS %s is not supported", strings.ToUpper(item))
 			}
@@ -1455,7 +1495,8 @@ func (x *plExec) raise(s *parser.PLRaise) error {
 		if len(x.handling) == 0 {
 			return pgerr.New(pgerr.StackedDiagnosticsAccessedWithoutActiveHandler, "RAISE without parameters cannot be used outside an exception handler")
 		}
-		return x.handling[len(x.handling)-1]
+		// The error handled, as it was raised: with its CONTEXT.
+		return &plFramed{x.handling[len(x.handling)-1]}
 	}
 	e := &pgerr.Error{Code: pgerr.RaiseException, Severity: "ERROR"}
 	if s.Level != "exception" {

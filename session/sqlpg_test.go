@@ -117,6 +117,10 @@ func TestSQLScriptsOnPostgres(t *testing.T) {
 						t.Errorf("%s: succeeded on PostgreSQL, want error %s", where, want)
 					} else if want != "" && code != want || !strings.Contains(err.Error(), msg) {
 						t.Errorf("%s: PostgreSQL says %s (%v), want %s %s", where, code, err, want, msg)
+					} else if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) {
+						if bad := rec.checkErrorFields(pe.Where, pe.InternalQuery); bad != "" {
+							t.Errorf("%s: PostgreSQL's %s", where, bad)
+						}
 					}
 					continue
 				case err != nil:

@@ -192,6 +192,23 @@ type record struct {
 	rows    []string
 	notices []string
 	columns string
+	// context are the lines an error's CONTEXT must have, innermost
+	// first; errquery its internal query (psql's QUERY line).
+	context  []string
+	errquery string
+}
+
+// checkErrorFields compares an error's CONTEXT lines and internal query
+// (where, query) with the record's context and errquery directives.
+func (rec *record) checkErrorFields(where, query string) string {
+	var msgs []string
+	if rec.context != nil && where != strings.Join(rec.context, "\n") {
+		msgs = append(msgs, fmt.Sprintf("CONTEXT\n  %s\n want\n  %s", strings.ReplaceAll(where, "\n", "\n  "), strings.Join(rec.context, "\n  ")))
+	}
+	if rec.errquery != "" && query != rec.errquery {
+		msgs = append(msgs, fmt.Sprintf("internal query %q, want %q", query, rec.errquery))
+	}
+	return strings.Join(msgs, "; ")
 }
 
 func parseScript(t *testing.T, path string) []record {
@@ -223,6 +240,16 @@ func parseScript(t *testing.T, path string) []record {
 				t.Fatalf("%s:%d: notice before any statement", path, lineNo)
 			}
 			recs[len(recs)-1].notices = append(recs[len(recs)-1].notices, strings.TrimPrefix(trimmed, "notice "))
+		case cur == nil && (strings.HasPrefix(trimmed, "context ") || strings.HasPrefix(trimmed, "errquery ")):
+			if len(recs) == 0 || !strings.HasPrefix(recs[len(recs)-1].expect, "error") {
+				t.Fatalf("%s:%d: %s after no error record", path, lineNo, trimmed)
+			}
+			last := &recs[len(recs)-1]
+			if kw, text, _ := strings.Cut(trimmed, " "); kw == "context" {
+				last.context = append(last.context, text)
+			} else {
+				last.errquery = text
+			}
 		case cur == nil && strings.HasPrefix(trimmed, "columns "):
 			if len(recs) == 0 {
 				t.Fatalf("%s:%d: columns before any query", path, lineNo)
@@ -367,6 +394,10 @@ func RunScript(t *testing.T, store kv.Store, path string) {
 				t.Errorf("%s: succeeded, want error %s", where, want)
 			} else if got := pgerr.CodeOf(err).String(); want != "" && got != want || !strings.Contains(err.Error(), msg) {
 				t.Errorf("%s: error %s (%v), want %s %s", where, got, err, want, msg)
+			} else if pe := pgerr.As(err); pe != nil {
+				if bad := rec.checkErrorFields(pe.Where, pe.InternalQuery); bad != "" {
+					t.Errorf("%s: %s", where, bad)
+				}
 			}
 			continue
 		case err != nil:

@@ -76,7 +76,9 @@ func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerC
 	top := []*plVar{newV, oldV}
 	if tg.When != "" {
 		x.scope = [][]*plVar{top}
-		ok, err := x.evalBool(tg.When)
+		// The executor's condition, not the body's: PostgreSQL names no
+		// routine or expression in its errors.
+		ok, err := x.truth(x.evalAs(tg.When, "", "", 0))
 		if err != nil || !ok {
 			if err == nil && call.Timing == "BEFORE" {
 				// Not fired: the row goes on unchanged.
@@ -94,7 +96,7 @@ func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerC
 		&plVar{name: "tg_nargs", typ: sqltypes.TypeInt4, val: sqltypes.NewInt(int64(len(tg.Args)))},
 		&plVar{name: "tg_argv", typ: sqltypes.ArrayOf(sqltypes.TypeText), val: zeroBased(argv)})
 	x.scope = [][]*plVar{top}
-	err = x.block(block)
+	err = unframed(x.block(block))
 	var ret plReturn
 	if err != nil && !errors.As(err, &ret) {
 		return nil, err

@@ -102,11 +102,7 @@ func (f *CopyFormat) copyError(pe *pgerr.Error, line int64, col string, quoted s
 	case haveQuote:
 		where += ": \"" + limitDisplay(quoted) + "\""
 	}
-	if pe.Where == "" {
-		pe.Where = where
-	} else {
-		pe.Where = pe.Where + "\n" + where
-	}
+	pe.AddContext(where)
 	return pe
 }
 

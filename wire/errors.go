@@ -45,6 +45,8 @@ func fields(pe *pgerr.Error, severity string, defaultCode pgerr.Code) pgproto3.E
 		Detail:              pe.Detail,
 		Hint:                pe.Hint,
 		Position:            int32(pe.Position),
+		InternalPosition:    int32(pe.InternalPosition),
+		InternalQuery:       pe.InternalQuery,
 		Where:               pe.Where,
 	}
 }

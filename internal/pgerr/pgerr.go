@@ -39,8 +39,15 @@ type Error struct {
 	// Position is the 1-based character offset into the statement text the
 	// error points at, or 0 when unknown.
 	Position int
-	// Where is the CONTEXT line ("COPY t, line 3, column a: \"x\"").
+	// Where is the CONTEXT line ("COPY t, line 3, column a: \"x\""), or
+	// lines, innermost first, each ended by a newline but the last.
 	Where string
+	// InternalQuery is the text of a statement a routine ran, which the
+	// error was raised in; InternalPosition the 1-based character offset
+	// into it the error points at (with Position 0: PostgreSQL's 'q' and
+	// 'p' fields, which psql prints as QUERY and a caret under it).
+	InternalQuery    string
+	InternalPosition int
 	// cause is an underlying error kept for errors.Is/As; it does not change
 	// the message the client sees.
 	cause error
@@ -82,6 +89,16 @@ func (e *Error) WithHint(format string, args ...any) *Error {
 func (e *Error) WithWhere(format string, args ...any) *Error {
 	e.Where = fmt.Sprintf(format, args...)
 	return e
+}
+
+// AddContext adds a line to the CONTEXT field, after the lines it holds
+// (which came from deeper in the call stack).
+func (e *Error) AddContext(line string) {
+	if e.Where == "" {
+		e.Where = line
+		return
+	}
+	e.Where += "\n" + line
 }
 
 // WithPosition sets the 1-based statement position and returns e.
