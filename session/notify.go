@@ -66,16 +66,24 @@ type outgoing struct {
 // reserve takes room in the queue q for notifications from the session
 // with that PID to the sessions listening now, all of them or (54000,
 // queue full) none, as PostgreSQL's NOTIFY fails whole at its commit.
-func (h *notifyHub) reserve(q *wire.NotifyQueue, pid uint32, ns []notification) ([]outgoing, error) {
+//
+// The notifying session itself gets a notification when it listens on the
+// channel once its transaction commits (self, nil when it commits no
+// LISTEN or UNLISTEN): as in PostgreSQL, LISTEN foo; NOTIFY foo in one
+// transaction notifies the session.
+func (h *notifyHub) reserve(q *wire.NotifyQueue, pid uint32, ns []notification, sender *Session, self map[string]bool) ([]outgoing, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var out []outgoing
 	for _, n := range ns {
 		var to []*Session
 		for s := range h.listeners[n.channel] {
-			if s.params.Notify != nil {
+			if s.params.Notify != nil && (self == nil || s != sender) {
 				to = append(to, s)
 			}
+		}
+		if self != nil && self[n.channel] && sender.params.Notify != nil {
+			to = append(to, sender)
 		}
 		if len(to) == 0 {
 			continue
@@ -113,7 +121,7 @@ func abandon(out []outgoing) {
 // publish sends notifications from the session with that PID now.
 func (s *Session) publish(ns []notification) error {
 	s.warnQueueFilling()
-	out, err := s.engine.notify.reserve(s.params.NotifyQueue, s.params.PID, ns)
+	out, err := s.engine.notify.reserve(s.params.NotifyQueue, s.params.PID, ns, s, nil)
 	if err != nil {
 		return err
 	}
@@ -218,7 +226,31 @@ func (s *Session) reserveNotifications() ([]outgoing, error) {
 		return nil, nil
 	}
 	s.warnQueueFilling()
-	return s.engine.notify.reserve(s.params.NotifyQueue, s.params.PID, s.ext.pending)
+	return s.engine.notify.reserve(s.params.NotifyQueue, s.params.PID, s.ext.pending, s, s.listeningAfterCommit())
+}
+
+// listeningAfterCommit is the channels the session listens on once its
+// block's LISTEN and UNLISTEN apply, or nil when it has none.
+func (s *Session) listeningAfterCommit() map[string]bool {
+	x := &s.ext
+	if len(x.listenChanges) == 0 {
+		return nil
+	}
+	after := map[string]bool{}
+	for ch := range x.listening {
+		after[ch] = true
+	}
+	for _, c := range x.listenChanges {
+		switch {
+		case c.channel == "":
+			after = map[string]bool{}
+		case c.on:
+			after[c.channel] = true
+		default:
+			delete(after, c.channel)
+		}
+	}
+	return after
 }
 
 // notifyAtTransactionEnd applies the block's LISTEN and UNLISTEN and sends

@@ -111,6 +111,14 @@ func TestNotify(t *testing.T) {
 	exec(sender, "NOTIFY chan_a, 'after unlisten'")
 	none("after UNLISTEN *")
 
+	// LISTEN and NOTIFY in one transaction (a multi-statement query's
+	// implicit one): the session hears it, since it listens once the
+	// transaction commits; with an UNLISTEN after them, it does not.
+	exec(listener, "LISTEN chan_d; NOTIFY chan_d, 'same transaction'")
+	wait("LISTEN and NOTIFY together", "chan_d", "same transaction", listener.PgConn().PID())
+	exec(listener, "LISTEN chan_e; NOTIFY chan_e, 'unlistened'; UNLISTEN chan_e")
+	none("LISTEN, NOTIFY and UNLISTEN together")
+
 	// Errors.
 	for _, tc := range []struct{ sql, code string }{
 		{"NOTIFY chan_a, '" + strings.Repeat("x", 8000) + "'", "22023"},
