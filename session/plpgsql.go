@@ -88,7 +88,10 @@ type plExec struct {
 	orphans []string
 	// top is the body's block; vc the variables of the last statement.
 	top *parser.PLBlock
-	vc  plVarsCache
+	// scope0 is where the body binds: the statement's snapshot, or one of
+	// the routine's own search path (routine_path.go).
+	scope0 routineScope
+	vc     plVarsCache
 }
 
 // Control flow out of statements travels as these errors.
@@ -114,9 +117,10 @@ func (r *routineRunner) runPLpgSQL(fc *builtins.Context, fn *catalog.Function, b
 	if err != nil {
 		return nil, err
 	}
-	inner := *fc
+	sc := r.st.sess.scopeOf(r.snap, fn, fc.Session.User)
+	inner := *inScope(fc, fn, sc)
 	inner.RoutineDepth++
-	x := &plExec{r: r, fn: fn, body: body, opts: r.opts, ret: sqltypes.Null, top: block}
+	x := &plExec{r: r, fn: fn, body: body, opts: r.opts, ret: sqltypes.Null, top: block, scope0: sc}
 	x.opts.Fn = inner
 	// A CALL or DO run in a transaction of its own may end it; so may a
 	// procedure a non-atomic body CALLs (plExec.call).
@@ -366,7 +370,7 @@ func handles(h parser.PLHandler, e *pgerr.Error) bool {
 // declare adds a block's variable.
 func (x *plExec) declare(label string, d parser.PLDecl) error {
 	v := &plVar{name: d.Name, label: label, constant: d.Constant, notNull: d.NotNull, val: sqltypes.Null}
-	snap := x.r.snap
+	snap := x.scope0.snap
 	switch {
 	case d.Alias > 0:
 		if x.fn == nil || d.Alias > len(x.fn.Inputs()) {
@@ -722,12 +726,12 @@ func (x *plExec) bindFull(sql string, cache bool) (*plBound, []sqltypes.Value, e
 		}
 		sig = string(t)
 	}
-	key := plPlanKey{block: x.top, sql: sql, sig: sig}
+	key := plPlanKey{block: x.top, sql: sql, sig: sig, path: x.scope0.pathKey}
 	s := x.r.st.sess
 	c := &s.bodies
 	c.mu.Lock()
 	if c.snap != x.r.snap {
-		c.snap, c.bodies, c.plans = x.r.snap, map[*catalog.Function][]ir.Statement{}, nil
+		c.snap, c.bodies, c.plans = x.r.snap, map[routineBodyKey][]ir.Statement{}, nil
 	}
 	b, ok := c.plans[key]
 	c.mu.Unlock()
@@ -743,7 +747,7 @@ func (x *plExec) bindFull(sql string, cache bool) (*plBound, []sqltypes.Value, e
 		if x.fn != nil && x.fn.Definer {
 			owner = x.fn.Owner
 		}
-		st, err := planner.BindPLStatement(x.r.snap, &stmts[0], vars, x.tables, planner.ParseVariableConflict(x.top.VariableConflict), owner, x.r.style)
+		st, err := planner.BindPLStatement(x.scope0.snap, &stmts[0], vars, x.tables, planner.ParseVariableConflict(x.top.VariableConflict), owner, x.r.style)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -774,8 +778,8 @@ func values(vals []func() sqltypes.Value) []sqltypes.Value {
 // (its parsed block, which the session keeps per text), the statement's
 // text and the variables' shape.
 type plPlanKey struct {
-	block    *parser.PLBlock
-	sql, sig string
+	block          *parser.PLBlock
+	sql, sig, path string
 }
 
 // run binds and runs a SQL statement, returning rows as collect asks and
@@ -1121,7 +1125,7 @@ func (x *plExec) bindDynamic(sql string, using []sqltypes.Value) (ir.Statement, 
 	if x.fn != nil && x.fn.Definer {
 		owner = x.fn.Owner
 	}
-	return planner.BindPLStatement(x.r.snap, &stmts[0], vars, x.tables, planner.ParseVariableConflict(x.top.VariableConflict), owner, x.r.style)
+	return planner.BindPLStatement(x.scope0.snap, &stmts[0], vars, x.tables, planner.ParseVariableConflict(x.top.VariableConflict), owner, x.r.style)
 }
 
 // dynamicQuery computes an EXECUTE's query string and its USING

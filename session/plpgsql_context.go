@@ -97,7 +97,9 @@ func (x *plExec) routineName() string {
 	if x.fn == nil {
 		return "inline_code_block"
 	}
-	env := pgcatalog.Env{Ctx: x.r.ctx, Snap: x.r.snap, Sess: pgSession{x.r.st.sess}}
+	// Printed under the routine's own search path, as PostgreSQL prints it
+	// while the routine runs.
+	env := pgcatalog.Env{Ctx: x.r.ctx, Snap: x.scope0.snap, Sess: pgSession{x.r.st.sess}}
 	return env.RegName(sqltypes.TypeRegProcedure, x.fn.OID)
 }
 

@@ -69,7 +69,9 @@ func (st *statement) runRoutineChange(ctx context.Context, x *ir.RoutineChange, 
 		x = &y
 	}
 	if x.Action == parser.RoutineCreate && x.Operator == nil && x.Cast == nil && s.varValue("check_function_bodies") != "off" {
-		if err := planner.CheckRoutineBody(snap, x.Function(s.currentUser()), s.bindStyle()); err != nil {
+		fn := x.Function(s.currentUser())
+		// Under the routine's own search path, as it will run.
+		if err := planner.CheckRoutineBody(s.scopeOf(snap, fn, s.currentUser()).snap, fn, s.bindStyle()); err != nil {
 			return nil, x.TransposeBodyError(err)
 		}
 	}
@@ -206,7 +208,7 @@ func (st *statement) runCall(ctx context.Context, x *ir.Call, env *runEnv) (wire
 type routineBodies struct {
 	mu     sync.Mutex
 	snap   *catalog.Snapshot
-	bodies map[*catalog.Function][]ir.Statement
+	bodies map[routineBodyKey][]ir.Statement
 	// pl are parsed PL/pgSQL bodies, by text; plans the bound statements
 	// of PL/pgSQL bodies (plpgsql.go).
 	pl    map[string]*parser.PLBlock
@@ -216,14 +218,22 @@ type routineBodies struct {
 	portals int
 }
 
-// body returns fn's statements bound against snap.
-func (s *Session) routineBody(snap *catalog.Snapshot, fn *catalog.Function, style sqltypes.Style) ([]ir.Statement, error) {
+// routineBodyKey identifies a routine's bound body: the routine, and the
+// search path it binds under when it has its own (routineScope.pathKey).
+type routineBodyKey struct {
+	fn   *catalog.Function
+	path string
+}
+
+// routineBody returns fn's statements bound in its scope over snap.
+func (s *Session) routineBody(snap *catalog.Snapshot, sc routineScope, fn *catalog.Function, style sqltypes.Style) ([]ir.Statement, error) {
 	c := &s.bodies
+	key := routineBodyKey{fn, sc.pathKey}
 	c.mu.Lock()
 	if c.snap != snap {
-		c.snap, c.bodies, c.plans = snap, map[*catalog.Function][]ir.Statement{}, nil
+		c.snap, c.bodies, c.plans = snap, map[routineBodyKey][]ir.Statement{}, nil
 	}
-	if b, ok := c.bodies[fn]; ok {
+	if b, ok := c.bodies[key]; ok {
 		c.mu.Unlock()
 		return b, nil
 	}
@@ -234,7 +244,7 @@ func (s *Session) routineBody(snap *catalog.Snapshot, fn *catalog.Function, styl
 	}
 	out := make([]ir.Statement, len(stmts))
 	for i := range stmts {
-		if out[i], err = planner.BindRoutineStatement(snap, fn, &stmts[i], style); err != nil {
+		if out[i], err = planner.BindRoutineStatement(sc.snap, fn, &stmts[i], style); err != nil {
 			return nil, err
 		}
 	}
@@ -245,7 +255,7 @@ func (s *Session) routineBody(snap *catalog.Snapshot, fn *catalog.Function, styl
 	}
 	c.mu.Lock()
 	if c.snap == snap {
-		c.bodies[fn] = out
+		c.bodies[key] = out
 	}
 	c.mu.Unlock()
 	return out, nil
@@ -356,7 +366,9 @@ func (r *routineRunner) CallRoutine(fc *builtins.Context, routine any, args []sq
 	if fn.Language == "plpgsql" {
 		return r.runPLpgSQL(fc, fn, fn.Body, args)
 	}
-	body, err := r.st.sess.routineBody(r.snap, fn, r.style)
+	sc := r.st.sess.scopeOf(r.snap, fn, fc.Session.User)
+	fc = inScope(fc, fn, sc)
+	body, err := r.st.sess.routineBody(r.snap, sc, fn, r.style)
 	if err != nil {
 		return nil, err
 	}

@@ -213,10 +213,16 @@ func (s *Session) withPath(snap *catalog.Snapshot) *catalog.Snapshot {
 	if ps.in == snap && ps.path == path && ps.who == user {
 		return ps.out
 	}
+	ps.in, ps.path, ps.who, ps.out = snap, path, user, s.pathSnapshot(snap, path, user)
+	return ps.out
+}
+
+// pathSnapshot is withPath for a given search_path value and user,
+// uncached.
+func (s *Session) pathSnapshot(snap *catalog.Snapshot, path, user string) *catalog.Snapshot {
 	schemas := searchPathSchemas(snap, path, user)
-	if !snap.HasUserSchemas() && len(schemas) == 1 && schemas[0] == catalog.PublicSchema {
+	if _, pathed := snap.SearchPath(); !pathed && !snap.HasUserSchemas() && len(schemas) == 1 && schemas[0] == catalog.PublicSchema {
 		// Every relation is in public and the path finds it.
-		ps.in, ps.path, ps.who, ps.out = snap, path, user, snap
 		return snap
 	}
 	var denied map[string]bool
@@ -230,8 +236,7 @@ func (s *Session) withPath(snap *catalog.Snapshot) *catalog.Snapshot {
 			}
 		}
 	}
-	ps.in, ps.path, ps.who, ps.out = snap, path, user, snap.WithPath(schemas).WithoutUsage(denied)
-	return ps.out
+	return snap.WithPath(schemas).WithoutUsage(denied)
 }
 
 // searchPathSchemas reads a search_path value into the schemas of it that

@@ -82,6 +82,9 @@ type Session struct {
 	temp tempState
 	// pathCache is the last snapshot laid under search_path (schemas.go).
 	pathCache pathState
+	// routinePaths are the snapshots of routines' own search paths
+	// (routine_path.go).
+	routinePaths routinePaths
 	// planEpoch counts DISCARD PLANS: a prepared statement's cached plan
 	// is kept within one epoch (plancache.go).
 	planEpoch uint64

@@ -47,7 +47,9 @@ func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerC
 		// SECURITY DEFINER routine (CallRoutine).
 		inner.Session.User, inner.Session.Definer = fn.Owner, true
 	}
-	x := &plExec{r: r, fn: fn, body: fn.Body, opts: r.opts, ret: sqltypes.Null, top: block}
+	sc := r.st.sess.scopeOf(r.snap, fn, inner.Session.User)
+	inner = *inScope(&inner, fn, sc)
+	x := &plExec{r: r, fn: fn, body: fn.Body, opts: r.opts, ret: sqltypes.Null, top: block, scope0: sc}
 	if tg.OldTable != "" || tg.NewTable != "" {
 		inner.Transition = map[string][][]sqltypes.Value{}
 		for _, tt := range []struct {
