@@ -42,6 +42,12 @@
 // retries on 40001 while an auditor checks the total, on Pebble and through
 // two proxies sharing one DynamoDB Local table.
 //
+// Two drivers' own test suites run against zproxy, from their module
+// source: pgx v5's (TestPgxSuite) and lib/pq's (TestLibPQSuite). Each has a
+// list of the tests that fail on zproxy with why (testdata/*_expected_failures.txt),
+// written by comparing runs on zproxy and on PostgreSQL 15, which may only
+// shrink.
+//
 // TestDriverSessionStatements replays, over pgx, the session statements the
 // drivers send behind their APIs (setTransactionIsolation, set_session, named
 // cursors, SHOW ...).

@@ -42,26 +42,34 @@ const pgxExpectedPath = "testdata/pgx_expected_failures.txt"
 // does not): it may pass without leaving the list.
 const flakyPrefix = "flaky: "
 
-// pgxOutcome is one test's result in a suite run, with its output.
-type pgxOutcome struct {
+// suiteOutcome is one test's result in a suite run, with its output.
+type suiteOutcome struct {
 	action string
 	output strings.Builder
 }
 
 // runPgxSuite runs pgx's tests against dsn and returns each test's
 // outcome, by "package test".
-func runPgxSuite(t *testing.T, dsn string) map[string]*pgxOutcome {
+func runPgxSuite(t *testing.T, dsn string) map[string]*suiteOutcome {
+	t.Helper()
+	return runGoSuite(t, "github.com/jackc/pgx/v5/...", 1000, "PGX_TEST_DATABASE="+dsn)
+}
+
+// runGoSuite runs a Go module's tests (pkgs, a go test pattern) with env
+// added to the environment and returns each test's outcome, by "package
+// test"; fewer than least outcomes means the suite did not run.
+func runGoSuite(t *testing.T, pkgs string, least int, env ...string) map[string]*suiteOutcome {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "test", "-json", "-count=1", "-timeout", "10m", "github.com/jackc/pgx/v5/...")
-	cmd.Env = append(os.Environ(), "PGX_TEST_DATABASE="+dsn)
+	cmd := exec.CommandContext(ctx, "go", "test", "-json", "-count=1", "-timeout", "10m", pkgs)
+	cmd.Env = append(os.Environ(), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
 	err := cmd.Run() // failing tests make it exit 1; the events say which
-	t.Logf("pgx suite against %s: %v (%v)", dsn, time.Since(start).Round(time.Second), err)
-	results := map[string]*pgxOutcome{}
+	t.Logf("%s against %q: %v (%v)", pkgs, env, time.Since(start).Round(time.Second), err)
+	results := map[string]*suiteOutcome{}
 	sc := bufio.NewScanner(&out)
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	for sc.Scan() {
@@ -72,7 +80,7 @@ func runPgxSuite(t *testing.T, dsn string) map[string]*pgxOutcome {
 		key := ev.Package + " " + ev.Test
 		r := results[key]
 		if r == nil {
-			r = &pgxOutcome{}
+			r = &suiteOutcome{}
 			results[key] = r
 		}
 		switch ev.Action {
@@ -84,8 +92,8 @@ func runPgxSuite(t *testing.T, dsn string) map[string]*pgxOutcome {
 			}
 		}
 	}
-	if len(results) < 1000 {
-		t.Fatalf("the pgx suite reported %d tests; its output:\n%s", len(results), out.String())
+	if len(results) < least {
+		t.Fatalf("%s reported %d tests; its output:\n%s", pkgs, len(results), out.String())
 	}
 	return results
 }
@@ -152,7 +160,14 @@ var goMessage = regexp.MustCompile(`^\s*[A-Za-z0-9_]+\.go:\d+: (.*)$`)
 
 func readPgxExpected(t *testing.T) map[string]string {
 	t.Helper()
-	data, err := os.ReadFile(pgxExpectedPath)
+	return readExpected(t, pgxExpectedPath)
+}
+
+// readExpected reads an expected-failures file: "package test<TAB>reason"
+// lines.
+func readExpected(t *testing.T, path string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
