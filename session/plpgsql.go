@@ -870,37 +870,33 @@ func (x *plExec) evalSimple(b *plBound, params []sqltypes.Value) ([]sqltypes.Val
 
 // eval computes an expression's value and type.
 func (x *plExec) eval(expr string) (sqltypes.Value, sqltypes.Type, error) {
-	return x.evalAs(expr, "SQL expression", expr, 0)
+	v, t, spi, err := x.evalSPI(expr)
+	if spi {
+		err = sqlContext(err, "SQL expression", expr, -len("SELECT "))
+	}
+	return v, t, err
 }
 
-// evalAs is eval, whose errors name text as what (an assignment's
-// "x := expr", in which the expression starts at offset) where
-// PostgreSQL's SPI callback would (plpgsql_context.go); with what "",
-// they name nothing.
-func (x *plExec) evalAs(expr, what, text string, offset int) (sqltypes.Value, sqltypes.Type, error) {
-	sql := "SELECT " + expr
-	shift := offset - len("SELECT ")
-	b, params, err := x.bindStatement(sql)
+// evalSPI is eval without CONTEXT; spi reports whether PostgreSQL's SPI
+// error callback would name the expression in the error's
+// (plpgsql_context.go): it failed as it was bound, or as it ran when it is
+// not a simple expression or one PostgreSQL folds as it prepares it.
+func (x *plExec) evalSPI(expr string) (v sqltypes.Value, t sqltypes.Type, spi bool, err error) {
+	b, params, err := x.bindStatement("SELECT " + expr)
 	if err != nil {
-		if what != "" {
-			err = sqlContext(err, what, text, shift)
-		}
-		return sqltypes.Null, sqltypes.TypeUnknown, err
+		return sqltypes.Null, sqltypes.TypeUnknown, true, err
 	}
 	rows, cols, _, err := x.runBound(b, params, collectFirst)
 	if err != nil {
-		if what != "" && (b.simple == nil || plFolded(b.simple)) {
-			err = sqlContext(err, what, text, shift)
-		}
-		return sqltypes.Null, sqltypes.TypeUnknown, err
+		return sqltypes.Null, sqltypes.TypeUnknown, b.simple == nil || plFolded(b.simple), err
 	}
 	if len(cols) != 1 {
-		return sqltypes.Null, sqltypes.TypeUnknown, pgerr.New(pgerr.SyntaxError, "query \"SELECT %s\" returned %d columns", expr, len(cols))
+		return sqltypes.Null, sqltypes.TypeUnknown, false, pgerr.New(pgerr.SyntaxError, "query \"SELECT %s\" returned %d columns", expr, len(cols))
 	}
 	if len(rows) == 0 {
-		return sqltypes.Null, cols[0].Type, nil
+		return sqltypes.Null, cols[0].Type, false, nil
 	}
-	return rows[0][0], cols[0].Type, nil
+	return rows[0][0], cols[0].Type, false, nil
 }
 
 // evalBool computes a condition (NULL is false).
@@ -970,9 +966,12 @@ func (x *plExec) execStmt(s parser.PLStmt) error {
 		return nil
 	case *parser.PLAssign:
 		v, field := x.lookup(s.Target)
-		text, offset := x.assignText(s)
-		val, t, err := x.evalAs(s.Expr, "PL/pgSQL assignment", text, offset)
+		val, t, spi, err := x.evalSPI(s.Expr)
 		if err != nil {
+			if spi {
+				text, offset := x.assignText(s)
+				err = sqlContext(err, "PL/pgSQL assignment", text, offset-len("SELECT "))
+			}
 			return err
 		}
 		if v == nil {

@@ -53,10 +53,9 @@ func (s *Session) scopeOf(snap *catalog.Snapshot, fn *catalog.Function, user str
 	if !ok {
 		return routineScope{snap: snap}
 	}
-	key := path
-	if strings.Contains(path, "$user") {
-		key += "\x00" + user
-	}
+	// The user is part of the key: "$user" in the path is theirs, and so
+	// are the schemas the snapshot denies for want of USAGE.
+	key := path + "\x00" + user
 	c := &s.routinePaths
 	c.mu.Lock()
 	defer c.mu.Unlock()

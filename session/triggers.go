@@ -80,7 +80,8 @@ func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerC
 		x.scope = [][]*plVar{top}
 		// The executor's condition, not the body's: PostgreSQL names no
 		// routine or expression in its errors.
-		ok, err := x.truth(x.evalAs(tg.When, "", "", 0))
+		v, t, _, err := x.evalSPI(tg.When)
+		ok, err := x.truth(v, t, err)
 		if err != nil || !ok {
 			if err == nil && call.Timing == "BEFORE" {
 				// Not fired: the row goes on unchanged.
