@@ -3,7 +3,6 @@ package executor
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/memacct"
@@ -316,8 +315,8 @@ func (b *BulkInsert) keep(ctx context.Context, full [][]sqltypes.Value) error {
 			if b.rowID < 0 {
 				return b.firstDuplicate(ctx, b.ex.Store, b.w, len(b.w.ops), 0, n, duplicateKey(t, t.RowAttrs(row, 0)))
 			}
-			// A random row id met one already drawn (rare): draw again.
-			row[b.rowID] = sqltypes.NewInt(int64(rand.Uint64() >> 1))
+			// A row id met one already drawn (rare): draw again.
+			row[b.rowID] = sqltypes.NewInt(catalog.NextRowID())
 		}
 		b.w.add(change{new: row, newKey: key})
 		if b.w.dup != nil { // a unique value an earlier row of the stream has
@@ -380,9 +379,9 @@ func (b *BulkInsert) keepBulk(ctx context.Context, full [][]sqltypes.Value) erro
 		row := from + local/b.opsPerRow
 		b.added += local
 		if b.rowID >= 0 && local%b.opsPerRow == 0 {
-			// A random row id met one already drawn (rare): draw again
+			// A row id met one already drawn (rare): draw again
 			// and add the rest.
-			full[row][b.rowID] = sqltypes.NewInt(int64(rand.Uint64() >> 1))
+			full[row][b.rowID] = sqltypes.NewInt(catalog.NextRowID())
 			from = row
 			continue
 		}
@@ -468,10 +467,10 @@ func (b *BulkInsert) writeTxn(ctx context.Context, t *catalog.Table, full [][]sq
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {
 			if b.rowID >= 0 && attempt < 3 {
-				// A random row id met one already taken (rare): draw new
+				// A row id met one another proxy drew (rare): draw new
 				// ones for the batch, which was not written.
 				for _, row := range full {
-					row[b.rowID] = sqltypes.NewInt(int64(rand.Uint64() >> 1))
+					row[b.rowID] = sqltypes.NewInt(catalog.NextRowID())
 				}
 				continue
 			}

@@ -3,7 +3,6 @@ package executor
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -42,7 +41,7 @@ func (e *Executor) dropKey(ctx context.Context, cat *catalog.Catalog, table stri
 		rowID := future.PrimaryKey[0].Column
 		return func(row, nr []sqltypes.Value) error {
 			copy(nr, row) // future's columns are old's and the row id after them
-			nr[rowID] = sqltypes.NewInt(int64(rand.Uint64() >> 1))
+			nr[rowID] = sqltypes.NewInt(catalog.NextRowID())
 			return nil
 		}
 	}

@@ -67,7 +67,7 @@ func pushable(root optimizer.Node) (*optimizer.Scan, []int, bool) {
 	}
 	s, ok := root.(*optimizer.Scan)
 	if !ok || s.Dynamic || s.Index != nil || s.Lookup || s.Limit > 0 || s.TopN != nil || len(s.SortKeys) > 0 ||
-		s.Lock != ir.LockNone || s.Partitions != nil || (s.Ordered && len(s.Shards) > 1) {
+		s.Lock != ir.LockNone || s.Partitions != nil || ((s.Ordered || s.InsertionOrder) && len(s.Shards) > 1) {
 		return nil, nil, false
 	}
 	if s.Method != optimizer.FullScan && s.Method != optimizer.RangeScan {

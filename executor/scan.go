@@ -170,7 +170,7 @@ func (s *scanRows) start(ctx context.Context) error {
 	if n.Method == optimizer.InvertedScan {
 		return s.invertedGet(ctx)
 	}
-	ordered := n.Ordered && len(n.Shards) > 1
+	ordered := (n.Ordered || n.InsertionOrder) && len(n.Shards) > 1
 	if ordered {
 		s.mh = &mergeHeap{reverse: n.Reverse}
 	}

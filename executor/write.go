@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -840,9 +839,9 @@ func (ec *execCtx) insertRows(ctx context.Context, n *optimizer.Insert, t *catal
 			}
 			var ce *conflictError
 			if rowID >= 0 && (dup || errors.As(err, &ce) && ce.op.Cond == kv.CondNotExists && indexOfOp(t, ce.op) == nil) && attempt < 3 {
-				// A random row id met one already taken (rare): draw new ones.
+				// A row id met one another proxy drew (rare): draw new ones.
 				for _, row := range rows {
-					row[rowID] = sqltypes.NewInt(int64(rand.Uint64() >> 1))
+					row[rowID] = sqltypes.NewInt(catalog.NextRowID())
 				}
 				continue
 			}

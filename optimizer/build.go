@@ -181,6 +181,12 @@ func planScanAgain(s *scanSpec, prev *indexView, ctx *ir.EvalContext, opts Optio
 		}
 	}
 	scan.Shards, scan.ShardNote = scanShards(t, best, scan)
+	if t.RowIDKeyed() && best.index == nil && !scan.Ordered && len(scan.Shards) > 1 && (scan.Method == FullScan || scan.Method == RangeScan) {
+		// A table without a primary key reads back in insertion order,
+		// as a PostgreSQL heap does: its row ids grow as rows are
+		// inserted (catalog.NextRowID), and its shards are merged by them.
+		scan.InsertionOrder = true
+	}
 	if best.zorder {
 		// The executor tests every entry against the box; where an
 		// attribute's code is lossless and its bound a single interval, that

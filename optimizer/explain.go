@@ -290,6 +290,8 @@ func (x *Scan) Describe() Description {
 		d.add("order", "yields ORDER BY (one shard read, no merge)")
 	} else if x.Ordered {
 		d.add("order", "yields ORDER BY (k-way merge of shards)")
+	} else if x.InsertionOrder {
+		d.add("order", "insertion order (k-way merge of shards)")
 	}
 	if x.Limit > 0 {
 		d.add("stops after", "%d rows", x.Limit)

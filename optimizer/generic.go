@@ -187,7 +187,7 @@ func sameShape(a, b Node) bool {
 // ordered path, an aggregate computed inside a plain one).
 func samePath(x, y *Scan) bool {
 	return x.Table == y.Table && x.Index == y.Index && x.Method == y.Method && x.Reverse == y.Reverse &&
-		x.Ordered == y.Ordered && x.Covering == y.Covering && x.Lookup == y.Lookup &&
+		x.Ordered == y.Ordered && x.InsertionOrder == y.InsertionOrder && x.Covering == y.Covering && x.Lookup == y.Lookup &&
 		(x.derive == nil) == (y.derive == nil) && (x.replan == nil) == (y.replan == nil) && (x.inverted == nil) == (y.inverted == nil) &&
 		(x.Nearest == nil) == (y.Nearest == nil) && (x.TopN == nil) == (y.TopN == nil) &&
 		(x.ZSchema == nil) == (y.ZSchema == nil)

@@ -146,6 +146,10 @@ type Scan struct {
 	// Ordered: the output must keep key order across shards (k-way merge);
 	// otherwise shards stream in any interleaving.
 	Ordered bool
+	// InsertionOrder: the scan of a table without a primary key keeps key
+	// order across shards (k-way merge) though nothing above needs it:
+	// its rows then come in the order they were inserted.
+	InsertionOrder bool
 	// Limit, when positive, is the number of rows after which the scan may
 	// stop (pushed-down LIMIT + OFFSET).
 	Limit int
