@@ -487,11 +487,14 @@ func sortsOrGroupsBy(n *ast.SelectStmt, i int, name string) bool {
 		items = append(items, n.GroupBy.Items...)
 	}
 	for _, it := range items {
-		switch x := it.Expr.(type) {
-		case *ast.PositionExpr:
-			if x.P == nil && x.N == i+1 {
+		e, _, _ := unwrapNulls(it.Expr) // NULLS FIRST | LAST
+		if pos, ok := positionOf(e); ok {
+			if pos == i+1 {
 				return true
 			}
+			continue
+		}
+		switch x := e.(type) {
 		case *ast.ColumnNameExpr:
 			if x.Name.Table.L == "" && x.Name.Name.L == strings.ToLower(name) {
 				return true

@@ -92,6 +92,16 @@ type plExec struct {
 	// the routine's own search path (routine_path.go).
 	scope0 routineScope
 	vc     plVarsCache
+	// caller is the activation whose statement called this one (nil for
+	// the outermost); cur the statement running, decl the declaration
+	// being initialized, and spiKind and spiText the SQL statement or
+	// expression being run ("SQL statement", its text): what the context
+	// stack of a notice and of GET DIAGNOSTICS PG_CONTEXT shows
+	// (plpgsql_context.go).
+	caller           *plExec
+	cur              parser.PLStmt
+	decl             *parser.PLDecl
+	spiKind, spiText string
 }
 
 // Control flow out of statements travels as these errors.
@@ -121,6 +131,8 @@ func (r *routineRunner) runPLpgSQL(fc *builtins.Context, fn *catalog.Function, b
 	inner := *inScope(fc, fn, sc)
 	inner.RoutineDepth++
 	x := &plExec{r: r, fn: fn, body: body, opts: r.opts, ret: sqltypes.Null, top: block, scope0: sc}
+	x.caller, _ = fc.Frame.(*plExec)
+	inner.Frame = x
 	x.opts.Fn = inner
 	// A CALL or DO run in a transaction of its own may end it; so may a
 	// procedure a non-atomic body CALLs (plExec.call).
@@ -272,8 +284,12 @@ func (x *plExec) lookup(name string) (*plVar, string) {
 func (x *plExec) block(b *parser.PLBlock) error {
 	x.scope = append(x.scope, nil)
 	defer func() { x.scope = x.scope[:len(x.scope)-1] }()
-	for _, d := range b.Decls {
-		if err := x.declare(b.Label, d); err != nil {
+	for i := range b.Decls {
+		d := &b.Decls[i]
+		x.decl = d
+		err := x.declare(b.Label, *d)
+		x.decl = nil
+		if err != nil {
 			return x.framed(err, "line "+strconv.Itoa(d.Line)+" during statement block local variable initialization")
 		}
 	}
@@ -789,7 +805,9 @@ func (x *plExec) run(sql string, collect int) ([][]sqltypes.Value, []ir.Column, 
 	if err != nil {
 		return nil, nil, 0, sqlContext(err, "SQL statement", sql, 0)
 	}
+	x.spiKind, x.spiText = "SQL statement", sql
 	rows, cols, n, err := x.runBound(b, params, collect)
+	x.spiKind = ""
 	return rows, cols, n, sqlContext(err, "SQL statement", sql, 0)
 }
 
@@ -886,7 +904,12 @@ func (x *plExec) evalSPI(expr string) (v sqltypes.Value, t sqltypes.Type, spi bo
 	if err != nil {
 		return sqltypes.Null, sqltypes.TypeUnknown, true, err
 	}
+	if b.simple == nil {
+		// Run as a statement, under PostgreSQL's SPI callback.
+		x.spiKind, x.spiText = "SQL expression", expr
+	}
 	rows, cols, _, err := x.runBound(b, params, collectFirst)
+	x.spiKind = ""
 	if err != nil {
 		return sqltypes.Null, sqltypes.TypeUnknown, b.simple == nil || plFolded(b.simple), err
 	}
@@ -955,7 +978,11 @@ func (x *plExec) stmts(ss []parser.PLStmt) error {
 // CONTEXT line for it, unless a statement inside it gave one
 // (plpgsql_context.go).
 func (x *plExec) stmt(s parser.PLStmt) error {
-	return x.stmtFramed(x.execStmt(s), s)
+	prev := x.cur
+	x.cur = s
+	err := x.stmtFramed(x.execStmt(s), s)
+	x.cur = prev
+	return err
 }
 
 func (x *plExec) execStmt(s parser.PLStmt) error {
@@ -1103,7 +1130,9 @@ func (x *plExec) runDynamic(sql string, using []sqltypes.Value, collect int) ([]
 	if err != nil {
 		return nil, nil, 0, sqlContext(err, "SQL statement", sql, 0)
 	}
+	x.spiKind, x.spiText = "SQL statement", sql
 	rows, n, err := x.r.runStatement(x.fn, st, using, x.opts, collect, nil)
+	x.spiKind = ""
 	return rows, planner.ResultColumns(st), n, sqlContext(err, "SQL statement", sql, 0)
 }
 
@@ -1461,6 +1490,8 @@ func (x *plExec) getDiag(s *parser.PLGetDiag) error {
 		switch {
 		case !s.Stacked && item == "row_count":
 			val, t = sqltypes.NewInt(x.rowCount), sqltypes.TypeInt8
+		case !s.Stacked && item == "pg_context":
+			val, t = sqltypes.NewText(x.contextStack()), sqltypes.TypeText
 		case s.Stacked && len(x.handling) > 0:
 			e := x.handling[len(x.handling)-1]
 			t = sqltypes.TypeText
@@ -1571,6 +1602,7 @@ func (x *plExec) raise(s *parser.PLRaise) error {
 		}
 	}
 	if s.Level != "exception" {
+		e.Where = x.contextStack()
 		x.r.st.sess.notice(e)
 		return nil
 	}

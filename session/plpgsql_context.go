@@ -226,3 +226,34 @@ func (x *plExec) assignText(s *parser.PLAssign) (string, int) {
 	text := s.Target + " := "
 	return text + s.Expr, len(text)
 }
+
+// contextStack is PostgreSQL's error context stack where the activation
+// stands now, innermost first: its own line, then for each activation
+// that called it the SQL statement or expression it was running and its
+// line. A notice (RAISE below EXCEPTION) carries it as its CONTEXT, and
+// GET DIAGNOSTICS ... PG_CONTEXT reads it.
+func (x *plExec) contextStack() string {
+	var b strings.Builder
+	for f := x; f != nil; f = f.caller {
+		if f != x && f.spiKind != "" {
+			b.WriteString("\n" + f.spiKind + " \"" + f.spiText + "\"")
+		}
+		if f != x {
+			b.WriteByte('\n')
+		}
+		b.WriteString("PL/pgSQL function " + f.routineName() + " " + f.where())
+	}
+	return b.String()
+}
+
+// where is what an activation's context line says it is running: its
+// statement's line and kind, or the declaration it initializes.
+func (x *plExec) where() string {
+	switch {
+	case x.decl != nil: // within the statement (a block) that declares it
+		return "line " + strconv.Itoa(x.decl.Line) + " during statement block local variable initialization"
+	case x.cur != nil:
+		return "line " + strconv.Itoa(x.cur.Line()) + " at " + plStmtKind(x.cur)
+	}
+	return "during function entry"
+}

@@ -63,6 +63,8 @@ func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerC
 			}
 		}
 	}
+	x.caller, _ = fc.Frame.(*plExec)
+	inner.Frame = x
 	x.opts.Fn = inner
 	level := "STATEMENT"
 	if tg.Row {

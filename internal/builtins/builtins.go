@@ -76,6 +76,10 @@ type Context struct {
 	// bodies the call runs inside.
 	Routines     Routines
 	RoutineDepth int
+	// Frame is the activation of the PL/pgSQL routine whose statement
+	// makes the call (the session's), for the CONTEXT of what a routine
+	// it calls raises; nil outside one.
+	Frame any
 	// Transition are the transition tables' rows of the trigger whose
 	// function runs (REFERENCING), by name; nil outside one.
 	Transition map[string][][]sqltypes.Value
