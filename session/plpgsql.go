@@ -99,6 +99,8 @@ type plExec struct {
 	// stack of a notice and of GET DIAGNOSTICS PG_CONTEXT shows
 	// (plpgsql_context.go).
 	caller           *plExec
+	name             string // routineName, once asked (nameOnce)
+	nameOnce         sync.Once
 	cur              parser.PLStmt
 	decl             *parser.PLDecl
 	spiKind, spiText string
@@ -888,18 +890,19 @@ func (x *plExec) evalSimple(b *plBound, params []sqltypes.Value) ([]sqltypes.Val
 
 // eval computes an expression's value and type.
 func (x *plExec) eval(expr string) (sqltypes.Value, sqltypes.Type, error) {
-	v, t, spi, err := x.evalSPI(expr)
+	v, t, spi, err := x.evalSPI(expr, nil)
 	if spi {
 		err = sqlContext(err, "SQL expression", expr, -len("SELECT "))
 	}
 	return v, t, err
 }
 
-// evalSPI is eval without CONTEXT; spi reports whether PostgreSQL's SPI
+// evalSPI is eval (of an assignment's expression, with assign) without
+// CONTEXT; spi reports whether PostgreSQL's SPI
 // error callback would name the expression in the error's
 // (plpgsql_context.go): it failed as it was bound, or as it ran when it is
 // not a simple expression or one PostgreSQL folds as it prepares it.
-func (x *plExec) evalSPI(expr string) (v sqltypes.Value, t sqltypes.Type, spi bool, err error) {
+func (x *plExec) evalSPI(expr string, assign *parser.PLAssign) (v sqltypes.Value, t sqltypes.Type, spi bool, err error) {
 	b, params, err := x.bindStatement("SELECT " + expr)
 	if err != nil {
 		return sqltypes.Null, sqltypes.TypeUnknown, true, err
@@ -907,6 +910,10 @@ func (x *plExec) evalSPI(expr string) (v sqltypes.Value, t sqltypes.Type, spi bo
 	if b.simple == nil {
 		// Run as a statement, under PostgreSQL's SPI callback.
 		x.spiKind, x.spiText = "SQL expression", expr
+		if assign != nil {
+			x.spiKind = "PL/pgSQL assignment"
+			x.spiText, _ = x.assignText(assign)
+		}
 	}
 	rows, cols, _, err := x.runBound(b, params, collectFirst)
 	x.spiKind = ""
@@ -993,7 +1000,7 @@ func (x *plExec) execStmt(s parser.PLStmt) error {
 		return nil
 	case *parser.PLAssign:
 		v, field := x.lookup(s.Target)
-		val, t, spi, err := x.evalSPI(s.Expr)
+		val, t, spi, err := x.evalSPI(s.Expr, s)
 		if err != nil {
 			if spi {
 				text, offset := x.assignText(s)
@@ -1602,8 +1609,10 @@ func (x *plExec) raise(s *parser.PLRaise) error {
 		}
 	}
 	if s.Level != "exception" {
-		e.Where = x.contextStack()
-		x.r.st.sess.notice(e)
+		if x.r.st.sess.noticeWanted(e.Severity) { // (RAISE DEBUG in a loop costs nothing more)
+			e.Where = x.contextStack()
+			x.r.st.sess.notice(e)
+		}
 		return nil
 	}
 	return e

@@ -97,10 +97,15 @@ func (x *plExec) routineName() string {
 	if x.fn == nil {
 		return "inline_code_block"
 	}
-	// Printed under the routine's own search path, as PostgreSQL prints it
-	// while the routine runs.
-	env := pgcatalog.Env{Ctx: x.r.ctx, Snap: x.scope0.snap, Sess: pgSession{x.r.st.sess}}
-	return env.RegName(sqltypes.TypeRegProcedure, x.fn.OID)
+	// Once an activation: the activations it calls, which may run on other
+	// goroutines, ask it too.
+	x.nameOnce.Do(func() {
+		// Printed under the routine's own search path, as PostgreSQL
+		// prints it while the routine runs.
+		env := pgcatalog.Env{Ctx: x.r.ctx, Snap: x.scope0.snap, Sess: pgSession{x.r.st.sess}}
+		x.name = env.RegName(sqltypes.TypeRegProcedure, x.fn.OID)
+	})
+	return x.name
 }
 
 // sqlContext is PostgreSQL's SPI error callback over text, a statement or

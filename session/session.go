@@ -161,10 +161,17 @@ func (s *Session) Close() {
 }
 
 func (s *Session) notice(e *pgerr.Error) {
-	if clientMessageRank(e.Severity) < clientMessageRank(s.varValue("client_min_messages")) && !strings.EqualFold(e.Severity, "INFO") {
-		return // below client_min_messages; INFO always reaches the client, as in PostgreSQL
+	if !s.noticeWanted(e.Severity) {
+		return
 	}
 	s.params.Notice(e)
+}
+
+// noticeWanted reports whether a notice of that severity reaches the
+// client: not below client_min_messages, but INFO always, as in
+// PostgreSQL.
+func (s *Session) noticeWanted(severity string) bool {
+	return clientMessageRank(severity) >= clientMessageRank(s.varValue("client_min_messages")) || strings.EqualFold(severity, "INFO")
 }
 
 // clientMessageRank orders message severities as client_min_messages

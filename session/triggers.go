@@ -82,7 +82,7 @@ func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerC
 		x.scope = [][]*plVar{top}
 		// The executor's condition, not the body's: PostgreSQL names no
 		// routine or expression in its errors.
-		v, t, _, err := x.evalSPI(tg.When)
+		v, t, _, err := x.evalSPI(tg.When, nil)
 		ok, err := x.truth(v, t, err)
 		if err != nil || !ok {
 			if err == nil && call.Timing == "BEFORE" {

@@ -229,18 +229,10 @@ func builtinProcAttributes(r *pgProcRow, k *pgSig) {
 		}
 	}
 	if k.allArgs != nil {
-		elems := make([]sqltypes.Value, len(k.allArgs))
-		for i, t := range k.allArgs {
-			elems[i] = sqltypes.NewOID(t)
-		}
-		r.Proallargtypes = sqltypes.NewArray1(sqltypes.TypeOid, elems)
+		r.Proallargtypes = oidArray(k.allArgs)
 	}
 	if k.modes != "" {
-		ms := make([]sqltypes.Value, len(k.modes))
-		for i := range ms {
-			ms[i] = sqltypes.NewText(k.modes[i : i+1])
-		}
-		r.Proargmodes = sqltypes.NewArray1(sqltypes.TypeChar, ms)
+		r.Proargmodes = stringArray(sqltypes.TypeChar, strings.Split(k.modes, ""))
 	}
 	if k.argNames != nil {
 		r.Proargnames = textArray(k.argNames)

@@ -233,6 +233,16 @@ func stringArray(elem sqltypes.Type, ss []string) sqltypes.Value {
 	}
 	return sqltypes.NewArray1(elem, elems)
 }
+
+// oidArray is an oid[] of oids.
+func oidArray(oids []uint32) sqltypes.Value {
+	elems := make([]sqltypes.Value, len(oids))
+	for i, o := range oids {
+		elems[i] = sqltypes.NewOID(o)
+	}
+	return sqltypes.NewArray1(sqltypes.TypeOid, elems)
+}
+
 func int2Array(is []int64) sqltypes.Value {
 	elems := make([]sqltypes.Value, len(is))
 	for i, v := range is {

@@ -54,11 +54,12 @@ func userProcRows(e *Env) []row {
 	}
 	var out []row
 	for _, f := range e.Snap.AllFunctions() {
-		var inTypes, allTypes []int64
+		var inTypes []int64
+		var allTypes []uint32
 		var modes, names []string
 		hasNames, plain := false, true
 		for _, p := range f.Params {
-			allTypes = append(allTypes, int64(p.Type.OID()))
+			allTypes = append(allTypes, p.Type.OID())
 			modes = append(modes, string(p.Mode))
 			names = append(names, p.Name)
 			hasNames = hasNames || p.Name != ""
@@ -90,16 +91,8 @@ func userProcRows(e *Env) []row {
 			r.Prolang = oidV(LangInternal)
 		}
 		if !plain {
-			elems := make([]sqltypes.Value, len(allTypes))
-			for i, t := range allTypes {
-				elems[i] = sqltypes.NewOID(uint32(t))
-			}
-			r.Proallargtypes = sqltypes.NewArray1(sqltypes.TypeOid, elems)
-			ms := make([]sqltypes.Value, len(modes))
-			for i, m := range modes {
-				ms[i] = sqltypes.NewText(m)
-			}
-			r.Proargmodes = sqltypes.NewArray1(sqltypes.TypeChar, ms)
+			r.Proallargtypes = oidArray(allTypes)
+			r.Proargmodes = stringArray(sqltypes.TypeChar, modes)
 		}
 		if hasNames {
 			r.Proargnames = textArray(names)

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -37,10 +36,6 @@ import (
 var updateLibPQ = flag.Bool("update-libpq", false, "rewrite testdata/libpq_expected_failures.txt from runs on zproxy and on E2E_POSTGRES")
 
 const libpqExpectedPath = "testdata/libpq_expected_failures.txt"
-
-// postgresTooPrefix starts the reason of a listed test that fails on
-// PostgreSQL as well.
-const postgresTooPrefix = "postgres too: "
 
 // libpqEnv is the environment lib/pq's tests find a server by.
 func libpqEnv(host, port, user string) []string {
@@ -74,95 +69,19 @@ func TestLibPQSuite(t *testing.T) {
 	got := runGoSuite(t, "github.com/lib/pq/...", 500, libpqEnv(s.host, s.port, "zproxy")...)
 
 	if *updateLibPQ {
-		writeLibPQExpected(t, got)
+		dsn := os.Getenv("E2E_POSTGRES")
+		if dsn == "" {
+			t.Fatal("-update-libpq needs E2E_POSTGRES, a PostgreSQL 15 server with a database named pqgo")
+		}
+		conf := map[string]string{"host": "localhost", "port": "5432", "user": "postgres"}
+		for _, kv := range strings.Fields(dsn) {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				conf[k] = v
+			}
+		}
+		onPG := runGoSuite(t, "github.com/lib/pq/...", 500, libpqEnv(conf["host"], conf["port"], conf["user"])...)
+		writeExpected(t, libpqExpectedPath, "lib/pq", "TestLibPQSuite -update-libpq (see libpqsuite_test.go)", got, onPG)
 		return
 	}
-	expected := readExpected(t, libpqExpectedPath)
-	passed, failed := 0, 0
-	var unexpected, fixed []string
-	for k, r := range got {
-		reason, listed := expected[k]
-		switch r.action {
-		case "pass":
-			passed++
-			if listed && !strings.HasPrefix(reason, flakyPrefix) && !strings.HasPrefix(reason, postgresTooPrefix) {
-				fixed = append(fixed, k)
-			}
-		case "fail":
-			failed++
-			if !listed {
-				unexpected = append(unexpected, k)
-			}
-		}
-	}
-	sort.Strings(unexpected)
-	sort.Strings(fixed)
-	for _, k := range unexpected {
-		t.Errorf("%s fails and is not in %s:\n%s", k, libpqExpectedPath, got[k].output.String())
-	}
-	if len(fixed) > 0 {
-		t.Errorf("these pass now: remove them from %s:\n%s", libpqExpectedPath, strings.Join(fixed, "\n"))
-	}
-	t.Logf("lib/pq suite on zproxy: %d passed, %d failed (%d listed)", passed, failed, len(expected))
-}
-
-// writeLibPQExpected runs the suite on E2E_POSTGRES and writes the list
-// of the tests that fail on zproxy (got), each with why.
-func writeLibPQExpected(t *testing.T, got map[string]*suiteOutcome) {
-	t.Helper()
-	dsn := os.Getenv("E2E_POSTGRES")
-	if dsn == "" {
-		t.Fatal("-update-libpq needs E2E_POSTGRES, a PostgreSQL 15 server with a database named pqgo")
-	}
-	conf := map[string]string{"host": "localhost", "port": "5432", "user": "postgres"}
-	for _, kv := range strings.Fields(dsn) {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			conf[k] = v
-		}
-	}
-	onPG := runGoSuite(t, "github.com/lib/pq/...", 500, libpqEnv(conf["host"], conf["port"], conf["user"])...)
-	old := readExpected(t, libpqExpectedPath)
-	reasons := map[string]string{}
-	for k, r := range got {
-		if r.action != "fail" {
-			continue
-		}
-		if pg := onPG[k]; pg == nil || pg.action != "pass" {
-			reasons[k] = postgresTooPrefix + reasonOf(r.output.String())
-		} else {
-			reasons[k] = reasonOf(r.output.String())
-		}
-	}
-	for k, reason := range old {
-		if strings.HasPrefix(reason, flakyPrefix) {
-			reasons[k] = reason
-		}
-	}
-	var keys []string
-	for k := range reasons {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	b.WriteString("# lib/pq's tests that fail on zproxy, with the first error each printed: written by\n")
-	b.WriteString("# go test ./e2e/clients -run TestLibPQSuite -update-libpq (see libpqsuite_test.go).\n")
-	b.WriteString("# \"postgres too\": fails on PostgreSQL 15 as well. The others may only go.\n")
-	for _, k := range keys {
-		b.WriteString(k + "\t" + reasons[k] + "\n")
-	}
-	if err := os.WriteFile(libpqExpectedPath, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	passedPG, differ := 0, 0
-	for _, r := range onPG {
-		if r.action == "pass" {
-			passedPG++
-		}
-	}
-	for _, reason := range reasons {
-		if !strings.HasPrefix(reason, postgresTooPrefix) {
-			differ++
-		}
-	}
-	t.Logf("%d of the %d tests that pass on PostgreSQL pass on zproxy", passedPG-differ, passedPG)
+	checkSuite(t, "lib/pq", got, libpqExpectedPath)
 }

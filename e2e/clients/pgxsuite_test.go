@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -158,11 +157,6 @@ func reasonOf(output string) string {
 // goMessage is a t.Error line: file.go:line: message.
 var goMessage = regexp.MustCompile(`^\s*[A-Za-z0-9_]+\.go:\d+: (.*)$`)
 
-func readPgxExpected(t *testing.T) map[string]string {
-	t.Helper()
-	return readExpected(t, pgxExpectedPath)
-}
-
 // readExpected reads an expected-failures file: "package test<TAB>reason"
 // lines.
 func readExpected(t *testing.T, path string) map[string]string {
@@ -207,68 +201,8 @@ func TestPgxSuite(t *testing.T) {
 		if dsn == "" {
 			t.Fatal("-update-pgx needs E2E_POSTGRES, a PostgreSQL 15 database with pgx's setup applied")
 		}
-		onPG := runPgxSuite(t, dsn)
-		old := readPgxExpected(t)
-		reasons := map[string]string{}
-		for k, r := range got {
-			if r.action == "fail" && onPG[k] != nil && onPG[k].action == "pass" {
-				reasons[k] = reasonOf(r.output.String())
-			}
-		}
-		for k, reason := range old {
-			if strings.HasPrefix(reason, flakyPrefix) {
-				reasons[k] = reason // a flaky test stays listed, whatever this run did
-			}
-		}
-		var keys []string
-		for k := range reasons {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		var b strings.Builder
-		b.WriteString("# pgx v5's tests that pass on PostgreSQL 15 and fail on zproxy, with the first error each\n")
-		b.WriteString("# printed: written by go test ./e2e/clients -run TestPgxSuite -update-pgx (see pgxsuite_test.go).\n")
-		b.WriteString("# The list may only shrink.\n")
-		for _, k := range keys {
-			b.WriteString(k + "\t" + reasons[k] + "\n")
-		}
-		if err := os.WriteFile(pgxExpectedPath, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		passedPG := 0
-		for _, r := range onPG {
-			if r.action == "pass" {
-				passedPG++
-			}
-		}
-		t.Logf("%d of the %d tests that pass on PostgreSQL pass on zproxy", passedPG-len(keys), passedPG)
+		writeExpected(t, pgxExpectedPath, "pgx v5", "TestPgxSuite -update-pgx (see pgxsuite_test.go)", got, runPgxSuite(t, dsn))
 		return
 	}
-
-	expected := readPgxExpected(t)
-	passed, failed := 0, 0
-	var unexpected, fixed []string
-	for k, r := range got {
-		switch r.action {
-		case "pass":
-			passed++
-			if reason, listed := expected[k]; listed && !strings.HasPrefix(reason, flakyPrefix) {
-				fixed = append(fixed, k)
-			}
-		case "fail":
-			failed++
-			if _, listed := expected[k]; !listed {
-				unexpected = append(unexpected, k)
-			}
-		}
-	}
-	sort.Strings(unexpected)
-	sort.Strings(fixed)
-	for _, k := range unexpected {
-		t.Errorf("%s fails and is not in %s:\n%s", k, pgxExpectedPath, got[k].output.String())
-	}
-	if len(fixed) > 0 {
-		t.Errorf("these pass now: remove them from %s:\n%s", pgxExpectedPath, strings.Join(fixed, "\n"))
-	}
-	t.Logf("pgx suite on zproxy: %d passed, %d failed (%d expected)", passed, failed, len(expected))
+	checkSuite(t, "pgx", got, pgxExpectedPath)
 }
