@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/zproxy/zproxy/e2e/harness"
 )
 
 // lib/pq's own test suite against zproxy, as pgx's (pgxsuite_test.go):
@@ -46,16 +44,7 @@ func TestLibPQSuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs lib/pq's whole test suite")
 	}
-	bin, cleanup, err := harness.BuildZproxy(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cleanup()
-	p, err := harness.Start(bin, "--listen", "127.0.0.1:0", "--metrics-listen", "", "--data-dir", t.TempDir(), "--shutdown-timeout", "20s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := watchServer(t, p)
+	s := startSuiteServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, fmt.Sprintf("host=%s port=%s user=zproxy dbname=zproxy sslmode=disable", s.host, s.port))

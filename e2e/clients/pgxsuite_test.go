@@ -180,18 +180,7 @@ func TestPgxSuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs pgx's whole test suite")
 	}
-	// The suite tests the protocol and SQL, not zproxy's concurrency: a
-	// binary without the race detector runs it in a minute.
-	bin, cleanup, err := harness.BuildZproxy(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cleanup()
-	p, err := harness.Start(bin, "--listen", "127.0.0.1:0", "--metrics-listen", "", "--data-dir", t.TempDir(), "--shutdown-timeout", "20s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := watchServer(t, p)
+	s := startSuiteServer(t)
 	zp := endpoint{s.host, s.port, "zproxy", "pgx_test"}
 	pgxSetup(t, zp)
 	got := runPgxSuite(t, fmt.Sprintf("host=%s port=%s user=zproxy dbname=pgx_test sslmode=disable", s.host, s.port))

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/zproxy/zproxy/e2e/harness"
 )
 
 // The drivers' own suites (pgxsuite_test.go, libpqsuite_test.go) share
@@ -99,4 +101,22 @@ func writeExpected(t *testing.T, path, suite, how string, got, onPG map[string]*
 		}
 	}
 	t.Logf("%d of the %d tests that pass on PostgreSQL pass on zproxy", passedPG-differ, passedPG)
+}
+
+// startSuiteServer starts the zproxy a drivers' suite runs against: built
+// without the race detector (the suites test the protocol and SQL, not
+// zproxy's concurrency, and run in a minute so), over a fresh data
+// directory; t's cleanup stops it.
+func startSuiteServer(t *testing.T) *server {
+	t.Helper()
+	bin, cleanup, err := harness.BuildZproxy(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cleanup)
+	p, err := harness.Start(bin, "--listen", "127.0.0.1:0", "--metrics-listen", "", "--data-dir", t.TempDir(), "--shutdown-timeout", "20s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return watchServer(t, p)
 }
