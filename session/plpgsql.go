@@ -222,14 +222,28 @@ func (x *plExec) result(top []*plVar, returned bool) (builtins.SetRows, error) {
 // off fails here as it would have at CREATE. The error's position, in the
 // body, is not the statement's the client sent: it is dropped.
 func (s *Session) plBlock(body string, fn *catalog.Function) (*parser.PLBlock, error) {
+	c := &s.bodies
+	if fn != nil {
+		// A routine's descriptor is immutable: its block, found once, is
+		// found by the descriptor from then on, without the text key
+		// (which costs a formatting of the routine every call).
+		c.mu.Lock()
+		b, ok := c.plByFn[fn]
+		c.mu.Unlock()
+		if ok {
+			return b, nil
+		}
+	}
 	r := parser.PLRoutine{Void: true}
 	if fn != nil {
 		r = planner.PLRoutineOf(fn)
 	}
 	key := body + "\x00" + fmt.Sprintf("%+v", r)
-	c := &s.bodies
 	c.mu.Lock()
 	b, ok := c.pl[key]
+	if ok && fn != nil {
+		c.rememberBlock(fn, b)
+	}
 	c.mu.Unlock()
 	if ok {
 		return b, nil
@@ -251,8 +265,21 @@ func (s *Session) plBlock(body string, fn *catalog.Function) (*parser.PLBlock, e
 		c.pl = map[string]*parser.PLBlock{}
 	}
 	c.pl[key] = b
+	if fn != nil {
+		c.rememberBlock(fn, b)
+	}
 	c.mu.Unlock()
 	return b, nil
+}
+
+// rememberBlock records fn's parsed block (c.mu held). The map is
+// dropped with the bound bodies when the snapshot changes, so it holds
+// the descriptors of one catalog version at a time.
+func (c *routineBodies) rememberBlock(fn *catalog.Function, b *parser.PLBlock) {
+	if c.plByFn == nil {
+		c.plByFn = map[*catalog.Function]*parser.PLBlock{}
+	}
+	c.plByFn[fn] = b
 }
 
 // lookup finds a variable by name (or label.name), innermost first.
@@ -749,7 +776,7 @@ func (x *plExec) bindFull(sql string, cache bool) (*plBound, []sqltypes.Value, e
 	c := &s.bodies
 	c.mu.Lock()
 	if c.snap != x.r.snap {
-		c.snap, c.bodies, c.plans = x.r.snap, map[routineBodyKey][]ir.Statement{}, nil
+		c.snap, c.bodies, c.plans, c.plByFn = x.r.snap, map[routineBodyKey][]ir.Statement{}, nil, nil
 	}
 	b, ok := c.plans[key]
 	c.mu.Unlock()

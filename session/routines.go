@@ -213,6 +213,9 @@ type routineBodies struct {
 	// of PL/pgSQL bodies (plpgsql.go).
 	pl    map[string]*parser.PLBlock
 	plans map[plPlanKey]*plBound
+	// plByFn are the parsed blocks of the snapshot's PL/pgSQL routines,
+	// by descriptor (plBlock).
+	plByFn map[*catalog.Function]*parser.PLBlock
 	// portals numbers the session's unnamed PL/pgSQL cursors
 	// ("<unnamed portal N>"): it survives snapshots.
 	portals int
@@ -231,7 +234,7 @@ func (s *Session) routineBody(snap *catalog.Snapshot, sc routineScope, fn *catal
 	key := routineBodyKey{fn, sc.pathKey}
 	c.mu.Lock()
 	if c.snap != snap {
-		c.snap, c.bodies, c.plans = snap, map[routineBodyKey][]ir.Statement{}, nil
+		c.snap, c.bodies, c.plans, c.plByFn = snap, map[routineBodyKey][]ir.Statement{}, nil, nil
 	}
 	if b, ok := c.bodies[key]; ok {
 		c.mu.Unlock()
