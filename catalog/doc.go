@@ -3,7 +3,9 @@
 // itself so every proxy over the same store sees the same schema. It also
 // owns the store layout of rows and index entries (keys.go), including which
 // shard an item lies in: a hash of its key, or of the leading shard columns
-// of its key (shards.go).
+// of its key (shards.go). A gin index holds each token's posting list as
+// blocks of primary keys, with the postings and removals written since its
+// last packing beside them (inverted.go, postings.go).
 //
 // Layout. The catalog lives in one partition of the store (CatalogPartition).
 // Each table's descriptor (Table, as JSON) is one item keyed "t/<name>".

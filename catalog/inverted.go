@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
@@ -21,10 +20,12 @@ import (
 //	partition 'I' ‖ index id ‖ shard (a hash of the primary key)
 //	sort      key part (1 byte) ‖ token ‖ tuple(primary key columns)
 //
-// with the primary key columns as the entry's attributes. Every token
-// encoding is prefix-free, so the entries of one token are exactly the key
-// range [token, PrefixEnd(token)) of each shard, and the bytes after the
-// token are the row's encoded primary key: a query reads the posting list
+// with the primary key columns as the entry's attributes: a posting added
+// since the token's list was last packed into blocks, which share its key
+// range (postings.go). Every token encoding is prefix-free, so the entries
+// of one token are exactly the key range [token, PrefixEnd(token)) of each
+// shard, and the bytes after the token are the row's encoded primary key
+// (or a marker, then a block's or a removal's): a query reads the posting list
 // of each token it needs, combines the lists (AND for containment, OR for
 // overlap), and gets the rows. Tokens lose structure (where in a document
 // a key was), so the rows are always rechecked against the predicate, as
@@ -303,20 +304,10 @@ func LexemeToken(word string) []byte {
 }
 
 // LexemePrefixToken is the start of the tokens of every lexeme beginning
-// with prefix (a tsquery's prefix match, 'sup':*): their entries' primary
-// keys follow the first 0 byte after it (InvertedPrefixPrimaryKey).
+// with prefix (a tsquery's prefix match, 'sup':*): each of their tokens
+// ends at the first 0 byte after it (PrefixTokenEnd).
 func LexemePrefixToken(prefix string) []byte {
 	return append([]byte{tokenLexeme}, prefix...)
-}
-
-// InvertedPrefixPrimaryKey returns the encoded primary key of an entry
-// read under a prefix token: what follows the token's end (its 0 byte).
-func InvertedPrefixPrimaryKey(sort, prefix []byte) []byte {
-	rest := sort[len(prefix):]
-	if i := bytes.IndexByte(rest, 0); i >= 0 {
-		return rest[i+1:]
-	}
-	return nil
 }
 
 // DescribeTrigram describes a trigram for EXPLAIN: its text as show_trgm

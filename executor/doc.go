@@ -47,7 +47,10 @@
 // one, all in one atomic kv.Batch per statement when the backend allows
 // that many ops, so an index is never out of step with its table.
 // BulkInsert (copy.go) is the same path for a stream of rows (COPY FROM),
-// batch by batch, all of them atomic.
+// batch by batch, all of them atomic. A gin index's entries are added
+// postings and removals beside the blocks of its lists (catalog/
+// postings.go); PackInverted (ginpack.go) folds them into the blocks, for
+// an index build, VACUUM and the automatic analysis.
 //
 // Every operator counts what it did in optimizer.NodeStats, which EXPLAIN
 // ANALYZE prints and the session turns into metrics.

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
 )
@@ -25,25 +26,14 @@ func (s *scanRows) invertedGet(ctx context.Context) error {
 		// A token or an OR of tokens (an array's &&, a tsquery's a | b,
 		// ?|): every list's keys go straight into one buffer, sorted and
 		// rid of repeats there, not through sets of strings a key.
-		var buf []byte
-		var ends []int
+		var kb keyBuffer
 		err := eachToken(q, func(tok []byte, prefix bool) error {
-			return s.eachPosting(ctx, n.Index, tok, prefix, func(pk []byte) {
-				buf = append(buf, pk...)
-				ends = append(ends, len(buf))
-			})
+			return s.eachPosting(ctx, n.Index, tok, prefix, kb.add)
 		})
 		if err != nil {
 			return err
 		}
-		points = make([][]byte, len(ends))
-		for i, end := range ends {
-			start := 0
-			if i > 0 {
-				start = ends[i-1]
-			}
-			points[i] = buf[start:end:end]
-		}
+		points = kb.keys()
 		// A shard's list is in key order; the shards' and the tokens'
 		// lists are not, and a row may be on several of the lists.
 		slices.SortFunc(points, bytes.Compare)
@@ -73,6 +63,30 @@ func (s *scanRows) invertedGet(ctx context.Context) error {
 		return nil
 	}
 	return s.pointGet(ctx)
+}
+
+// keyBuffer gathers primary keys into one buffer, not an allocation a
+// key.
+type keyBuffer struct {
+	buf  []byte
+	ends []int
+}
+
+// add copies pk in.
+func (b *keyBuffer) add(pk []byte) {
+	b.buf = append(b.buf, pk...)
+	b.ends = append(b.ends, len(b.buf))
+}
+
+// keys returns the keys added, in order, each capped at its end.
+func (b *keyBuffer) keys() [][]byte {
+	out := make([][]byte, len(b.ends))
+	start := 0
+	for i, end := range b.ends {
+		out[i] = b.buf[start:end:end]
+		start = end
+	}
+	return out
 }
 
 // unionOfTokens reports whether q is a token or an OR of tokens and such
@@ -173,38 +187,161 @@ func (s *scanRows) postings(ctx context.Context, ix *catalog.Index, tok []byte, 
 	return out, nil
 }
 
-// eachPosting calls add with the encoded primary key of each entry of one
-// token (of every token beginning with tok, for a prefix) in every shard
-// of ix, shard by shard, each shard's in key order. pk is store memory,
-// valid only during the call.
+// eachPosting calls add with the encoded primary key of each row on the
+// posting list of one token (of every token beginning with tok, for a
+// prefix) in every shard of ix, shard by shard. pk is valid only during
+// the call. The keys of a shard's added postings come in key order, and
+// so do those of its blocks, but not the two together.
 func (s *scanRows) eachPosting(ctx context.Context, ix *catalog.Index, tok []byte, prefix bool, add func(pk []byte)) error {
-	pkOf := catalog.InvertedPrimaryKey
-	if prefix {
-		pkOf = catalog.InvertedPrefixPrimaryKey
-	}
 	end := kv.PrefixEnd(tok)
+	var g postingGroup
 	for _, sh := range s.node.Shards {
 		// Reread: a token's list is read again by the next query naming
 		// it, and a store may keep it (kv/pebble's range cache).
 		it := s.ec.kv.Scan(ctx, kv.ScanRequest{Partition: catalog.IndexPartition(ix.ID, sh), Start: tok, End: end, Stats: &s.stats, Reread: true})
-		key := entryKey(it)
-		n := 0
-		for it.Next() {
-			if n++; n%cancelCheckEvery == 0 {
-				if err := ctx.Err(); err != nil {
-					it.Close()
-					return err
-				}
-			}
-			add(pkOf(key(), tok))
-		}
-		err := it.Err()
+		err := g.read(ctx, it, tok, prefix, false, add)
 		it.Close()
 		if err != nil {
-			return ClassifyError(err)
+			return err
 		}
 	}
 	return nil
+}
+
+// postingGroup reads the entries of a token's key range as catalog/
+// postings.go lays them out (its blocks, then its removals, then the
+// postings added since it was packed, then its packing's stamp) and gives
+// the primary keys on the list: the blocks' less the removals', and the
+// added ones.
+type postingGroup struct {
+	tok     []byte   // the token whose entries are being read
+	blocked [][]byte // its blocks' keys, not yet given
+	removed map[string]struct{}
+}
+
+// read gives the list of every token in it's range (one, or for a prefix
+// each token beginning with tok) to add; started says it stands at its
+// first item already.
+func (g *postingGroup) read(ctx context.Context, it kv.Iterator, tok []byte, prefix, started bool, add func(pk []byte)) error {
+	key := entryKey(it)
+	g.tok = g.tok[:0]
+	n := 0
+	for started || it.Next() {
+		started = false
+		if n++; n%cancelCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		sort := key()
+		tokenEnd := len(tok)
+		if prefix {
+			tokenEnd = catalog.PrefixTokenEnd(sort, tok)
+			if !bytes.Equal(sort[:tokenEnd], g.tok) {
+				g.flush(add)
+				g.tok = append(g.tok[:0], sort[:tokenEnd]...)
+			}
+		}
+		kind, pk := catalog.SplitPosting(sort, tokenEnd)
+		switch kind {
+		case catalog.PostingBlock:
+			b, err := catalog.BlockOf(it.Item().Attrs)
+			if err == nil {
+				// The block outlives the iterator's step: its keys are
+				// given once the removals after it are read.
+				err = catalog.DecodeBlock(bytes.Clone(b), func(pk []byte) { g.blocked = append(g.blocked, pk) })
+			}
+			if err != nil {
+				return pgerr.New(pgerr.IndexCorrupted, "%v", err)
+			}
+		case catalog.PostingRemoved:
+			if g.removed == nil {
+				g.removed = map[string]struct{}{}
+			}
+			g.removed[string(pk)] = struct{}{}
+		case catalog.PostingStamp:
+		default:
+			if len(g.blocked) > 0 {
+				g.flush(add)
+			}
+			add(pk)
+		}
+	}
+	if err := it.Err(); err != nil {
+		return ClassifyError(err)
+	}
+	g.flush(add)
+	return nil
+}
+
+// flush gives the blocks' keys the removals spare, and forgets both.
+func (g *postingGroup) flush(add func(pk []byte)) {
+	for _, pk := range g.blocked {
+		if _, gone := g.removed[string(pk)]; !gone {
+			add(pk)
+		}
+	}
+	g.blocked = g.blocked[:0]
+	clear(g.removed)
+}
+
+// sortedPostings returns the posting list of token tok that it reads (a
+// scan of the token's range in one partition; started: standing at its
+// first item), in key order.
+func sortedPostings(ctx context.Context, it kv.Iterator, tok []byte, started bool) ([][]byte, error) {
+	var kb keyBuffer
+	var g postingGroup
+	if err := g.read(ctx, it, tok, false, started, kb.add); err != nil {
+		return nil, err
+	}
+	list := kb.keys()
+	// The blocks' keys, then the added ones: two sorted runs, and a row
+	// added again after a removal is on both.
+	slices.SortFunc(list, bytes.Compare)
+	return slices.CompactFunc(list, bytes.Equal), nil
+}
+
+// intersectPacked adds to out the primary keys on every posting list of
+// toks that its read (started[i]: its[i] stands at its first item
+// already), reading each list whole: the zig-zag for lists held in
+// blocks, which it would otherwise step through entry by entry. Each list
+// in turn keeps the keys of the shortest found on it, each searched for
+// from where the last one was found.
+func intersectPacked(ctx context.Context, its []kv.Iterator, toks [][]byte, started []bool, out pkSet) error {
+	lists := make([][][]byte, len(toks))
+	for i, tok := range toks {
+		l, err := sortedPostings(ctx, its[i], tok, started[i])
+		if err != nil {
+			return err
+		}
+		lists[i] = l
+	}
+	slices.SortFunc(lists, func(a, b [][]byte) int { return len(a) - len(b) })
+	keep := lists[0]
+	for _, l := range lists[1:] {
+		kept := keep[:0]
+		at := 0
+		for _, pk := range keep {
+			i, found := slices.BinarySearchFunc(l[at:], pk, bytes.Compare)
+			at += i
+			if found {
+				kept = append(kept, pk)
+			}
+		}
+		keep = kept
+	}
+	for _, pk := range keep {
+		out[string(pk)] = struct{}{}
+	}
+	return nil
+}
+
+// packed reports whether a token's key range begins with a block or a
+// removal (catalog/postings.go), which sort before its added postings:
+// its entries are then not each a posting, as a zig-zag reads them.
+func packed(first, tok []byte) bool {
+	kind, _ := catalog.SplitPosting(first, len(tok))
+	return kind != catalog.PostingAdded
 }
 
 // zigzagSteps is how many entries a list behind in a zig-zag steps
@@ -237,6 +374,11 @@ func (s *scanRows) zigzag(ctx context.Context, partition []byte, toks [][]byte, 
 		}
 	}()
 	if lists, ok := keyLists(its); ok {
+		for i, l := range lists {
+			if l.Len() > 0 && packed(l.At(0), toks[i]) {
+				return intersectPacked(ctx, its, toks, make([]bool, len(its)), out)
+			}
+		}
 		return s.leapfrog(ctx, lists, toks, out)
 	}
 	cur := make([][]byte, len(toks))
@@ -251,6 +393,13 @@ func (s *scanRows) zigzag(ctx context.Context, partition []byte, toks [][]byte, 
 	for i := range its {
 		if ok, err := next(i); !ok {
 			return err
+		}
+		if packed(keys[i](), toks[i]) {
+			started := make([]bool, len(its))
+			for j := range i + 1 {
+				started[j] = true
+			}
+			return intersectPacked(ctx, its, toks, started, out)
 		}
 	}
 	var hi, seek []byte

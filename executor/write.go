@@ -156,9 +156,10 @@ func (w *writeSet) add(c change) {
 
 // addInverted adds the ops that turn a row's entries in inverted index ix
 // from those of oldR (its entry row before; nil: none) into those of newR:
-// the tokens the row loses are deleted, the ones it gains put, and the
-// ones it keeps stay as they are (their entries hold only the primary key,
-// which is the same unless the key changed, and then every token is new).
+// the tokens the row loses are deleted (and a removal put for each), the
+// ones it gains put, and the ones it keeps stay as they are (their entries
+// hold only the primary key, which is the same unless the key changed, and
+// then every token is new).
 func (w *writeSet) addInverted(ix *catalog.Index, oldR, newR []sqltypes.Value, oldPK, newPK []byte, row []sqltypes.Value) {
 	t := w.t
 	var oldE, newE []kv.Key
@@ -185,9 +186,16 @@ func (w *writeSet) addInverted(ix *catalog.Index, oldR, newR []sqltypes.Value, o
 		}
 		w.ops = append(w.ops, kv.Op{Kind: kv.OpPut, Key: k, Attrs: t.InvertedEntryAttrs(row)})
 	}
+	var removal []kv.Attr
 	for _, k := range oldE {
 		if !keep[string(k.Partition)+"\x00"+string(k.Sort)] {
-			w.ops = append(w.ops, kv.Op{Kind: kv.OpDelete, Key: k})
+			// A block may name the row too (catalog/postings.go): a
+			// removal hides it there until a packing drops it.
+			if removal == nil {
+				removal = t.RemovalAttrs(oldR)
+			}
+			w.ops = append(w.ops, kv.Op{Kind: kv.OpDelete, Key: k},
+				kv.Op{Kind: kv.OpPut, Key: catalog.RemovalKey(k, oldPK), Attrs: removal})
 		}
 	}
 }

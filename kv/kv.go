@@ -731,6 +731,17 @@ type TxnOptions struct {
 	// serializable transactions are equivalent to running one at a time in
 	// commit order, so what it read is the state between two of them.
 	Serializable bool
+	// PurgeDeletes says no reader needs the traces of this transaction's
+	// deletes once it has committed: a backend whose deletes leave
+	// tombstones for readers of older snapshots (DynamoDB) removes them
+	// after the commit, best effort (one still there expires as any
+	// other). The caller guarantees what makes that safe: a reader of an
+	// older snapshot that would read one of the deleted keys reads, in
+	// the same scan, a key the transaction put, and so fails or moves its
+	// snapshot past the commit as it would have on the tombstone
+	// (executor/ginpack.go's packing, which puts a token's stamp with every
+	// rewrite of its list). Backends without tombstones ignore it.
+	PurgeDeletes bool
 }
 
 // ErrSerializableUnsupported is Begin's error for TxnOptions.Serializable

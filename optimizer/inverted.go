@@ -32,7 +32,7 @@ type InvertedQuery struct {
 	Shown string // the token in SQL terms, for EXPLAIN
 	// Prefix makes Token the start of many tokens' entries (a tsquery's
 	// 'sup':*), their primary keys after each token's end
-	// (catalog.InvertedPrefixPrimaryKey): a union of lists, not one list
+	// (catalog.PrefixTokenEnd): a union of lists, not one list
 	// in primary-key order.
 	Prefix bool
 	And    bool

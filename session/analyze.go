@@ -71,8 +71,11 @@ func (st *statement) runAnalyze(ctx context.Context, x *ir.Analyze, _ *runEnv) (
 	return tagResult(tag), nil
 }
 
-// vacuum gives back the space of the tables' deleted rows and index
-// entries: every shard of the table and of each of its indexes is
+// vacuum packs the posting lists of the tables' gin indexes (the
+// postings and removals writes added since they were last packed, folded
+// into blocks: PostgreSQL's VACUUM of a GIN index's pending list,
+// executor/ginpack.go) and gives back the space of their deleted rows and
+// index entries: every shard of the table and of each of its indexes is
 // compacted, on a store that keeps deleted items until it compacts them
 // (kv.Compacter: Pebble's tombstones). DynamoDB frees a deleted item at
 // once, so there is nothing to give back there.
@@ -81,6 +84,15 @@ func (st *statement) vacuum(ctx context.Context, tables []*catalog.Table, verbos
 	for _, t := range tables {
 		if verbose {
 			st.sess.notice(&pgerr.Error{Code: pgerr.SuccessfulCompletion, Severity: "INFO", Message: fmt.Sprintf("vacuuming \"public.%s\"", t.Name)})
+		}
+		err := st.sess.engine.packInverted(ctx, t, func(ix *catalog.Index, folded int64) {
+			if verbose {
+				st.sess.notice(&pgerr.Error{Code: pgerr.SuccessfulCompletion, Severity: "INFO",
+					Message: fmt.Sprintf("index %q: %d pending entries folded into posting blocks", ix.Name, folded)})
+			}
+		})
+		if err != nil {
+			return storeErr(err)
 		}
 		if !ok {
 			continue
@@ -110,7 +122,9 @@ func (st *statement) vacuum(ctx context.Context, tables []*catalog.Table, verbos
 // a sample (a small table being loaded is analyzed as it doubles, so its
 // first statistics are not off by more than twice; past that, each
 // analysis reads the whole table, which the nap keeps rare), and after
-// every index build. Changes are counted when the statement runs, so
+// every index build. An analysis not forced by a build also packs the
+// table's gin indexes' lists, as autovacuum cleans a GIN index's pending
+// list. Changes are counted when the statement runs, so
 // a rolled-back transaction's writes count too: an analysis comes a little
 // early, never late.
 const (
@@ -187,7 +201,7 @@ func (e *Engine) noteWrites(t *catalog.Table, n int64, force bool) {
 	a.mu.Unlock()
 	go func() {
 		defer a.wg.Done()
-		err := e.autoAnalyzeTable(t.Name)
+		err := e.autoAnalyzeTable(t.Name, !force)
 		a.mu.Lock()
 		a.running[t.ID] = false
 		a.last[t.ID] = time.Now()
@@ -199,8 +213,11 @@ func (e *Engine) noteWrites(t *catalog.Table, n int64, force bool) {
 }
 
 // autoAnalyzeTable analyzes the table of that name as the schema has it
-// now (it may have changed or gone since the writes were counted).
-func (e *Engine) autoAnalyzeTable(name string) error {
+// now (it may have changed or gone since the writes were counted), and
+// with pack packs its gin indexes' lists, as PostgreSQL's autovacuum
+// cleans a GIN index's pending list (an index just built is packed
+// already).
+func (e *Engine) autoAnalyzeTable(name string, pack bool) error {
 	ctx := e.buildCtx
 	snap, err := e.catalog.Snapshot(ctx)
 	if err != nil {
@@ -210,8 +227,29 @@ func (e *Engine) autoAnalyzeTable(name string) error {
 	if err != nil {
 		return nil // dropped meanwhile
 	}
-	_, err = e.exec.Analyze(ctx, e.catalog, []*catalog.Table{t}, true)
-	return err
+	if _, err = e.exec.Analyze(ctx, e.catalog, []*catalog.Table{t}, true); err != nil || !pack {
+		return err
+	}
+	return e.packInverted(ctx, t, nil)
+}
+
+// packInverted packs the posting lists of t's gin indexes (executor/
+// ginpack.go), calling done, when not nil, with each index and how many
+// entries it folded.
+func (e *Engine) packInverted(ctx context.Context, t *catalog.Table, done func(ix *catalog.Index, folded int64)) error {
+	for _, ix := range t.Indexes {
+		if !ix.Inverted() || ix.State != catalog.StatePublic {
+			continue
+		}
+		folded, err := e.exec.PackInverted(ctx, t, ix)
+		if err != nil {
+			return err
+		}
+		if done != nil {
+			done(ix, folded)
+		}
+	}
+	return nil
 }
 
 // WaitForAutoAnalyze waits until the automatic analyses started so far

@@ -654,6 +654,15 @@ func (p pgSession) PreparedStatements() []pgcatalog.PreparedStatement {
 
 var _ pgcatalog.PartitionSizer = pgSession{}
 
+var _ pgcatalog.InvertedPacker = pgSession{}
+
+// PackInverted implements pgcatalog.InvertedPacker
+// (gin_clean_pending_list).
+func (p pgSession) PackInverted(ctx context.Context, t *catalog.Table, ix *catalog.Index) (int64, error) {
+	n, err := p.s.engine.exec.PackInverted(ctx, t, ix)
+	return n, storeErr(err)
+}
+
 // PartitionBytes implements pgcatalog.PartitionSizer: the store measures
 // the partitions when it can (kv.SizeEstimator: Pebble).
 func (p pgSession) PartitionBytes(ctx context.Context, partitions [][]byte) (int64, bool, error) {

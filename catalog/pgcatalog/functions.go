@@ -470,6 +470,7 @@ func init() {
 		}))
 
 	registerSizes()         // sizes.go
+	registerGinPending()    // ginpending.go
 	registerAmProperties()  // amprops.go
 	registerIntrospection() // introspect.go
 	registerUpdatable()     // updatable.go

@@ -72,7 +72,9 @@
 // Every item zproxy writes carries its commit timestamp in "~ts"; an
 // atomic or transactional delete leaves a tombstone ("~del", expiring
 // through DynamoDB's TTL on "~exp", which Open enables) so snapshot readers
-// can tell a recent delete from an old absence; a large transaction's
+// can tell a recent delete from an old absence (a transaction begun with
+// kv.TxnOptions.PurgeDeletes removes its own after its commit, purge.go);
+// a large transaction's
 // pending write is an intent ("~txn", "~op", "~new") next to the committed
 // value. Get and Scan hide tombstones and show what an intent's
 // transaction record decides; writes clear finished transactions' intents
@@ -87,8 +89,8 @@
 // *kv.UnavailableError; validation errors are returned as they are. Every
 // request asks for ReturnConsumedCapacity TOTAL and reports its duration,
 // error and capacity to the Observer (ops "query", "batch_get",
-// "transact_write", "batch_write", and for large transactions
-// "place_intents", "resolve_intents" and the records' ops) and to the
+// "transact_write", "batch_write", "purge_tombstone", and for large
+// transactions "place_intents", "resolve_intents" and the records' ops) and to the
 // statement's kv.Stats.
 // Credentials come from the SDK's default chain unless Options.Credentials
 // is set; nothing here logs them.

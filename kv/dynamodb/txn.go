@@ -49,7 +49,7 @@ func (s *Store) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
 		return nil, kv.ErrUnknownSnapshot
 	}
 	now := s.clock.next()
-	b := &txnBackend{s: s, snap: now, checked: now, points: map[string]*point{}, pending: map[string]record{}}
+	b := &txnBackend{s: s, snap: now, checked: now, points: map[string]*point{}, pending: map[string]record{}, purge: opts.PurgeDeletes}
 	return kvtxn.New(b, opts), nil
 }
 
@@ -109,6 +109,9 @@ type txnBackend struct {
 	// a move is read again (iterator.epoch), since it may miss a commit
 	// the moved snapshot covers.
 	gen uint64
+	// purge removes the tombstones of the transaction's deletes after its
+	// commit (kv.TxnOptions.PurgeDeletes).
+	purge bool
 }
 
 func (b *txnBackend) mode(stats *kv.Stats) readMode {
@@ -461,6 +464,7 @@ func (b *txnBackend) commitSmall(ctx context.Context, writes []kvtxn.Write, stat
 			if time.Since(chosen) > s.uncertainty {
 				s.lateCommits.Add(1)
 			}
+			b.purgeTombstones(ctx, writes, ts, stats)
 			return nil
 		}
 		s.observe("transact_write", start, err, nil, stats)

@@ -126,6 +126,7 @@ func (b *txnBackend) commitLarge(ctx context.Context, writes []kvtxn.Write, stat
 	// Committed. Resolving is an optimisation from here on: readers do it
 	// for intents left behind, and the record stays until all are gone.
 	b.resolveAll(context.WithoutCancel(ctx), id, writes, news, groups, placed, record{state: stateCommitted, cts: cts}, stats)
+	b.purgeTombstones(ctx, writes, cts, stats)
 	return nil
 }
 
