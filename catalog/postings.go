@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/binary"
 	"errors"
+	"slices"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
@@ -54,7 +55,7 @@ type PostingKind uint8
 const (
 	// PostingAdded is one row's posting, added since the token was packed.
 	PostingAdded PostingKind = iota
-	// PostingBlock is a block of postings (DecodeBlock).
+	// PostingBlock is a block of postings (Block).
 	PostingBlock
 	// PostingRemoved says a row left the token's list.
 	PostingRemoved
@@ -74,11 +75,12 @@ const (
 
 // MaxBlockPostings is how many rows a block names at most, and
 // maxBlockBytes how large its keys may be together: a block of 256 small
-// keys is a few KiB (a DynamoDB read unit is 4 KiB), and one of long text
-// keys stays far below DynamoDB's item limit of 400 KiB.
+// keys is a few KiB (a DynamoDB read unit is 4 KiB), one of long text keys
+// stays far below DynamoDB's item limit of 400 KiB, and every offset in
+// it fits in 16 bits.
 const (
 	MaxBlockPostings = 256
-	maxBlockBytes    = 64 << 10
+	maxBlockBytes    = 60 << 10
 )
 
 // SplitPosting returns the kind of an entry whose sort key is sort and
@@ -135,12 +137,18 @@ func StampKey(tok []byte) []byte {
 }
 
 // AppendBlock appends the encoding of a block of primary keys (in key
-// order): their count, then each key's length and bytes, lengths as
-// uvarints.
+// order, at most maxBlockBytes of them, as Blocks makes them): their count
+// as a uvarint, the end of each key in the keys' bytes as a 16-bit little-
+// endian number, then the keys' bytes. The ends let a search read a
+// block's keys where they lie, decoding nothing (Block).
 func AppendBlock(b []byte, pks [][]byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(pks)))
+	end := 0
 	for _, pk := range pks {
-		b = binary.AppendUvarint(b, uint64(len(pk)))
+		end += len(pk)
+		b = binary.LittleEndian.AppendUint16(b, uint16(end))
+	}
+	for _, pk := range pks {
 		b = append(b, pk...)
 	}
 	return b
@@ -166,48 +174,72 @@ func Blocks(pks [][]byte) [][][]byte {
 // errCorruptBlock reports a block that does not decode.
 var errCorruptBlock = errors.New("inverted index: corrupt posting block")
 
-// DecodeBlock calls f with each primary key of an encoded block, in
-// order; each pk aliases b. It fails on a block that does not decode,
-// naming no key past the damage.
-func DecodeBlock(b []byte, f func(pk []byte)) error {
-	n, w := uvarint(b)
-	if w <= 0 || n > uint64(len(b)) {
-		return errCorruptBlock
-	}
-	b = b[w:]
-	for ; n > 0; n-- {
-		l, w := uvarint(b)
-		if w <= 0 || l == 0 || l > uint64(len(b)-w) {
-			return errCorruptBlock
-		}
-		f(b[w : w+int(l) : w+int(l)])
-		b = b[w+int(l):]
-	}
-	if len(b) != 0 {
-		return errCorruptBlock
-	}
-	return nil
+// Block is an encoded block of primary keys (AppendBlock), read in place.
+type Block struct {
+	raw  []byte // the encoding
+	ends []byte // n 16-bit ends
+	keys []byte
+	n    int
 }
 
-// uvarint is binary.Uvarint that also refuses a number not in its
-// shortest form (a last byte of 0 after others), so that a block has one
-// encoding.
-func uvarint(b []byte) (uint64, int) {
+// ParseBlock checks an encoded block and returns it: at least one key,
+// each non-empty, their ends within the keys' bytes, which they fill. The
+// block aliases b.
+func ParseBlock(b []byte) (Block, error) {
 	n, w := binary.Uvarint(b)
-	if w > 1 && b[w-1] == 0 {
-		return 0, 0
+	if w <= 0 || n == 0 || n > uint64(len(b))/3 || (w > 1 && b[w-1] == 0) {
+		return Block{}, errCorruptBlock
 	}
-	return n, w
+	blk := Block{raw: b, ends: b[w : w+2*int(n)], keys: b[w+2*int(n):], n: int(n)}
+	prev := 0
+	for i := range blk.n {
+		end := int(binary.LittleEndian.Uint16(blk.ends[2*i:]))
+		if end <= prev {
+			return Block{}, errCorruptBlock
+		}
+		prev = end
+	}
+	if prev != len(blk.keys) {
+		return Block{}, errCorruptBlock
+	}
+	return blk, nil
 }
 
-// BlockOf returns the encoded block an entry's attributes hold.
-func BlockOf(attrs []kv.Attr) ([]byte, error) {
+// Bytes returns the block's encoding.
+func (b Block) Bytes() []byte { return b.raw }
+
+// Len is how many keys the block holds.
+func (b Block) Len() int { return b.n }
+
+// Key returns key i, aliasing the block.
+func (b Block) Key(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = int(binary.LittleEndian.Uint16(b.ends[2*i-2:]))
+	}
+	end := int(binary.LittleEndian.Uint16(b.ends[2*i:]))
+	return b.keys[start:end:end]
+}
+
+// AppendKeys appends the block's keys to dst, in order, each aliasing the
+// block.
+func (b Block) AppendKeys(dst [][]byte) [][]byte {
+	dst = slices.Grow(dst, b.n)
+	for i := range b.n {
+		dst = append(dst, b.Key(i))
+	}
+	return dst
+}
+
+// EntryBlock returns the block a block entry's attributes hold, aliasing
+// them.
+func EntryBlock(attrs []kv.Attr) (Block, error) {
 	for i := range attrs {
 		if attrs[i].Name == BlockAttr && attrs[i].Kind == kv.AttrBytes {
-			return attrs[i].B, nil
+			return ParseBlock(attrs[i].B)
 		}
 	}
-	return nil, errCorruptBlock
+	return Block{}, errCorruptBlock
 }
 
 // RemovalAttrs returns the attributes of a removal of row's posting: its

@@ -13,9 +13,11 @@ import (
 
 // decodeAll returns the keys of an encoded block.
 func decodeAll(b []byte) ([][]byte, error) {
-	var out [][]byte
-	err := DecodeBlock(b, func(pk []byte) { out = append(out, pk) })
-	return out, err
+	blk, err := ParseBlock(b)
+	if err != nil {
+		return nil, err
+	}
+	return blk.AppendKeys(nil), nil
 }
 
 // TestBlocksRoundTrip: lists of primary keys of every size around a
@@ -65,37 +67,40 @@ func TestBlocksRoundTrip(t *testing.T) {
 	}
 }
 
-// TestDecodeBlockRejects: every truncation and every corrupt length of a
-// block fails to decode, and names no key past the damage.
-func TestDecodeBlockRejects(t *testing.T) {
+// TestParseBlockRejects: every truncation and every corruption of a
+// block's count or ends fails to parse.
+func TestParseBlockRejects(t *testing.T) {
 	pks := [][]byte{{0x20, 1}, {0x20, 2, 3}, {0x40, 'a', 0, 1}}
 	b := AppendBlock(nil, pks)
 	for cut := 0; cut < len(b); cut++ {
 		if _, err := decodeAll(b[:cut]); err == nil {
-			t.Errorf("a block cut to %d of its %d bytes decodes", cut, len(b))
+			t.Errorf("a block cut to %d of its %d bytes parses", cut, len(b))
 		}
 	}
 	if _, err := decodeAll(append(bytes.Clone(b), 0)); err == nil {
-		t.Error("a block with a byte after its keys decodes")
+		t.Error("a block with a byte after its keys parses")
 	}
 	for _, bad := range [][]byte{
-		{0x02, 0x00},             // an empty key
-		{0x01, 0x05, 0x20},       // a key longer than what is left
-		{0xff, 0xff, 0xff, 0xff}, // a count that is not a uvarint
-		{0x05},                   // a count larger than the bytes
+		{0x00},                   // no key
+		{0x01, 0x00, 0x00},       // an empty key
+		{0x01, 0x05, 0x00, 0x20}, // a key longer than what is left
+		{0x02, 0x02, 0x00, 0x01, 0x00, 0x20, 0x20}, // ends going back
+		{0xff, 0xff, 0xff, 0xff},                   // a count that is not a uvarint
+		{0x80, 0x00, 0x00, 0x00},                   // a count not in its shortest form
+		{0x05},                                     // a count larger than the bytes
 	} {
 		if keys, err := decodeAll(bad); err == nil {
-			t.Errorf("% x decodes to %d keys", bad, len(keys))
+			t.Errorf("% x parses to %d keys", bad, len(keys))
 		}
 	}
 }
 
-// FuzzDecodeBlock: a block that decodes encodes back to itself, and
+// FuzzParseBlock: a block that parses encodes back to itself, and
 // nothing panics.
-func FuzzDecodeBlock(f *testing.F) {
+func FuzzParseBlock(f *testing.F) {
 	f.Add(AppendBlock(nil, [][]byte{{0x20, 1}, {0x20, 2}}))
 	f.Add([]byte{0x00})
-	f.Add([]byte{0x01, 0x00})
+	f.Add([]byte{0x01, 0x01, 0x00, 0x20})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		keys, err := decodeAll(b)
 		if err != nil {

@@ -127,19 +127,11 @@ func entryToken(t *catalog.Table, item kv.Item) (catalog.PostingKind, int, error
 	case catalog.PostingStamp:
 		marker = 1
 	case catalog.PostingBlock:
-		b, err := catalog.BlockOf(item.Attrs)
-		if err == nil {
-			stop := false
-			err = catalog.DecodeBlock(b, func(k []byte) {
-				if !stop {
-					pk, stop = k, true
-				}
-			})
-		}
+		b, err := catalog.EntryBlock(item.Attrs)
 		if err != nil {
 			return 0, 0, pgerr.New(pgerr.IndexCorrupted, "%v", err)
 		}
-		marker = 1
+		pk, marker = b.Key(0), 1
 	default:
 		var err error
 		if pk, err = t.PostingPrimaryKey(item.Attrs); err != nil {
@@ -248,15 +240,14 @@ func packToken(ctx context.Context, r kv.ReadWriter, part, tok []byte) (packing,
 		kind, pk := catalog.SplitPosting(sort, len(tok))
 		switch kind {
 		case catalog.PostingBlock:
-			b, err := catalog.BlockOf(item.Attrs)
-			if err == nil {
-				b = bytes.Clone(b)
-				old[string(sort)] = b
-				err = catalog.DecodeBlock(b, func(pk []byte) { live = append(live, pk) })
-			}
+			b, err := catalog.EntryBlock(item.Attrs)
 			if err != nil {
 				return packing{}, pgerr.New(pgerr.IndexCorrupted, "%v", err)
 			}
+			raw := bytes.Clone(b.Bytes())
+			old[string(sort)] = raw
+			b, _ = catalog.ParseBlock(raw)
+			live = b.AppendKeys(live)
 		case catalog.PostingStamp:
 			stamped = true
 		case catalog.PostingRemoved:
@@ -328,8 +319,10 @@ func (e *Executor) checkInverted(ctx context.Context, t *catalog.Table, ix *cata
 			posting := func(pk []byte) string { return string(part) + "\x00" + string(tok) + string(pk) }
 			switch _, pk := catalog.SplitPosting(item.Key.Sort, end); kind {
 			case catalog.PostingBlock:
-				b, _ := catalog.BlockOf(item.Attrs)
-				_ = catalog.DecodeBlock(b, func(pk []byte) { blocked[posting(pk)] = true })
+				b, _ := catalog.EntryBlock(item.Attrs) // entryToken parsed it
+				for i := range b.Len() {
+					blocked[posting(b.Key(i))] = true
+				}
 			case catalog.PostingRemoved:
 				removed[posting(pk)] = true
 			case catalog.PostingStamp:

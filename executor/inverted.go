@@ -3,6 +3,7 @@ package executor
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"slices"
 	"sort"
 
@@ -199,7 +200,7 @@ func (s *scanRows) eachPosting(ctx context.Context, ix *catalog.Index, tok []byt
 		// Reread: a token's list is read again by the next query naming
 		// it, and a store may keep it (kv/pebble's range cache).
 		it := s.ec.kv.Scan(ctx, kv.ScanRequest{Partition: catalog.IndexPartition(ix.ID, sh), Start: tok, End: end, Stats: &s.stats, Reread: true})
-		err := g.read(ctx, it, tok, prefix, false, add)
+		err := g.read(ctx, it, tok, prefix, add)
 		it.Close()
 		if err != nil {
 			return err
@@ -220,14 +221,12 @@ type postingGroup struct {
 }
 
 // read gives the list of every token in it's range (one, or for a prefix
-// each token beginning with tok) to add; started says it stands at its
-// first item already.
-func (g *postingGroup) read(ctx context.Context, it kv.Iterator, tok []byte, prefix, started bool, add func(pk []byte)) error {
+// each token beginning with tok) to add.
+func (g *postingGroup) read(ctx context.Context, it kv.Iterator, tok []byte, prefix bool, add func(pk []byte)) error {
 	key := entryKey(it)
 	g.tok = g.tok[:0]
 	n := 0
-	for started || it.Next() {
-		started = false
+	for it.Next() {
 		if n++; n%cancelCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -245,15 +244,13 @@ func (g *postingGroup) read(ctx context.Context, it kv.Iterator, tok []byte, pre
 		kind, pk := catalog.SplitPosting(sort, tokenEnd)
 		switch kind {
 		case catalog.PostingBlock:
-			b, err := catalog.BlockOf(it.Item().Attrs)
-			if err == nil {
-				// The block outlives the iterator's step: its keys are
-				// given once the removals after it are read.
-				err = catalog.DecodeBlock(bytes.Clone(b), func(pk []byte) { g.blocked = append(g.blocked, pk) })
-			}
+			// The block outlives the iterator's step: its keys are given
+			// once the removals after it are read.
+			b, err := ownBlock(it)
 			if err != nil {
-				return pgerr.New(pgerr.IndexCorrupted, "%v", err)
+				return err
 			}
+			g.blocked = b.AppendKeys(g.blocked)
 		case catalog.PostingRemoved:
 			if g.removed == nil {
 				g.removed = map[string]struct{}{}
@@ -285,30 +282,179 @@ func (g *postingGroup) flush(add func(pk []byte)) {
 	clear(g.removed)
 }
 
+// ownBlock returns the block it stands at, in a copy of its own.
+func ownBlock(it kv.Iterator) (catalog.Block, error) {
+	b, err := catalog.EntryBlock(it.Item().Attrs)
+	if err == nil {
+		b, err = catalog.ParseBlock(bytes.Clone(b.Bytes()))
+	}
+	if err != nil {
+		return catalog.Block{}, pgerr.New(pgerr.IndexCorrupted, "%v", err)
+	}
+	return b, nil
+}
+
 // sortedPostings returns the posting list of token tok that it reads (a
 // scan of the token's range in one partition; started: standing at its
-// first item), in key order.
-func sortedPostings(ctx context.Context, it kv.Iterator, tok []byte, started bool) ([][]byte, error) {
-	var kb keyBuffer
-	var g postingGroup
-	if err := g.read(ctx, it, tok, false, started, kb.add); err != nil {
-		return nil, err
+// first item), in key order. A list of blocks alone (a packed one) is read
+// in place, its keys never copied out; one with removals or added
+// postings is the blocks' keys less the removals', merged with the added
+// postings'.
+func sortedPostings(ctx context.Context, it kv.Iterator, tok []byte, started bool) (memList, error) {
+	key := entryKey(it)
+	var blocks blockKeys
+	var removed map[string]struct{}
+	var added keyBuffer
+	for n := 0; started || it.Next(); n++ {
+		started = false
+		if n%cancelCheckEvery == cancelCheckEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		kind, pk := catalog.SplitPosting(key(), len(tok))
+		switch kind {
+		case catalog.PostingBlock:
+			b, err := ownBlock(it)
+			if err != nil {
+				return nil, err
+			}
+			blocks.add(b)
+		case catalog.PostingRemoved:
+			if removed == nil {
+				removed = map[string]struct{}{}
+			}
+			removed[string(pk)] = struct{}{}
+		case catalog.PostingAdded:
+			added.add(pk)
+		}
 	}
-	list := kb.keys()
-	// The blocks' keys, then the added ones: two sorted runs, and a row
-	// added again after a removal is on both.
-	slices.SortFunc(list, bytes.Compare)
-	return slices.CompactFunc(list, bytes.Equal), nil
+	if err := it.Err(); err != nil {
+		return nil, ClassifyError(err)
+	}
+	if len(removed) == 0 && len(added.ends) == 0 {
+		return &blocks, nil
+	}
+	var blocked [][]byte
+	for _, b := range blocks.blocks {
+		blocked = b.AppendKeys(blocked)
+	}
+	if len(removed) > 0 {
+		blocked = slices.DeleteFunc(blocked, func(pk []byte) bool { _, gone := removed[string(pk)]; return gone })
+	}
+	// Two runs in key order (a packing writes a token's blocks from one
+	// sorted list; the added postings are read in key order), on both of
+	// which a row added again after a removal is.
+	return flatKeys(mergeRuns(blocked, added.keys())), nil
 }
+
+// memList is a posting list held in memory, in key order.
+type memList interface {
+	Len() int
+	At(i int) []byte
+}
+
+// flatKeys is a memList of keys one by one.
+type flatKeys [][]byte
+
+func (l flatKeys) Len() int        { return len(l) }
+func (l flatKeys) At(i int) []byte { return l[i] }
+
+// blockKeys is a memList of a packed list's blocks, read in place: key i
+// is found by a search of the blocks' first positions, unless it is in
+// the block the last one was in (a walk or a short gallop).
+type blockKeys struct {
+	blocks []catalog.Block
+	starts []int // the position of each block's first key
+	n      int
+	last   int // the block of the last key asked for
+}
+
+func (l *blockKeys) add(b catalog.Block) {
+	l.blocks = append(l.blocks, b)
+	l.starts = append(l.starts, l.n)
+	l.n += b.Len()
+}
+
+func (l *blockKeys) Len() int { return l.n }
+
+func (l *blockKeys) At(i int) []byte {
+	b := l.last
+	if i < l.starts[b] || i >= l.starts[b]+l.blocks[b].Len() {
+		b, _ = slices.BinarySearch(l.starts, i+1)
+		b--
+		l.last = b
+	}
+	return l.blocks[b].Key(i - l.starts[b])
+}
+
+// mergeRuns merges two lists of keys, each in key order and without
+// repeats, into one.
+func mergeRuns(a, b [][]byte) [][]byte {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := make([][]byte, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		var next []byte
+		switch {
+		case len(b) == 0 || len(a) > 0 && bytes.Compare(a[0], b[0]) <= 0:
+			next, a = a[0], a[1:]
+		default:
+			next, b = b[0], b[1:]
+		}
+		if n := len(out); n == 0 || !bytes.Equal(out[n-1], next) {
+			out = append(out, next)
+		}
+	}
+	return out
+}
+
+// Seek returns the first position at or after from whose key is not
+// below key (Len() when there is none): gallop, with whole blocks passed
+// over by their last keys and the block searched read directly.
+func (l *blockKeys) Seek(from int, key []byte) int {
+	if from >= l.n {
+		return l.n
+	}
+	l.At(from) // l.last is from's block
+	b, j := l.last, from-l.starts[l.last]
+	if last := l.blocks[b]; bytes.Compare(last.Key(last.Len()-1), key) < 0 {
+		// The first later block whose last key is not below key.
+		lo, hi := b+1, len(l.blocks)
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			if m := l.blocks[mid]; bytes.Compare(m.Key(m.Len()-1), key) < 0 {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		if lo == len(l.blocks) {
+			return l.n
+		}
+		b, j = lo, 0
+		l.last = b
+	}
+	return l.starts[b] + gallop(blockList{l.blocks[b]}, j, key)
+}
+
+// blockList is a memList of one block's keys.
+type blockList struct{ catalog.Block }
+
+func (b blockList) At(i int) []byte { return b.Key(i) }
 
 // intersectPacked adds to out the primary keys on every posting list of
 // toks that its read (started[i]: its[i] stands at its first item
 // already), reading each list whole: the zig-zag for lists held in
 // blocks, which it would otherwise step through entry by entry. Each list
-// in turn keeps the keys of the shortest found on it, each searched for
+// in turn keeps the keys of the shortest found on it, each galloped to
 // from where the last one was found.
 func intersectPacked(ctx context.Context, its []kv.Iterator, toks [][]byte, started []bool, out pkSet) error {
-	lists := make([][][]byte, len(toks))
+	lists := make([]memList, len(toks))
 	for i, tok := range toks {
 		l, err := sortedPostings(ctx, its[i], tok, started[i])
 		if err != nil {
@@ -316,24 +462,137 @@ func intersectPacked(ctx context.Context, its []kv.Iterator, toks [][]byte, star
 		}
 		lists[i] = l
 	}
-	slices.SortFunc(lists, func(a, b [][]byte) int { return len(a) - len(b) })
-	keep := lists[0]
-	for _, l := range lists[1:] {
-		kept := keep[:0]
-		at := 0
-		for _, pk := range keep {
-			i, found := slices.BinarySearchFunc(l[at:], pk, bytes.Compare)
-			at += i
-			if found {
-				kept = append(kept, pk)
-			}
+	slices.SortFunc(lists, func(a, b memList) int { return a.Len() - b.Len() })
+	var keep [][]byte
+	if bl, ok := lists[0].(*blockKeys); ok {
+		for _, blk := range bl.blocks {
+			keep = blk.AppendKeys(keep)
 		}
-		keep = kept
+	} else {
+		keep = lists[0].(flatKeys)
+	}
+	for _, l := range lists[1:] {
+		keep = keepOn(keep, l)
 	}
 	for _, pk := range keep {
 		out[string(pk)] = struct{}{}
 	}
 	return nil
+}
+
+// mergeRatio is how many times longer than the keys looked for a list
+// must be for keepOn to gallop through it rather than walk it: a walk
+// compares each of its keys once, a gallop a few for each key looked for
+// (bench/README.md, issue 28 round nine).
+const mergeRatio = 8
+
+// keepOn returns the keys of keep (in key order) that are on l, in keep's
+// memory.
+func keepOn(keep [][]byte, l memList) [][]byte {
+	kept := keep[:0]
+	at, n := 0, l.Len()
+	if bl, ok := l.(*blockKeys); ok && n < mergeRatio*len(keep) {
+		// A walk of both, block by block.
+		i := 0
+		for _, blk := range bl.blocks {
+			for j := 0; j < blk.Len() && i < len(keep); {
+				switch c := comparePKs(blk.Key(j), keep[i]); {
+				case c < 0:
+					j++
+				case c > 0:
+					i++
+				default:
+					kept = append(kept, keep[i])
+					i, j = i+1, j+1
+				}
+			}
+		}
+		return kept
+	}
+	if n < mergeRatio*len(keep) {
+		// A walk of both.
+		for _, pk := range keep {
+			c := -1
+			for ; at < n; at++ {
+				if c = bytes.Compare(l.At(at), pk); c >= 0 {
+					break
+				}
+			}
+			if at == n {
+				break
+			}
+			if c == 0 {
+				kept = append(kept, pk)
+			}
+		}
+		return kept
+	}
+	for _, pk := range keep {
+		if at = seekList(l, at, pk); at == n {
+			break
+		}
+		if bytes.Equal(l.At(at), pk) {
+			kept = append(kept, pk)
+		}
+	}
+	return kept
+}
+
+// comparePKs is bytes.Compare, eight bytes at a time while both keys
+// have them: encoded primary keys are short (an integer's is 9 bytes), and
+// a walk of two lists compares one pair a step, where the call into
+// bytes.Compare's assembly costs more than the comparison.
+func comparePKs(a, b []byte) int {
+	for len(a) >= 8 && len(b) >= 8 {
+		x, y := binary.BigEndian.Uint64(a), binary.BigEndian.Uint64(b)
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+		a, b = a[8:], b[8:]
+	}
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			if a[i] < b[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return len(a) - len(b)
+}
+
+// seekList is l's Seek when it has one, else gallop.
+func seekList(l memList, from int, key []byte) int {
+	if b, ok := l.(*blockKeys); ok {
+		return b.Seek(from, key)
+	}
+	return gallop(l, from, key)
+}
+
+// gallop returns the first position at or after from whose key is not
+// below key (len(l) when there is none), l in key order: 1, 2, 4, ...
+// keys ahead, then a binary search, so a short step costs a comparison or
+// two.
+func gallop(l memList, from int, key []byte) int {
+	lo, step, n := from, 1, l.Len()
+	for lo+step < n && bytes.Compare(l.At(lo+step), key) < 0 {
+		lo += step
+		step *= 2
+	}
+	hi := min(lo+step, n)
+	// The first in [lo, hi) not below key.
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if bytes.Compare(l.At(mid), key) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
 
 // packed reports whether a token's key range begins with a block or a
