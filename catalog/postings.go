@@ -9,7 +9,7 @@ import (
 	"github.com/zproxy/zproxy/kv"
 )
 
-// Posting blocks. A token's posting list is held in up to three kinds of
+// Posting blocks. A token's posting list is held in up to four kinds of
 // entries, all in the token's key range [part ‖ token, PrefixEnd(part ‖
 // token)) of a shard, in this order:
 //

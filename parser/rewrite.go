@@ -266,6 +266,18 @@ func (r *rewriter) primaryStart(j, lo int) (int, bool) {
 				if f.kind == tkQIdent || f.kind == tkIdent && !notFunctionNames[f.val] {
 					return r.qualifiedStart(k-1, lo), true
 				}
+				if f.is("in") {
+					// x [NOT] IN (...)::type: in PostgreSQL's grammar the
+					// cast applies to the whole test, whose left operand
+					// takes in every operator binding tighter than IN.
+					left := k - 2
+					if left >= lo && r.toks[left].is("not") {
+						left--
+					}
+					if left >= lo {
+						return r.operandStart(left, lo)
+					}
+				}
 			}
 			if t.val == "]" {
 				return r.primaryStart(k-1, lo)
