@@ -480,10 +480,11 @@ func intersectPacked(ctx context.Context, its []kv.Iterator, toks [][]byte, star
 	return nil
 }
 
-// mergeRatio is how many times longer than the keys looked for a list
-// must be for keepOn to gallop through it rather than walk it: a walk
+// mergeRatio is how many times longer than the keys looked for a packed
+// list must be for keepOn to gallop through it rather than walk it: a walk
 // compares each of its keys once, a gallop a few for each key looked for
-// (bench/README.md, issue 28 round nine).
+// (bench/README.md, issue 28 round nine). A list with removals or added
+// postings, merged into one slice, is always galloped through.
 const mergeRatio = 8
 
 // keepOn returns the keys of keep (in key order) that are on l, in keep's
@@ -505,24 +506,6 @@ func keepOn(keep [][]byte, l memList) [][]byte {
 					kept = append(kept, keep[i])
 					i, j = i+1, j+1
 				}
-			}
-		}
-		return kept
-	}
-	if n < mergeRatio*len(keep) {
-		// A walk of both.
-		for _, pk := range keep {
-			c := -1
-			for ; at < n; at++ {
-				if c = bytes.Compare(l.At(at), pk); c >= 0 {
-					break
-				}
-			}
-			if at == n {
-				break
-			}
-			if c == 0 {
-				kept = append(kept, pk)
 			}
 		}
 		return kept
