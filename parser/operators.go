@@ -620,11 +620,7 @@ func (r *rewriter) pgOperators(head int) error {
 			}
 		case (t.is("like") || t.is("ilike")) && r.quantifier(j+1) != quantNone:
 			// x [NOT] LIKE ANY (array) is x !~~ / ~~ ANY (array).
-			op := map[string]string{"like": "~~", "ilike": "~~*"}[t.val]
-			if j > head && r.toks[j-1].is("not") {
-				op = "!" + op
-			}
-			if err := r.quantified(head, j, op); err != nil {
+			if err := r.quantified(head, j, r.likeOperator(head, j)); err != nil {
 				return err
 			}
 		case t.is("similar") && r.peek(j+1, "to"):
@@ -720,6 +716,16 @@ func (r *rewriter) beforeQuantifier(i int) bool {
 		return true
 	}
 	return r.quantifier(i+1) != quantNone
+}
+
+// likeOperator is the operator of [NOT] LIKE | ILIKE at token j: ~~,
+// ~~*, !~~ or !~~*.
+func (r *rewriter) likeOperator(head, j int) string {
+	op := map[string]string{"like": "~~", "ilike": "~~*"}[r.toks[j].val]
+	if j > head && r.toks[j-1].is("not") {
+		op = "!" + op
+	}
+	return op
 }
 
 // quantOps reports whether operator token t, before ANY/ALL, is respelled

@@ -212,6 +212,31 @@ var valueKeywords = map[string]bool{
 	"session_user": true, "user": true, "current_role": true, "current_catalog": true, "current_schema": true,
 }
 
+// quantifiedBefore returns the operator token of x op ANY|SOME|ALL (...)
+// when that ends just before token i (-1 when it does not), whether
+// pgOperators respells it as a call (quantified) rather than leaving it to
+// TiDB's grammar (a comparison with a subquery), and the operator's name
+// for the call.
+func (r *rewriter) quantifiedBefore(i, head int) (op int, respelled bool, name string) {
+	if i-1 < head || !r.toks[i-1].is(")") || r.ed[i-1].done {
+		return -1, false, ""
+	}
+	k := r.matchingBack(i - 1)
+	op = k - 2
+	if k < 0 || op < head || r.ed[op].done || r.quantifier(k-1) == quantNone {
+		return -1, false, ""
+	}
+	switch t := r.toks[op]; {
+	case t.is("like") || t.is("ilike"):
+		// x [NOT] LIKE ANY (array), as pgOperators respells it.
+		return op, true, r.likeOperator(head, op)
+	case t.kind == tkOp:
+		respelled = t.schema == "" && comparisonOps[t.val] && r.quantifier(k-1) == quantArray || quantOps(t)
+		return op, respelled, opName(t)
+	}
+	return -1, false, ""
+}
+
 // primaryStart returns the first token of the primary expression ending at
 // token j: the operand of a following "::".
 func (r *rewriter) primaryStart(j, lo int) (int, bool) {
@@ -395,7 +420,23 @@ func (r *rewriter) rewrite(head int) (err error) {
 				return err
 			}
 		case t.is("::"):
-			start, ok := r.primaryStart(i-1, head)
+			start, ok := 0, false
+			if op, quantified, name := r.quantifiedBefore(i, head); op >= 0 {
+				// x op ANY|ALL (...)::type: the cast applies to the
+				// whole comparison, as PostgreSQL's grammar reduces it
+				// first; one respelled as a call is respelled now, so that
+				// the cast's call is the outer one.
+				if quantified {
+					if err := r.quantified(head, op, name); err != nil {
+						return err
+					}
+					start, ok = r.primStart[i-1], true
+				} else {
+					start, ok = r.operandStart(op-1, head)
+				}
+			} else {
+				start, ok = r.primaryStart(i-1, head)
+			}
 			if !ok {
 				return r.syntaxErrorAt(i)
 			}
