@@ -217,6 +217,9 @@ func planScanAgain(s *scanSpec, prev *indexView, ctx *ir.EvalContext, opts Optio
 		if view != nil && i >= view.derived {
 			continue // a gist box's bound, implied by a conjunct kept
 		}
+		if r, ok := view.exactBox(i); ok && allEnforced(conj[r[0]:r[1]], exact, enforced) {
+			continue // the box is the conjunct (p && box on points), and the scan tests it
+		}
 		if view != nil {
 			c = view.conj[i] // evaluated on the table's row
 		}
@@ -241,6 +244,17 @@ func planScanAgain(s *scanSpec, prev *indexView, ctx *ir.EvalContext, opts Optio
 		scan.replan = &scanReplan{spec: origSpec, view: view}
 	}
 	return scan, nil
+}
+
+// allEnforced reports whether every conjunct of cs is a bound the scan's
+// ranges or box enforce exactly.
+func allEnforced(cs []ir.Expr, exact map[ir.Expr]int, enforced map[int]bool) bool {
+	for _, c := range cs {
+		if col, ok := exact[c]; !ok || !enforced[col] {
+			return false
+		}
+	}
+	return true
 }
 
 // rangeDescription is what EXPLAIN's account of a prefix path's ranges

@@ -3,6 +3,7 @@ package optimizer
 import (
 	"math"
 
+	gis "github.com/zproxy/zproxy/internal/geo"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/zorder"
@@ -22,17 +23,28 @@ import (
 // points this far past the exact bound.
 const geoEpsilon = 1e-6
 
-// gistConjuncts returns conjuncts over x and y (the index's key
-// expressions over the table row) implied by the conjuncts of conj that
-// relate column col to a constant.
-func gistConjuncts(conj []ir.Expr, col int, x, y ir.Expr, geog bool, ctx *ir.EvalContext) []ir.Expr {
-	var out []ir.Expr
-	for _, c := range conj {
+// gistBound is what one spatial conjunct implies of the index's x and y:
+// bounds on them, and whether they are the conjunct itself on every row
+// the index holds (exact), so that a box enforcing them exactly leaves
+// nothing to check again.
+type gistBound struct {
+	conjunct int // its index in the conjuncts
+	bounds   []ir.Expr
+	exact    bool
+}
+
+// gistConjuncts returns, for each conjunct of conj that relates column col
+// to a constant, the conjuncts over x and y (the index's key expressions
+// over the table row) it implies.
+func gistConjuncts(conj []ir.Expr, col int, x, y ir.Expr, geog bool, ctx *ir.EvalContext) []gistBound {
+	var out []gistBound
+	for i, c := range conj {
 		f, ok := c.(*ir.Func)
 		if !ok {
 			continue
 		}
 		var lo, hi sqltypes.Point
+		exact := false
 		switch {
 		case geog:
 			// Longitude and latitude: only ST_DWithin in metres bounds them.
@@ -52,7 +64,12 @@ func gistConjuncts(conj []ir.Expr, col int, x, y ir.Expr, geog bool, ctx *ir.Eva
 			case sqltypes.KindGeo:
 				lo, hi, ok = gistBox(op, v)
 			case sqltypes.KindGeometry:
-				lo, hi, ok = geometryBox(op, v, 0)
+				if op == "&&" {
+					lo, hi, ok = overlapBox(v)
+					exact = ok
+				} else {
+					lo, hi, ok = geometryBox(op, v, 0)
+				}
 			}
 			if !ok {
 				continue
@@ -73,17 +90,57 @@ func gistConjuncts(conj []ir.Expr, col int, x, y ir.Expr, geog bool, ctx *ir.Eva
 		default:
 			continue
 		}
+		g := gistBound{conjunct: i, exact: exact}
 		bound := func(e ir.Expr, bop ir.BinOp, at float64) {
-			if !math.IsInf(at, 0) && !math.IsNaN(at) {
-				out = append(out, &ir.Binary{Op: bop, L: e, R: &ir.Const{V: sqltypes.NewFloat(at), Typ: sqltypes.TypeFloat8}, Typ: sqltypes.TypeBool})
+			if math.IsInf(at, 0) || math.IsNaN(at) {
+				g.exact = false // the box no longer excludes an infinite or NaN coordinate
+				return
 			}
+			g.bounds = append(g.bounds, &ir.Binary{Op: bop, L: e, R: &ir.Const{V: sqltypes.NewFloat(at), Typ: sqltypes.TypeFloat8}, Typ: sqltypes.TypeBool})
 		}
 		bound(x, ir.OpGe, lo.X)
 		bound(x, ir.OpLe, hi.X)
 		bound(y, ir.OpGe, lo.Y)
 		bound(y, ir.OpLe, hi.Y)
+		if len(g.bounds) > 0 {
+			out = append(out, g)
+		}
 	}
 	return out
+}
+
+// overlapBox is the box of the points p for which p && v holds, exactly.
+// PostGIS decides && on float4 boxes rounded outward (geo.Box.Float4, as
+// the operator does): p's box [down(x), up(x)] meets v's [m, M] when down(x) <= M
+// and m <= up(x), that is when x is below the float4 after M and above the
+// float4 before m; the bounds returned are the float8s just inside those
+// two, so that the closed box holds the same points.
+func overlapBox(v sqltypes.Value) (lo, hi sqltypes.Point, ok bool) {
+	g, err := v.Geom()
+	if err != nil {
+		return lo, hi, false
+	}
+	b, ok := g.Shape.Bounds()
+	if !ok {
+		return lo, hi, false
+	}
+	// An infinite side bounds nothing: returned as such, the bound is
+	// dropped and the conjunct stays the check.
+	below := func(m float64) float64 { // the least x with m <= up(x)
+		f := gis.Float4Down(m)
+		if math.IsInf(float64(f), 0) {
+			return float64(f)
+		}
+		return math.Nextafter(float64(math.Nextafter32(f, float32(math.Inf(-1)))), math.Inf(1))
+	}
+	above := func(m float64) float64 { // the greatest x with down(x) <= M
+		f := gis.Float4Up(m)
+		if math.IsInf(float64(f), 0) {
+			return float64(f)
+		}
+		return math.Nextafter(float64(math.Nextafter32(f, float32(math.Inf(1)))), math.Inf(-1))
+	}
+	return sqltypes.Point{X: below(b.MinX), Y: below(b.MinY)}, sqltypes.Point{X: above(b.MaxX), Y: above(b.MaxY)}, true
 }
 
 // gistOperand recognises f as column col compared with a constant and
@@ -300,7 +357,11 @@ func anyOf(terms []ir.Expr) ir.Expr {
 // index advisor asks whether a gist index would serve a read).
 func spatialBoxes(conj []ir.Expr, col int, ctx *ir.EvalContext) []ir.Expr {
 	x := &ir.Const{V: sqltypes.Null, Typ: sqltypes.TypeFloat8}
-	return gistConjuncts(conj, col, x, x, false, ctx)
+	var out []ir.Expr
+	for _, g := range gistConjuncts(conj, col, x, x, false, ctx) {
+		out = append(out, g.bounds...)
+	}
+	return out
 }
 
 // minEarthRadius is below every radius of curvature of WGS84's ellipsoid

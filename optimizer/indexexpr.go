@@ -39,6 +39,11 @@ type indexView struct {
 	// rangeBoxes are, per range column a gist index covers, its box for
 	// EXPLAIN, over the bounds' names.
 	rangeBoxes map[int]string
+	// exactBoxes maps a spatial conjunct (its index before derived) to
+	// the derived conjuncts, [lo, hi) in conj, that are that conjunct
+	// itself on every row of its gist index (gistBound.exact): a scan
+	// whose box enforces all of them exactly need not check it again.
+	exactBoxes map[int][2]int
 	// What again reuses: the pseudo columns by ir.ExprKey, the gist
 	// indexes whose boxes add conjuncts, and the partial indexes'
 	// predicates with whether the conjuncts implied each.
@@ -141,7 +146,7 @@ type gistSource struct {
 func (v *indexView) deriveBoxes(t *catalog.Table, ctx *ir.EvalContext, opts Options) {
 	filter := v.conj[:v.derived]
 	var derived []ir.Expr
-	v.rangeBoxes = nil
+	v.rangeBoxes, v.exactBoxes = nil, nil
 	for _, gb := range v.gists {
 		g := gb.gist
 		if typ := t.Columns[g.Column].Type; typ.IsRange() {
@@ -162,7 +167,16 @@ func (v *indexView) deriveBoxes(t *catalog.Table, ctx *ir.EvalContext, opts Opti
 			// Over shapes, the code ranges of their XZ2 cells.
 			derived = append(derived, xzConjuncts(filter, g.Column, gb.keys[0], *g.XZ, xzBudget(opts), ctx)...)
 		} else {
-			derived = append(derived, gistConjuncts(filter, g.Column, gb.keys[0], gb.keys[1], g.Geography, ctx)...)
+			for _, b := range gistConjuncts(filter, g.Column, gb.keys[0], gb.keys[1], g.Geography, ctx) {
+				if b.exact {
+					if v.exactBoxes == nil {
+						v.exactBoxes = map[int][2]int{}
+					}
+					at := v.derived + len(derived)
+					v.exactBoxes[b.conjunct] = [2]int{at, at + len(b.bounds)}
+				}
+				derived = append(derived, b.bounds...)
+			}
 		}
 	}
 	v.conj = append(filter[:v.derived:v.derived], derived...)
@@ -203,6 +217,16 @@ func (v *indexView) again(t *catalog.Table, ctx *ir.EvalContext, opts Options) *
 	out.rew = append(make([]ir.Expr, 0, len(v.rew)), v.rew[:v.derived]...)
 	out.deriveBoxes(t, ctx, opts)
 	return &out
+}
+
+// exactBox returns the derived conjuncts, [lo, hi) in conj, that are
+// conjunct i itself on its gist index's rows, if any.
+func (v *indexView) exactBox(i int) ([2]int, bool) {
+	if v == nil || i >= v.derived {
+		return [2]int{}, false
+	}
+	r, ok := v.exactBoxes[i]
+	return r, ok
 }
 
 // replaceExprs returns e with every subexpression that is an index

@@ -542,7 +542,7 @@ func init() {
 				// PostGIS compares the float4 boxes it keeps (BOX2DF),
 				// each rounded outward: a point a float4's step past
 				// the other box still overlaps it.
-				x, y = float4Box(x), float4Box(y)
+				x, y = x.Float4(), y.Float4()
 				return x.MinX <= y.MaxX && y.MinX <= x.MaxX && x.MinY <= y.MaxY && y.MinY <= x.MaxY
 			})
 		}),
@@ -552,7 +552,7 @@ func init() {
 			})
 		}))
 	RegisterOperator("~=", binop(tGeom, tGeom, sqltypes.TypeBool, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
-		return boxOp(a, b, func(x, y gis.Box) bool { return float4Box(x) == float4Box(y) })
+		return boxOp(a, b, func(x, y gis.Box) bool { return x.Float4() == y.Float4() })
 	}))
 	RegisterOperator("<->",
 		sitedBinary(binop(tGeom, tGeom, sqltypes.TypeFloat8, Immutable, nil), distanceValue),
@@ -584,25 +584,4 @@ func init() {
 	// PostGIS's parameter names, for use_spheroid => false.
 	paramNames["st_distance"] = paramInfo{names: []string{"geog1", "geog2", "use_spheroid"}, optional: 1}
 	paramNames["st_dwithin"] = paramInfo{names: []string{"geog1", "geog2", "tolerance", "use_spheroid"}, optional: 1}
-}
-
-// float4Box is a box as PostGIS keeps it for its box operators (BOX2DF,
-// gserialized_get_gbox_p and box2df_from_gbox_p): each side rounded
-// outward to a float4 (next_float_down, next_float_up).
-func float4Box(b gis.Box) gis.Box {
-	down := func(d float64) float64 {
-		f := float32(d)
-		if float64(f) > d {
-			f = math.Nextafter32(f, float32(math.Inf(-1)))
-		}
-		return float64(f)
-	}
-	up := func(d float64) float64 {
-		f := float32(d)
-		if float64(f) < d {
-			f = math.Nextafter32(f, float32(math.Inf(1)))
-		}
-		return float64(f)
-	}
-	return gis.Box{MinX: down(b.MinX), MinY: down(b.MinY), MaxX: up(b.MaxX), MaxY: up(b.MaxY)}
 }

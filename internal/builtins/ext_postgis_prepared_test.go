@@ -74,7 +74,7 @@ func TestSitedMatchesUnsited(t *testing.T) {
 			}
 			if c.name == "&&" {
 				return boxOp(a[0], a[1], func(x, y gis.Box) bool {
-					x, y = float4Box(x), float4Box(y)
+					x, y = x.Float4(), y.Float4()
 					return x.MinX <= y.MaxX && y.MinX <= x.MaxX && x.MinY <= y.MaxY && y.MinY <= x.MaxY
 				})
 			}

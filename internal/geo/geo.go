@@ -114,6 +114,31 @@ func (s *Shape) NPoints() int {
 // Box is a 2D bounding box.
 type Box struct{ MinX, MinY, MaxX, MaxY float64 }
 
+// Float4 is b as PostGIS keeps it for its box operators (BOX2DF,
+// gserialized_get_gbox_p and box2df_from_gbox_p): each side rounded
+// outward to a float4.
+func (b Box) Float4() Box {
+	return Box{MinX: float64(Float4Down(b.MinX)), MinY: float64(Float4Down(b.MinY)), MaxX: float64(Float4Up(b.MaxX)), MaxY: float64(Float4Up(b.MaxY))}
+}
+
+// Float4Down is d rounded down to a float4 (PostGIS's next_float_down).
+func Float4Down(d float64) float32 {
+	f := float32(d)
+	if float64(f) > d {
+		f = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	return f
+}
+
+// Float4Up is d rounded up to a float4 (PostGIS's next_float_up).
+func Float4Up(d float64) float32 {
+	f := float32(d)
+	if float64(f) < d {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
+}
+
 // Bounds returns s's 2D bounding box; ok is false for an empty shape.
 func (s *Shape) Bounds() (b Box, ok bool) {
 	b = Box{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
