@@ -638,6 +638,10 @@ type shardStream struct {
 	// up for index entries: only the columns the plan needs. Each stream
 	// has its own, as a decoder learns the attribute order of its items.
 	dec, rowDec *catalog.RowDecoder
+	// rowAttrs and rowAttrIDs are what a lookup asks of its rows (nil:
+	// every attribute).
+	rowAttrs   []string
+	rowAttrIDs []uint16
 }
 
 func (s *scanRows) newShardStream(shard int, sem chan struct{}, keepKeys bool) *shardStream {
@@ -667,6 +671,10 @@ func (s *scanRows) newShardStream(shard int, sem chan struct{}, keepKeys bool) *
 		// The index entry must yield the primary key that names its row.
 		st.rowDec = st.dec
 		st.dec = catalog.NewRowDecoder(n.Table, withPrimaryKey(n.Table, cols))
+		if len(cols) < len(n.Table.Columns) {
+			// The rows looked up are read for their decoded columns only.
+			st.rowAttrs, st.rowAttrIDs = st.rowDec.AttrNames(s.ec.ex.Caps.AttrIDs)
+		}
 	}
 	st.attrs, st.attrIDs = st.dec.AttrNames(s.ec.ex.Caps.AttrIDs)
 	st.window, st.reach = s.prefetchWindow(len(st.ranges))
@@ -1103,7 +1111,7 @@ func (st *shardStream) flushLookups(ctx context.Context) error {
 	for i, p := range st.pending {
 		keys[i] = t.RowKey(p.row)
 	}
-	items, err := st.s.ec.kv.Get(ctx, kv.GetRequest{Keys: keys, Stats: &st.s.stats})
+	items, err := st.s.ec.kv.Get(ctx, kv.GetRequest{Keys: keys, Stats: &st.s.stats, Attrs: st.rowAttrs, AttrIDs: st.rowAttrIDs})
 	if err != nil {
 		return err
 	}
