@@ -5,6 +5,13 @@ import (
 	"math"
 )
 
+// goNaN is math.NaN()'s bits, cNaN C's NAN's, the NaN PostgreSQL's float8in
+// gives and PostGIS writes.
+const (
+	goNaN = 0x7ff8000000000001
+	cNaN  = 0x7ff8000000000000
+)
+
 // The flag bits of PostGIS's EWKB type word.
 const (
 	ewkbZ    = 0x80000000
@@ -241,14 +248,20 @@ func appendWKB(dst []byte, s *Shape, srid int32, ewkb bool) []byte {
 	}
 	floats := func(c []float64) {
 		for _, f := range c {
-			dst = le.AppendUint64(dst, math.Float64bits(f))
+			bits := math.Float64bits(f)
+			if bits == goNaN {
+				// zproxy's 'NaN' is Go's; PostgreSQL's float8in gives
+				// C's, which PostGIS writes (wire/values.go maps the same).
+				bits = cNaN
+			}
+			dst = le.AppendUint64(dst, bits)
 		}
 	}
 	switch s.Kind {
 	case Point:
 		if len(s.Coords) == 0 {
 			for range s.Stride() {
-				dst = le.AppendUint64(dst, 0x7ff8000000000000) // PostGIS's NaN
+				dst = le.AppendUint64(dst, cNaN) // PostGIS's NaN
 			}
 		} else {
 			floats(s.Coords)

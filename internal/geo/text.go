@@ -171,10 +171,18 @@ func FormatHex(g Geom) string {
 
 // AppendNumber appends f as PostGIS's lwprint_double prints it: the
 // shortest form that reads back as f, rounded to at most precision
-// decimals; exponent form outside [1e-8, 1e15).
+// decimals; exponent form outside [1e-8, 1e15); Infinity, -Infinity and
+// NaN as C's printf spells them there.
 func AppendNumber(dst []byte, f float64, precision int) []byte {
-	if f == 0 {
+	switch {
+	case f == 0:
 		return append(dst, '0') // no "-0"
+	case math.IsInf(f, 1):
+		return append(dst, "Infinity"...)
+	case math.IsInf(f, -1):
+		return append(dst, "-Infinity"...)
+	case math.IsNaN(f):
+		return append(dst, "NaN"...)
 	}
 	a := math.Abs(f)
 	if a >= 1e15 || a < 1e-8 {
