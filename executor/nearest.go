@@ -184,6 +184,10 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 	// of it is not read again.
 	var done []zorder.Range
 	celled := false
+	// d0 is the data's least distance from the centre, 0 within it: the
+	// radii below are d0 plus how far they reach into the data, so that a
+	// centre outside it is searched as finely as one inside.
+	d0 := cells.Offset()
 	if e := q.Extent; e != nil && q.Density > 0 && !r.ec.ex.Caps.CheapSeek && e[0] <= cx && cx <= e[1] && e[2] <= cy && cy <= e[3] {
 		// A centre outside the data's extent keeps the probe along the
 		// Z-curve: its entries, however far, bound the search, where a
@@ -193,15 +197,24 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 			return err
 		}
 	}
+	// A centre outside the data: its probe, from the data's nearest
+	// point, reads K, whose K-th distance bounds the search.
+	outside := d0 > 0 && !celled
+	// outsideBound is a distance within which K rows lie (the probe's
+	// K-th), +Inf if unknown: no batch reaches past it.
+	outsideBound := math.Inf(1)
 	if finiteF(cx) && finiteF(cy) && !celled {
 		p := nearestProbeRows(q.K)
+		if outside {
+			p = q.K
+		}
 		probed, radius, err := r.probe(ctx, cx, cy, p)
 		if err != nil {
 			return err
 		}
 		area := 0.0
 		for _, pr := range probed {
-			area += n.ZSchema.RangeArea(pr, q.X, q.Y)
+			area += n.ZSchema.RangeAreaIn(pr, q.X, q.Y, n.ZBox)
 		}
 		m := len(r.cands)
 		if p < q.K && radius >= 0 && (m == 0 || !(area > 0) || radius == 0) {
@@ -215,7 +228,7 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 			}
 			area = 0
 			for _, pr := range probed {
-				area += n.ZSchema.RangeArea(pr, q.X, q.Y)
+				area += n.ZSchema.RangeAreaIn(pr, q.X, q.Y, n.ZBox)
 			}
 			m = len(r.cands)
 		}
@@ -239,19 +252,43 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 			// cells it read), and the next, if needed, as far as the
 			// density of that disc says, or the K-th candidate's
 			// distance.
-			dens = float64(m) / area
+			dens = max(float64(m)/area, q.Density)
 			want := float64(q.K) + nearestFirstSpread*math.Sqrt(float64(q.K))
-			rad = min(bound, math.Sqrt(want*area/(math.Pi*float64(m))))
+			reach := math.Sqrt(want / (math.Pi * dens))
+			rad = min(bound, d0+reach)
 			// No finer than cells of about nearestCellRows rows each: a
 			// finer cell saves less than a row for another request.
-			side = max(rad/nearestCellsPerRadius, math.Sqrt(nearestCellRows*area/float64(m)))
+			side = max(reach/nearestCellsPerRadius, math.Sqrt(nearestCellRows/dens))
 		case radius > 0:
-			rad = radius / 4 // no density: where the rings began
-			side = rad / nearestCellsPerRadius
+			rad = d0 + (radius-d0)/4 // no density: where the rings began
+			side = (rad - d0) / nearestCellsPerRadius
 		case radius == 0 && p >= q.K:
 			// K rows at the centre itself: the cells touching it settle them.
 			rad = 0
 			side = math.Max(math.Max(math.Abs(cx), math.Abs(cy)), 1) * 1e-12
+		}
+		if outside {
+			// The disc around a distant centre meets the data in a lens
+			// whose rows its area does not tell: reach an eighth of the
+			// way to the probe's bound, or as far as its candidates
+			// spread, then twice as far each batch, and never past the
+			// K-th candidate (outsideNext) nor the bound.
+			reach := math.Inf(1)
+			if !math.IsInf(bound, 1) {
+				reach = (bound - d0) / 8
+			}
+			if near, far := r.candSpan(); far > near {
+				reach = min(reach, far-near) // the probe's candidates' spread
+			}
+			if dens > 0 {
+				reach = min(reach, math.Sqrt(float64(q.K)/(math.Pi*dens)))
+			}
+			if !(reach > 0) || math.IsInf(reach, 1) {
+				reach = max(d0, 1) * 1e-6
+			}
+			rad = d0 + reach
+			side = reach / nearestCellsPerRadius
+			outsideBound = bound
 		}
 	}
 	for batch := 0; !cells.Done(); batch++ {
@@ -275,12 +312,17 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 		if d := r.kth(q.K); d >= 0 && d < cells.Settled() {
 			break
 		}
+		if outside {
+			rad = r.outsideNext(rad, d0, outsideBound)
+			side = math.Max(side, (rad-d0)/nearestCellsPerRadius)
+			continue
+		}
 		switch d := r.kth(q.K); {
 		case d >= 0 && batch == 0:
 			// Every cell within the K-th candidate's distance settles it;
 			// a batch reaching only as far as the density of the disc read
 			// says the K-th lies may settle it with fewer items.
-			rad = min(d, r.densityRadius(q.K, rad))
+			rad = min(d, r.densityRadius(q.K, rad, d0))
 		case d >= 0:
 			// That density was wrong too (a probe's few points tied at
 			// the centre make a tiny disc): no more steps from it.
@@ -290,11 +332,53 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 		default:
 			// Too few candidates yet: a disc of twice the area, or the
 			// one that holds K at the density of the candidates there are.
-			rad = max(rad*math.Sqrt2, side, r.spreadRadius(q.K))
-			side = math.Max(side, rad/nearestCellsPerRadius)
+			// At most twice as far a batch: the candidates may be a
+			// probe's few, far along the Z-curve.
+			rad = d0 + min(max((rad-d0)*math.Sqrt2, side, r.spreadRadius(q.K, d0)-d0), 2*max(rad-d0, side))
+			side = math.Max(side, (rad-d0)/nearestCellsPerRadius)
 		}
 	}
 	return r.finish(ctx)
+}
+
+// candSpan is the least and the greatest finite distance among the
+// candidates (sorted: after trim), -1 and -1 when there is none.
+func (r *nearestRows) candSpan() (near, far float64) {
+	near, far = -1, -1
+	for _, c := range r.cands {
+		if c.dist.IsNull() || !finiteF(c.dist.AsFloat()) {
+			break
+		}
+		if near < 0 {
+			near = c.dist.AsFloat()
+		}
+		far = c.dist.AsFloat()
+	}
+	return near, far
+}
+
+// outsideNext is the next batch's radius of a search from a centre at
+// distance d0 outside the data, after one of radius rad: as far as the
+// candidates found so far, spread over their band, say K lie, no more
+// than twice the reach into the data, and never past the K-th
+// candidate's distance nor bound (the probe's K-th). It always reaches
+// farther than rad while the K-th is unknown.
+func (r *nearestRows) outsideNext(rad, d0, bound float64) float64 {
+	k := r.q.K
+	next := d0 + 2*(rad-d0)
+	if near, far := r.candSpan(); near >= 0 && far > near {
+		m := 0
+		for m < len(r.cands) && !r.cands[m].dist.IsNull() && finiteF(r.cands[m].dist.AsFloat()) {
+			m++
+		}
+		if m < k {
+			next = max(min(next, far+(far-near)*math.Sqrt(float64(k)/float64(m))*nearestMargin), rad+(rad-d0)/4)
+		}
+	}
+	if kth := r.kth(k); kth >= 0 {
+		next = min(next, kth)
+	}
+	return min(next, bound)
 }
 
 // Where every range is a store request (DynamoDB), a probe along the
@@ -341,7 +425,7 @@ func (r *nearestRows) probeCell(ctx context.Context, cells *zorder.NearestCells,
 	}
 	area := 0.0
 	for _, pr := range probed {
-		area += n.ZSchema.RangeArea(pr, q.X, q.Y)
+		area += n.ZSchema.RangeAreaIn(pr, q.X, q.Y, n.ZBox)
 		cells.MarkRead(pr)
 	}
 	m := float64(len(r.cands))
@@ -374,7 +458,7 @@ func (r *nearestRows) mergeGaps(cells *zorder.NearestCells, ranges, done []zorde
 	for _, rg := range ranges[1:] {
 		last := &out[len(out)-1]
 		gap := zorder.Range{Lo: last.Hi, Hi: rg.Lo}
-		if last.Hi != nil && !overlaps(gap, done) && dens*s.RangeArea(gap, q.X, q.Y) < rows {
+		if last.Hi != nil && !overlaps(gap, done) && dens*s.RangeAreaIn(gap, q.X, q.Y, r.node.ZBox) < rows {
 			cells.MarkRead(gap)
 			last.Hi = rg.Hi
 			continue
@@ -537,9 +621,41 @@ func (r *nearestRows) probe(ctx context.Context, cx, cy float64, limit int) (rea
 	for d := range codes {
 		codes[d] = n.ZBox[d].Lo
 	}
-	codes[q.X], codes[q.Y] = s.Attr(q.X).Float(cx), s.Attr(q.Y).Float(cy)
+	cells, px, py := s.CellsAround(n.ZBox, q.X, q.Y, cx, cy)
+	codes[q.X], codes[q.Y] = s.Attr(q.X).Float(px), s.Attr(q.Y).Float(py)
 	centre := s.Encode(codes)
-	return r.probeRanges(ctx, []zorder.Range{{Lo: centre}, {Lo: make([]byte, s.AddrLen()), Hi: centre}}, limit)
+	if len(cells) == 0 || !within(cells[0], centre) {
+		return r.probeRanges(ctx, []zorder.Range{{Lo: centre}, {Lo: make([]byte, s.AddrLen()), Hi: centre}}, limit)
+	}
+	// From the centre's address (or, outside the box, its nearest point's)
+	// out through the nested cells around it, each side in turn: the
+	// entries the probe keeps are the Z-curve's nearest to the centre on
+	// both sides, not the box's first ones, which lie at its far corner
+	// when the centre is near its top or right edge.
+	from := []zorder.Range{{Lo: centre, Hi: cells[0].Hi}, {Lo: cells[0].Lo, Hi: centre}}
+	for i := 1; i < len(cells); i++ {
+		if cells[i-1].Hi != nil {
+			from = append(from, zorder.Range{Lo: cells[i-1].Hi, Hi: cells[i].Hi})
+		}
+		from = append(from, zorder.Range{Lo: cells[i].Lo, Hi: cells[i-1].Lo})
+	}
+	return r.probeRanges(ctx, nonEmpty(from), limit)
+}
+
+// within reports whether address a lies in rg.
+func within(rg zorder.Range, a []byte) bool {
+	return bytes.Compare(rg.Lo, a) <= 0 && (rg.Hi == nil || bytes.Compare(a, rg.Hi) < 0)
+}
+
+// nonEmpty is ranges without the empty ones.
+func nonEmpty(ranges []zorder.Range) []zorder.Range {
+	out := ranges[:0]
+	for _, rg := range ranges {
+		if rg.Hi == nil || bytes.Compare(rg.Lo, rg.Hi) < 0 {
+			out = append(out, rg)
+		}
+	}
+	return out
 }
 
 // probeRanges is probe's read: limit entries of the base box from ranges
@@ -570,6 +686,9 @@ func (r *nearestRows) probeRanges(ctx context.Context, from []zorder.Range, limi
 		read = append(read, zorder.Range{Lo: rg.Lo, Hi: last})
 		break
 	}
+	// Read outward from the centre, the ranges are in no order; their
+	// callers merge them as a sorted list (zorder.UnionRanges).
+	slices.SortFunc(read, func(a, b zorder.Range) int { return bytes.Compare(a.Lo, b.Lo) })
 	return read, kthRadius(dists, limit), nil
 }
 
@@ -692,7 +811,7 @@ func (r *nearestRows) trim(k int) {
 // densityRadius is where the K-th nearest is expected from the number of
 // candidates within rad, a disc read whole: the radius holding K at their
 // density, widened by nearestMargin.
-func (r *nearestRows) densityRadius(k int, rad float64) float64 {
+func (r *nearestRows) densityRadius(k int, rad, d0 float64) float64 {
 	m := 0
 	for _, c := range r.cands {
 		if c.dist.IsNull() || !(c.dist.AsFloat() <= rad) {
@@ -700,16 +819,16 @@ func (r *nearestRows) densityRadius(k int, rad float64) float64 {
 		}
 		m++
 	}
-	return rad * math.Sqrt(float64(k)/float64(max(m, 1))) * nearestMargin
+	return d0 + (rad-d0)*math.Sqrt(float64(k)/float64(max(m, 1)))*nearestMargin
 }
 
 // spreadRadius is the radius that holds k at the density of the fewer
 // candidates there are, spread over the disc of the farthest finite one's
 // distance (0 when there is none).
-func (r *nearestRows) spreadRadius(k int) float64 {
+func (r *nearestRows) spreadRadius(k int, d0 float64) float64 {
 	for i := len(r.cands) - 1; i >= 0; i-- {
 		if d := r.cands[i].dist; !d.IsNull() && finiteF(d.AsFloat()) {
-			return d.AsFloat() * math.Sqrt(float64(k)/float64(i+1))
+			return d0 + max(0, d.AsFloat()-d0)*math.Sqrt(float64(k)/float64(i+1))
 		}
 	}
 	return 0

@@ -62,13 +62,15 @@ type NearestQuery struct {
 	// Budget bounds each ring's cover.
 	Budget int
 	// Density is the table's rows per unit of x-y area over the data's
-	// extent (Extent), set where every range read is a store request (no
-	// cheap seeks), the table was analyzed and the scan has no filter, 0
-	// otherwise. The data bounds hold every entry, widened in coarse
-	// cells, so it is a floor of the mean density (a fifth low over a
-	// one-degree square). The executor sizes its probe by it, one cell
-	// around the centre, rather than reading a run of the Z-curve whose
-	// entries mostly lie outside the disc it then reads.
+	// extent (Extent), set where the table was analyzed and the scan has
+	// no filter, 0 otherwise. The data bounds hold every entry, widened in
+	// coarse cells, so it is a floor of the mean density (a fifth low over
+	// a one-degree square). Where every range read is a store request (no
+	// cheap seeks), the executor sizes its probe by it, one cell around
+	// the centre, rather than reading a run of the Z-curve whose entries
+	// mostly lie outside the disc it then reads; elsewhere it is the floor
+	// of the density the probe measures, which a probe through the empty
+	// margin of the data's bounds would put far too low.
 	Density float64
 	// XZ, on an XZNearest scan, is the index's XZ2 world; XZKey is its key
 	// expression (the row's code) over the table row, and Margin how much
@@ -167,6 +169,11 @@ func nearestPath(s *scanSpec, orig *catalog.Table, b bounds, view *indexView, op
 				data := c.zschema.Universe()
 				zb.Clip(data)
 				c.dataBox = data
+				// The search's cells are the data's: a centre outside
+				// them is then known to be (NearestCells.Offset), and
+				// no empty reach of the address space is split.
+				zb.Clip(c.zbox)
+				c.clipped = true
 				xlo, xhi, okx := c.zschema.Attr(q.X).FloatSpan(data[q.X])
 				ylo, yhi, oky := c.zschema.Attr(q.Y).FloatSpan(data[q.Y])
 				if okx && oky {
@@ -181,12 +188,12 @@ func nearestPath(s *scanSpec, orig *catalog.Table, b bounds, view *indexView, op
 }
 
 // statsDensity is the statistics' rows per unit of area over extent, for
-// a nearest-neighbour scan of s on a store without cheap seeks, 0 when
+// a nearest-neighbour scan of s, 0 when
 // the table was never analyzed, the extent has no area, or a filter makes
 // the rows that qualify fewer than the table's (the probe then measures
 // their density itself).
 func statsDensity(s *scanSpec, t *catalog.Table, opts Options, e *[4]float64) float64 {
-	if opts.Caps.CheapSeek || opts.Stats == nil || s.Filter != nil {
+	if opts.Stats == nil || s.Filter != nil {
 		return 0
 	}
 	ts := opts.Stats(t.ID)

@@ -77,8 +77,10 @@ func (st *statement) runAnalyze(ctx context.Context, x *ir.Analyze, _ *runEnv) (
 // executor/ginpack.go) and gives back the space of their deleted rows and
 // index entries: every shard of the table and of each of its indexes is
 // compacted, on a store that keeps deleted items until it compacts them
-// (kv.Compacter: Pebble's tombstones). DynamoDB frees a deleted item at
-// once, so there is nothing to give back there.
+// (kv.Compacter: Pebble's tombstones). On DynamoDB a transactional delete
+// leaves a tombstone item that expires by itself (kv/dynamodb's
+// TombstoneTTL), and the packing purges its own (kv.TxnOptions.PurgeDeletes):
+// there is nothing to compact.
 func (st *statement) vacuum(ctx context.Context, tables []*catalog.Table, verbose bool) error {
 	c, ok := st.sess.engine.store.(kv.Compacter)
 	for _, t := range tables {

@@ -131,3 +131,56 @@ func TestNearestExplainAnalyze(t *testing.T) {
 		t.Fatalf("rings in a batched search: %v", scan)
 	}
 }
+
+// TestNearestFromOutsideTheData: a kNN search from a centre outside the
+// data, or on the edge of its bounds, reads a fraction of the table, with
+// the answer of the full sort. It read the
+// whole table: the probe along the Z-curve from such a centre read the
+// data's far corner, and the batches' cells were as coarse as the
+// centre's distance was long (NearestCells.Offset). The data lie away
+// from 0, where float codes make the index's data bounds tight, as
+// longitudes and latitudes away from the equator and the meridian are;
+// bounds reaching 0 span vast values, and a centre within them but far
+// from the points still reads much of the table (README).
+func TestNearestFromOutsideTheData(t *testing.T) {
+	for _, be := range backends(t) {
+		t.Run(be.name, func(t *testing.T) {
+			_, sess := newSession(t, be.open(t))
+			mustExec(t, sess, "CREATE EXTENSION IF NOT EXISTS postgis")
+			mustExec(t, sess, "CREATE TABLE grid (id int PRIMARY KEY, geom geometry(Point, 4326))")
+			n := 12000
+			if be.name == "dynamodb" {
+				n = 3000
+			}
+			mustExec(t, sess, fmt.Sprintf("INSERT INTO grid SELECT g, ST_SetSRID(ST_MakePoint(1000 + (g %% 100) + (g %% 7) * 0.1, 2000 + (g / 100) * 100.0 / %d + (g %% 5) * 0.01), 4326) FROM generate_series(0, %d) g", n/100, n-1))
+			mustExec(t, sess, "CREATE INDEX grid_geom ON grid USING gist (geom)")
+			mustExec(t, sess, "ANALYZE grid")
+			for _, c := range []struct {
+				x, y float64
+				k    int
+			}{
+				{1500, 2500, 10}, {700, 2050, 10}, {1050, 3000, 100}, {1100.7, 2100.05, 10}, {1099.7, 2050, 10},
+				{999.5, 1999.5, 100}, {1050, 2050, 10}, {1050, 2101, 10},
+			} {
+				centre := fmt.Sprintf("ST_SetSRID(ST_MakePoint(%g, %g), 4326)", c.x, c.y)
+				q := fmt.Sprintf("SELECT id FROM grid ORDER BY geom <-> %s, id LIMIT %d", centre, c.k)
+				sorted := fmt.Sprintf("SELECT id FROM grid ORDER BY (geom <-> %s) + 0, id LIMIT %d", centre, c.k)
+				got, want := mustExec(t, sess, q), mustExec(t, sess, sorted)
+				if strings.Join(got, ",") != strings.Join(want, ",") {
+					t.Fatalf("%s\nthrough the index: %v\nsorted:            %v", q, got, want)
+				}
+				items, plan := itemsRead(t, sess, "EXPLAIN ANALYZE "+q)
+				if !strings.Contains(plan, "z-order nearest") {
+					t.Fatalf("%s: no nearest-neighbour scan:\n%s", q, plan)
+				}
+				// A fraction of the table: the batches still grow by
+				// doubling their reach across the empty margin between
+				// the data's bounds and its points, and overshoot it.
+				t.Logf("%s: %d items", q, items)
+				if limit := n / 4; items > limit {
+					t.Fatalf("%s read %d items (at most %d of %d rows):\n%s", q, items, limit, n, plan)
+				}
+			}
+		})
+	}
+}

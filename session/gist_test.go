@@ -59,8 +59,14 @@ func TestNearestScansMatchFullScans(t *testing.T) {
 					t.Fatalf("step %d: %s: %v", step, write, err)
 				}
 				centre := fmt.Sprintf("point '(%.2f,%.2f)'", rng.NormFloat64()*60+40, rng.NormFloat64()*40)
-				if rng.Intn(5) == 0 {
+				switch rng.Intn(6) {
+				case 0:
 					centre = fmt.Sprintf("point '(%d,%d)'", rng.Intn(6), rng.Intn(6)) // on the ties
+				case 1:
+					// Outside the data, beyond its outliers: a search from
+					// the data's nearest point (NearestCells.Offset).
+					far := func() int { return (1500 + rng.Intn(3000)) * (2*rng.Intn(2) - 1) }
+					centre = fmt.Sprintf("point '(%d,%d)'", far(), []int{far(), rng.Intn(200) - 100}[rng.Intn(2)])
 				}
 				where := ""
 				switch rng.Intn(4) {

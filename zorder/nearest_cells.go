@@ -42,6 +42,10 @@ type NearestCells struct {
 	cells  int     // cells handed out
 	fine   float64 // the finest side a batch splits to
 	work   []cell  // Batch's stack, kept for the next batch
+	// offset is the base box's least distance from the centre: 0 for a
+	// centre within it, more for one outside (Offset); diag is the box's
+	// diagonal over x and y, its finite part.
+	offset, diag float64
 }
 
 // cell is a node of the search: an aligned subcube clipped to the base
@@ -120,9 +124,23 @@ func (s *Schema) NearestCells(base Box, x, y int, cx, cy float64) *NearestCells 
 	if lo, hi, ok := s.clip(base); ok {
 		root := node{lo: lo, hi: hi}
 		n.queue = cellQueue{{n: root, dist: n.distance(&root)}}
+		if d := n.queue[0].dist; finite(d) {
+			n.offset = d
+			xlo, xhi := s.finiteSpan(x, lo[x], hi[x])
+			ylo, yhi := s.finiteSpan(y, lo[y], hi[y])
+			n.diag = math.Hypot(xhi-xlo, yhi-ylo)
+		}
 	}
 	return n
 }
+
+// Offset is the least distance from the centre of any point the base box
+// can hold: 0 when the centre lies within the box, the gap to its nearest
+// side or corner when outside. A search's radii are this plus the reach
+// into the data: a disc around a distant centre meets the box in a thin
+// lens, so its radius says nothing of how finely to split the cells, nor
+// of how many points it holds.
+func (n *NearestCells) Offset() float64 { return n.offset }
 
 // MarkRead records a range the caller read outside the batches (a probe
 // for the search's scale): no batch reads it again. The caller must have
@@ -179,6 +197,56 @@ func (s *Schema) CellAround(base Box, x, y int, cx, cy, area float64) (r Range, 
 	return s.cellRange(&n), true
 }
 
+// CellsAround are the aligned cells of the address space, clipped to
+// base, around (cx, cy), or around the point of base nearest to it when
+// it lies outside: nested, each of about a 64th of the next one's area
+// over x and y, from about 64⁻³ of base's down, the last base's whole
+// clipped box, and none when the point is not finite or base holds no
+// finite point; px and py are the point they are around. Read from the
+// smallest out, they are a probe's
+// neighbourhood of the centre along the Z-curve, on both sides of its
+// address.
+func (s *Schema) CellsAround(base Box, x, y int, cx, cy float64) (cells []Range, px, py float64) {
+	if !finite(cx) || !finite(cy) {
+		return nil, cx, cy
+	}
+	if base == nil {
+		base = s.Universe()
+	}
+	lo, hi, ok := s.clip(base)
+	if !ok {
+		return nil, cx, cy
+	}
+	xlo, xhi := s.finiteSpan(x, lo[x], hi[x])
+	ylo, yhi := s.finiteSpan(y, lo[y], hi[y])
+	if !(xlo <= xhi && ylo <= yhi) {
+		return nil, cx, cy
+	}
+	cx, cy = min(max(cx, xlo), xhi), min(max(cy, ylo), yhi)
+	area := (xhi - xlo) * (yhi - ylo)
+	var out []Range
+	for _, f := range []float64{1 << 18, 1 << 12, 1 << 6} {
+		if r, ok := s.CellAround(base, x, y, cx, cy, area/f); ok && (len(out) == 0 || !bytes.Equal(out[len(out)-1].Lo, r.Lo) || !bytes.Equal(out[len(out)-1].Hi, r.Hi)) {
+			out = append(out, r)
+		}
+	}
+	root := node{lo: lo, hi: hi}
+	return append(out, s.cellRange(&root)), cx, cy
+}
+
+// finiteSpan is the span of the finite values of float attribute d with
+// codes in [loC, hiC] (lo > hi when there are none).
+func (s *Schema) finiteSpan(d int, loC, hiC uint64) (lo, hi float64) {
+	lo, hi = s.floatSpan(d, loC, hiC)
+	if math.IsInf(lo, -1) || math.IsNaN(lo) {
+		lo = -math.MaxFloat64
+	}
+	if math.IsInf(hi, 1) || math.IsNaN(hi) {
+		hi = math.MaxFloat64
+	}
+	return lo, hi
+}
+
 // Settled is the least distance from the centre of any cell not yet
 // handed out, lessened for rounding, and +Inf when none is left: a
 // candidate nearer than this cannot be beaten, nor tied, by an unread
@@ -216,7 +284,7 @@ func (n *NearestCells) Batch(r, side float64) []Range {
 	// that attribute's codes, and a side whose square underflows would
 	// split every one of them (a disc from the density of a few points
 	// tied there is that small).
-	side = max(side, r/maxCellsPerRadius, n.fine)
+	side = max(side, n.reach(r)/maxCellsPerRadius, n.fine)
 	within := func(c *cell) bool { return all || c.dist*distSlack <= r }
 	// The cells within r are all handed out or split, in whatever order:
 	// they are worked off a stack, and only the cells beyond r, which
@@ -256,6 +324,18 @@ func (n *NearestCells) Batch(r, side float64) []Range {
 		out = SubtractRanges(out, n.read)
 	}
 	return out
+}
+
+// reach is how far across the base box the disc of radius r reaches: r
+// for a centre within the box; for one outside it, the half chord of the
+// disc at the box's nearest point (the lens the disc cuts from the box is
+// no wider), and no more than the box's diagonal, not r, which would make
+// a distant centre's cells as coarse as the distance is long.
+func (n *NearestCells) reach(r float64) float64 {
+	if n.offset == 0 || math.IsInf(r, 1) {
+		return r
+	}
+	return min(math.Sqrt(max(0, r*r-n.offset*n.offset)), n.diag)
 }
 
 // wide reports whether a cell is to be split rather than read: larger
@@ -319,10 +399,49 @@ func (s *Schema) floatSpan(d int, loC, hiC uint64) (lo, hi float64) {
 // of a kNN query's CPU: the executor asks for the area of every probe and
 // of every gap between a batch's ranges).
 func (s *Schema) RangeArea(r Range, x, y int) float64 {
-	if area, ok := s.pathArea(r, x, y); ok {
+	return s.rangeArea(r, x, y, noClip)
+}
+
+// RangeAreaIn is RangeArea within base's span of x and y (nil: the whole
+// index): the area a range covers of the data, when base is the data's
+// box, not of the address space around it (a Z-range between two corners
+// of the data passes through much of the space outside).
+func (s *Schema) RangeAreaIn(r Range, x, y int, base Box) float64 {
+	if base == nil {
+		return s.RangeArea(r, x, y)
+	}
+	lo, hi, ok := s.clip(base)
+	if !ok {
+		return 0
+	}
+	c := areaClip{}
+	c.x0, c.x1 = s.floatSpan(x, lo[x], hi[x])
+	c.y0, c.y1 = s.floatSpan(y, lo[y], hi[y])
+	return s.rangeArea(r, x, y, c)
+}
+
+// areaClip is the box of x and y a range's area is counted within.
+type areaClip struct{ x0, x1, y0, y1 float64 }
+
+var noClip = areaClip{math.Inf(-1), math.Inf(1), math.Inf(-1), math.Inf(1)}
+
+// area is the area of the span [xlo, xhi] × [ylo, yhi] within c.
+func (c areaClip) area(xlo, xhi, ylo, yhi float64) float64 {
+	if c == noClip {
+		return (xhi - xlo) * (yhi - ylo)
+	}
+	w, h := min(xhi, c.x1)-max(xlo, c.x0), min(yhi, c.y1)-max(ylo, c.y0)
+	if !(w > 0) || !(h > 0) {
+		return 0
+	}
+	return w * h
+}
+
+func (s *Schema) rangeArea(r Range, x, y int, clip areaClip) float64 {
+	if area, ok := s.pathArea(r, x, y, clip); ok {
 		return area
 	}
-	w := areaWalk{s: s, r: r, x: x, y: y}
+	w := areaWalk{s: s, r: r, x: x, y: y, clip: clip}
 	for p := range s.bits {
 		w.b[p>>3] |= 0x80 >> uint(p&7)
 	}
@@ -336,7 +455,7 @@ func (s *Schema) RangeArea(r Range, x, y int) float64 {
 // bound's bit. It sums the same subcubes in the same order as the walk
 // (each level's subcube added to the sum of those below it), so the area
 // is the walk's to the bit. ok is false for other bounds.
-func (s *Schema) pathArea(r Range, x, y int) (area float64, ok bool) {
+func (s *Schema) pathArea(r Range, x, y int, clip areaClip) (area float64, ok bool) {
 	l := s.addrLen
 	unused := byte(1)<<uint(8*l-s.bits) - 1 // the last byte's bits past the address
 	whole := func(b []byte) bool { return len(b) == l && l > 0 && b[l-1]&unused == 0 }
@@ -377,7 +496,7 @@ func (s *Schema) pathArea(r Range, x, y int) (area float64, ok bool) {
 	cellArea := func(c areaCell) float64 {
 		xlo, xhi := s.floatSpan(x, c.xlo, c.xhi)
 		ylo, yhi := s.floatSpan(y, c.ylo, c.yhi)
-		return (xhi - xlo) * (yhi - ylo)
+		return clip.area(xlo, xhi, ylo, yhi)
 	}
 	// The bounds' common prefix: one child of each subcube on it is in
 	// the range, the other outside.
@@ -425,6 +544,7 @@ type areaWalk struct {
 	s    *Schema
 	r    Range
 	x, y int
+	clip areaClip
 	a, b [maxWords * 8]byte
 }
 
@@ -443,7 +563,7 @@ func (w *areaWalk) walk(k int, c areaCell) float64 {
 	if bytes.Compare(a, r.Lo) >= 0 && (r.Hi == nil || bytes.Compare(b, r.Hi) < 0) || k == s.bits {
 		xlo, xhi := s.floatSpan(w.x, c.xlo, c.xhi)
 		ylo, yhi := s.floatSpan(w.y, c.ylo, c.yhi)
-		return (xhi - xlo) * (yhi - ylo)
+		return w.clip.area(xlo, xhi, ylo, yhi)
 	}
 	// Address bit k is the code bit m of attribute d: 0 in the lower
 	// child, 1 in the upper (a whole subcube's hi has it set, its lo

@@ -311,3 +311,49 @@ func TestNearestCellsBatchAllocations(t *testing.T) {
 		t.Fatalf("a batch of %d cells (%d ranges) allocated %v times, want at most %v", cells, ranges, allocs, limit)
 	}
 }
+
+// TestCellsAround: the cells around a point are nested, each holding the
+// address of the point (or of the box's point nearest to it, for one
+// outside the box), the last the box's own range; and a non-finite point
+// has none.
+func TestCellsAround(t *testing.T) {
+	s := MustSchema(Attr{Name: "x", Type: TypeFloat}, Attr{Name: "y", Type: TypeFloat})
+	box := Box{{Lo: s.Attr(0).Float(-74.5), Hi: s.Attr(0).Float(-73.5)}, {Lo: s.Attr(1).Float(40), Hi: s.Attr(1).Float(41)}}
+	rng := rand.New(rand.NewSource(3))
+	in := func(r Range, a []byte) bool {
+		return bytes.Compare(r.Lo, a) <= 0 && (r.Hi == nil || bytes.Compare(a, r.Hi) < 0)
+	}
+	for i := 0; i < 2000; i++ {
+		cx, cy := -74.5+rng.Float64()*1.0, 40+rng.Float64()
+		if i%3 == 0 {
+			cx, cy = -80+rng.Float64()*12, 35+rng.Float64()*12 // often outside
+		}
+		cells, px, py := s.CellsAround(box, 0, 1, cx, cy)
+		if len(cells) < 2 {
+			t.Fatalf("(%g, %g): %d cells", cx, cy, len(cells))
+		}
+		if px != min(max(cx, -74.5), -73.5) || py != min(max(cy, 40), 41) {
+			t.Fatalf("(%g, %g): around (%g, %g)", cx, cy, px, py)
+		}
+		a := s.Encode([]uint64{s.Attr(0).Float(px), s.Attr(1).Float(py)})
+		lo, hi, _ := s.clip(box)
+		root := node{lo: lo, hi: hi}
+		if last := cells[len(cells)-1]; !bytes.Equal(last.Lo, s.cellRange(&root).Lo) || !bytes.Equal(last.Hi, s.cellRange(&root).Hi) {
+			t.Fatalf("(%g, %g): last cell [%x, %x) is not the box", cx, cy, last.Lo, last.Hi)
+		}
+		for k, c := range cells {
+			if !in(c, a) {
+				t.Fatalf("(%g, %g): cell %d [%x, %x) misses the point's address %x", cx, cy, k, c.Lo, c.Hi, a)
+			}
+			if k > 0 {
+				p := cells[k-1]
+				if bytes.Compare(p.Lo, c.Lo) < 0 || (c.Hi != nil && (p.Hi == nil || bytes.Compare(p.Hi, c.Hi) > 0)) || bytes.Equal(p.Lo, c.Lo) && bytes.Equal(p.Hi, c.Hi) {
+					t.Fatalf("(%g, %g): cell %d [%x, %x) not strictly within cell %d [%x, %x)", cx, cy, k-1, p.Lo, p.Hi, k, c.Lo, c.Hi)
+				}
+			}
+		}
+	}
+	if cells, _, _ := s.CellsAround(box, 0, 1, math.NaN(), 40); cells != nil {
+		t.Fatalf("NaN centre: %v", cells)
+	}
+}

@@ -11,6 +11,12 @@ import (
 // node's least and greatest addresses interleaved afresh from its codes.
 // It is the definition the incremental walk must agree with.
 func rangeAreaByAddresses(s *Schema, r Range, x, y int) float64 {
+	return clippedAreaByAddresses(s, r, x, y, noClip)
+}
+
+// clippedAreaByAddresses is rangeAreaByAddresses counting each subcube's
+// area within clip only (RangeAreaIn).
+func clippedAreaByAddresses(s *Schema, r Range, x, y int, clip areaClip) float64 {
 	lo, hi, _ := s.clip(s.Universe())
 	var walk func(n *node) float64
 	walk = func(n *node) float64 {
@@ -21,7 +27,7 @@ func rangeAreaByAddresses(s *Schema, r Range, x, y int) float64 {
 		if bytes.Compare(a, r.Lo) >= 0 && (r.Hi == nil || bytes.Compare(b, r.Hi) < 0) || n.k == s.bits {
 			xlo, xhi := s.floatSpan(x, n.lo[x], n.hi[x])
 			ylo, yhi := s.floatSpan(y, n.lo[y], n.hi[y])
-			return (xhi - xlo) * (yhi - ylo)
+			return clip.area(xlo, xhi, ylo, yhi)
 		}
 		c0, c1, _, _ := s.split(n)
 		return walk(&c0) + walk(&c1)
@@ -111,6 +117,24 @@ func TestRangeAreaMatchesAddresses(t *testing.T) {
 			got, want := s.RangeArea(r, x, y), rangeAreaByAddresses(s, r, x, y)
 			if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
 				t.Fatalf("layout %d, range [%x, %x): RangeArea %v, by addresses %v", li, r.Lo, r.Hi, got, want)
+			}
+			// Within a random box of the data: the same sums, each
+			// subcube's area cut to the box, and never more.
+			box := s.Universe()
+			for _, d := range []int{x, y} {
+				a, b := rng.Uint64()&s.maxCodes[d], rng.Uint64()&s.maxCodes[d]
+				box[d] = Interval{Lo: min(a, b), Hi: max(a, b)}
+			}
+			lo, hi, _ := s.clip(box)
+			c := areaClip{}
+			c.x0, c.x1 = s.floatSpan(x, lo[x], hi[x])
+			c.y0, c.y1 = s.floatSpan(y, lo[y], hi[y])
+			in, inWant := s.RangeAreaIn(r, x, y, box), clippedAreaByAddresses(s, r, x, y, c)
+			if math.Float64bits(in) != math.Float64bits(inWant) && !(math.IsNaN(in) && math.IsNaN(inWant)) {
+				t.Fatalf("layout %d, range [%x, %x) in %v: RangeAreaIn %v, by addresses %v", li, r.Lo, r.Hi, box, in, inWant)
+			}
+			if in > got {
+				t.Fatalf("layout %d, range [%x, %x): RangeAreaIn %v above RangeArea %v", li, r.Lo, r.Hi, in, got)
 			}
 		}
 	}
