@@ -49,7 +49,7 @@ func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerC
 	}
 	sc := r.st.sess.scopeOf(r.snap, fn, inner.Session.User)
 	inner = *inScope(&inner, fn, sc)
-	x := &plExec{r: r, fn: fn, body: fn.Body, opts: r.opts, ret: sqltypes.Null, top: block, scope0: sc}
+	x := &plExec{r: r, fn: fn, body: fn.Body, opts: r.opts, ret: sqltypes.Null, top: block, scope0: sc, seen: r.snap}
 	if tg.OldTable != "" || tg.NewTable != "" {
 		inner.Transition = map[string][][]sqltypes.Value{}
 		for _, tt := range []struct {
