@@ -1160,7 +1160,8 @@ func (x *plExec) sqlStmt(sql string, into []string, strict bool, using []sqltype
 	var n int64
 	var utility bool
 	var err error
-	if using != nil || strings.HasPrefix(sql, "\x00") {
+	dynamic := using != nil || strings.HasPrefix(sql, "\x00")
+	if dynamic {
 		rows, cols, n, utility, err = x.runDynamicSQL(strings.TrimPrefix(sql, "\x00"), using, collect, true)
 	} else {
 		rows, cols, n, utility, err = x.runSQL(sql, collect, true)
@@ -1169,8 +1170,8 @@ func (x *plExec) sqlStmt(sql string, into []string, strict bool, using []sqltype
 		return err
 	}
 	// PostgreSQL sets FOUND after a query or a write, not after a
-	// utility statement; ROW_COUNT after both.
-	if !utility {
+	// utility statement nor after EXECUTE; ROW_COUNT after each.
+	if !utility && !dynamic {
 		x.found = n > 0
 	}
 	x.rowCount = n
