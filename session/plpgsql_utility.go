@@ -197,7 +197,7 @@ func (x *plExec) utility(p *parser.Statement, dynamic bool, collect int) ([][]sq
 	if x.fn != nil && x.fn.Volatility != 'v' {
 		return nil, nil, 0, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed in a non-volatile function", tag)
 	}
-	if x.r.txn == nil || x.r.txn != s.txn {
+	if x.r.txn == nil || x.r.txn != s.txn || x.r.firingDeferred {
 		// Only the session's block has the catalog a schema change goes
 		// through and the savepoints that undo it; a body run in COPY's
 		// transaction, or at a deferred trigger's firing, has neither.

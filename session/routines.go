@@ -295,6 +295,10 @@ type routineRunner struct {
 	subxacts atomic.Int32
 	// callNonAtomic: the routine being called is a non-atomic body's CALL.
 	callNonAtomic atomic.Bool
+	// firingDeferred: the runner fires deferred triggers, at COMMIT or SET
+	// CONSTRAINTS, where no utility statement may change the schema the
+	// commit is checking (plExec.utility).
+	firingDeferred bool
 	// ddl counts the utility statements bodies ran (plpgsql_utility.go):
 	// an exception block that rolls one back takes a new snapshot.
 	ddl atomic.Int64

@@ -171,7 +171,7 @@ func truncateTriggers(x *ir.Truncate) bool {
 // in ctx, that statement's, with the write gate already held
 // (setConstraints, commitBlock).
 func (r *routineRunner) deferred(ctx context.Context) *routineRunner {
-	d := &routineRunner{st: r.st, ctx: ctx, txn: r.txn, opts: r.opts, snap: r.snap, style: r.style}
+	d := &routineRunner{st: r.st, ctx: ctx, txn: r.txn, opts: r.opts, snap: r.snap, style: r.style, firingDeferred: true}
 	d.gate.Store(1)
 	return d
 }
