@@ -149,8 +149,13 @@ func (r *routineRunner) resnapshot() error {
 
 // refresh rebinds the activation to the runner's snapshot when a utility
 // statement (of this body or of one it called) changed it: the body's
-// scope, and the catalog functions' and views' snapshot.
+// scope, and the catalog functions' and views' snapshot. Outside a
+// SECURITY DEFINER routine the body runs as the session's current user,
+// whom a SET ROLE in it changes.
 func (x *plExec) refresh() {
+	if fc := &x.opts.Fn; !fc.Session.Definer && x.r.ddl.Load() > 0 {
+		fc.Session.User = x.r.st.sess.currentUser()
+	}
 	if x.seen == x.r.snap {
 		return
 	}
@@ -264,7 +269,7 @@ func (x *plExec) utility(p *parser.Statement, dynamic bool, collect int) ([][]sq
 func (s *Session) withPLUtility(x *plExec, f func() error) error {
 	prev, prevAs := s.plUtility, s.runAs
 	s.plUtility = &plUtilityRun{ownTxn: x.r.st.ownTxn, subxact: x.r.subxacts.Load() > 0, definer: x.opts.Fn.Session.Definer}
-	if u := x.opts.Fn.Session.User; u != "" && u != s.currentUser() {
+	if u := x.opts.Fn.Session.User; x.opts.Fn.Session.Definer && u != "" {
 		s.runAs = u
 	}
 	defer func() { s.plUtility, s.runAs = prev, prevAs }()
