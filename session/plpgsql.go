@@ -342,9 +342,7 @@ func (x *plExec) block(b *parser.PLBlock) error {
 	}
 	pe := pgerr.As(executor.ClassifyError(err))
 	if pe == nil {
-		if rerr := sx.rollback(); rerr != nil {
-			return rerr
-		}
+		sx.abort()
 		return err
 	}
 	for _, h := range b.Handlers {
@@ -364,9 +362,7 @@ func (x *plExec) block(b *parser.PLBlock) error {
 		x.handling = x.handling[:len(x.handling)-1]
 		return x.labeled(b.Label, herr)
 	}
-	if rerr := sx.rollback(); rerr != nil {
-		return rerr
-	}
+	sx.abort()
 	return err
 }
 

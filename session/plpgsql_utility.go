@@ -120,10 +120,11 @@ func (sx *plSubxact) rollback() error {
 	s := r.st.sess
 	switch {
 	case sx.session:
-		if err := s.rollbackToSavepoint(r.ctx, sx.index); err != nil {
+		err := s.rollbackToSavepoint(r.ctx, sx.index)
+		s.savepoints = s.savepoints[:sx.index]
+		if err != nil {
 			return err
 		}
-		s.savepoints = s.savepoints[:sx.index]
 	case r.txn != nil:
 		if err := r.txn.RollbackTo(sx.sp); err != nil {
 			return err
@@ -133,6 +134,14 @@ func (sx *plSubxact) rollback() error {
 		return r.resnapshot()
 	}
 	return nil
+}
+
+// abort ends the subtransaction of a block an error leaves unhandled: its
+// work is undone, as PostgreSQL aborts the subtransaction. The error goes
+// on to fail what encloses the block, whose own rollback undoes what this
+// one could not, so a failure here is not reported over it.
+func (sx *plSubxact) abort() {
+	_ = sx.rollback()
 }
 
 // resnapshot makes the schema the session sees now the one the
