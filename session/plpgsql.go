@@ -92,8 +92,10 @@ type plExec struct {
 	scope0 routineScope
 	vc     plVarsCache
 	// seen is the runner's snapshot scope0 and opts were made for
-	// (refresh).
-	seen *catalog.Snapshot
+	// (refresh); subxacts are the exception blocks running, outermost first
+	// (plpgsql_utility.go).
+	seen     *catalog.Snapshot
+	subxacts []*plSubxact
 	// caller is the activation whose statement called this one (nil for
 	// the outermost); cur the statement running, decl the declaration
 	// being initialized, and spiKind and spiText the SQL statement or
@@ -327,12 +329,9 @@ func (x *plExec) block(b *parser.PLBlock) error {
 	if len(b.Handlers) == 0 {
 		return x.labeled(b.Label, x.stmts(b.Body))
 	}
-	sx, err := x.subxact()
-	if err != nil {
-		return err
-	}
+	sx := x.subxact()
 	x.r.subxacts.Add(1)
-	err = x.stmts(b.Body)
+	err := x.stmts(b.Body)
 	x.r.subxacts.Add(-1)
 	if err == nil || isControl(err) {
 		if rerr := sx.release(); rerr != nil {

@@ -74,40 +74,80 @@ func (s *Session) tempChangeAllowed() error {
 }
 
 // plSubxact is an exception block's subtransaction: a savepoint of the
-// session's block when the body runs in it, else of the runner's
-// transaction (COPY's), else none (no transaction: nothing is written).
+// runner's transaction (none without one: nothing is written), and, once
+// a utility statement runs inside the block, a savepoint of the session's
+// block too (upgrade), whose rollback also undoes the session's state the
+// statement changed (settings, temporary objects created), as SQL's
+// ROLLBACK TO SAVEPOINT does. The session's savepoint is taken only then,
+// not for every block: a function with an exception block may be called
+// by a scan's streams at once, and the session's savepoints are a stack
+// of one goroutine's.
 type plSubxact struct {
-	x       *plExec
+	x     *plExec
+	hasSP bool
+	sp    kv.Savepoint
+	// session marks the session savepoint upgrade pushed (found by
+	// identity: Session.plSavepoint).
 	session bool
-	index   int
-	sp      kv.Savepoint
 	ddl     int64 // x.r.ddl when it began
 }
 
 // subxact begins an exception block's subtransaction.
-func (x *plExec) subxact() (*plSubxact, error) {
+func (x *plExec) subxact() *plSubxact {
 	sx := &plSubxact{x: x, ddl: x.r.ddl.Load()}
-	s := x.r.st.sess
-	switch txn := x.r.txn; {
-	case txn != nil && txn == s.txn:
-		i, err := s.pushSavepoint(x.r.ctx, "")
-		if err != nil {
-			return nil, err
-		}
-		sx.session, sx.index = true, i
-	case txn != nil:
-		sx.sp = txn.Savepoint()
+	if txn := x.r.txn; txn != nil {
+		sx.sp, sx.hasSP = txn.Savepoint(), true
 	}
-	return sx, nil
+	x.subxacts = append(x.subxacts, sx)
+	return sx
+}
+
+// end forgets the subtransaction as its block ends.
+func (sx *plSubxact) end() {
+	x := sx.x
+	if n := len(x.subxacts); n > 0 && x.subxacts[n-1] == sx {
+		x.subxacts = x.subxacts[:n-1]
+	}
+}
+
+// upgrade gives the open exception blocks of x and of the activations
+// that called it savepoints of the session's block, outermost first, so
+// that a utility statement's changes to the session are undone with the
+// block's writes.
+func (x *plExec) upgrade() error {
+	var chain []*plExec
+	for e := x; e != nil; e = e.caller {
+		chain = append(chain, e)
+	}
+	s := x.r.st.sess
+	for i := len(chain) - 1; i >= 0; i-- {
+		for _, sx := range chain[i].subxacts {
+			if sx.session || sx.x.r.txn != s.txn {
+				continue
+			}
+			if _, err := s.pushSavepoint(x.r.ctx, ""); err != nil {
+				return err
+			}
+			s.savepoints[len(s.savepoints)-1].pl = sx
+			sx.session = true
+		}
+	}
+	return nil
 }
 
 // release ends the subtransaction, its work kept.
 func (sx *plSubxact) release() error {
+	sx.end()
 	r := sx.x.r
-	switch {
-	case sx.session:
-		return r.st.sess.releaseSavepoint(sx.index)
-	case r.txn != nil:
+	if sx.session {
+		s := r.st.sess
+		if i := s.plSavepoint(sx); i >= 0 {
+			if err := s.releaseSavepoint(i); err != nil {
+				return err
+			}
+		}
+	}
+	if sx.hasSP {
 		return r.txn.Release(sx.sp)
 	}
 	return nil
@@ -116,16 +156,19 @@ func (sx *plSubxact) release() error {
 // rollback ends the subtransaction, its work undone; the body binds
 // against the schema as it was again should the block have changed it.
 func (sx *plSubxact) rollback() error {
+	sx.end()
 	r := sx.x.r
 	s := r.st.sess
-	switch {
-	case sx.session:
-		err := s.rollbackToSavepoint(r.ctx, sx.index)
-		s.savepoints = s.savepoints[:sx.index]
-		if err != nil {
-			return err
+	if sx.session {
+		if i := s.plSavepoint(sx); i >= 0 {
+			err := s.rollbackToSavepoint(r.ctx, i)
+			s.savepoints = s.savepoints[:i]
+			if err != nil {
+				return err
+			}
 		}
-	case r.txn != nil:
+	}
+	if sx.hasSP {
 		if err := r.txn.RollbackTo(sx.sp); err != nil {
 			return err
 		}
@@ -134,6 +177,17 @@ func (sx *plSubxact) rollback() error {
 		return r.resnapshot()
 	}
 	return nil
+}
+
+// plSavepoint is the index of the session savepoint of sx, or -1 when a
+// ROLLBACK TO or RELEASE of an enclosing one has taken it.
+func (s *Session) plSavepoint(sx *plSubxact) int {
+	for i := len(s.savepoints) - 1; i >= 0; i-- {
+		if s.savepoints[i].pl == sx {
+			return i
+		}
+	}
+	return -1
 }
 
 // abort ends the subtransaction of a block an error leaves unhandled: its
@@ -217,6 +271,13 @@ func (x *plExec) utility(p *parser.Statement, dynamic bool, collect int) ([][]sq
 		// transaction, or at a deferred trigger's firing, has neither.
 		return nil, nil, 0, pgerr.New(pgerr.FeatureNotSupported, "%s in a PL/pgSQL function is not supported here", tag).
 			WithDetail("zproxy runs utility statements in a function only in the transaction of the statement that called it.")
+	}
+	// One utility statement of the statement's routines at a time: they
+	// change the session's state.
+	x.r.utilityMu.Lock()
+	defer x.r.utilityMu.Unlock()
+	if err := x.upgrade(); err != nil {
+		return nil, nil, 0, err
 	}
 	st := &statement{sess: s, parsed: p, boundSnap: x.scope0.snap, bound: bound}
 	var rows [][]sqltypes.Value

@@ -302,6 +302,8 @@ type routineRunner struct {
 	// ddl counts the utility statements bodies ran (plpgsql_utility.go):
 	// an exception block that rolls one back takes a new snapshot.
 	ddl atomic.Int64
+	// utilityMu makes the bodies' utility statements run one at a time.
+	utilityMu sync.Mutex
 }
 
 // routinesFor makes the runner of the routines the statement calls.

@@ -42,6 +42,9 @@ type savepoint struct {
 	// xactLocks is how many transaction-scoped advisory locks the block
 	// held then: rolling back to the savepoint releases the later ones.
 	xactLocks int
+	// pl, for a nameless savepoint, is the PL/pgSQL exception block it
+	// belongs to (plpgsql_utility.go).
+	pl *plSubxact
 }
 
 // blockTxn returns the block's transaction, beginning it at the block's
