@@ -195,6 +195,25 @@ func BindPLStatement(snap *catalog.Snapshot, stmt *parser.Statement, vars []Vari
 	return bindWithScope(snap, stmt, vars, tables, conflict, checkAs, style)
 }
 
+// PLBindable reports whether a statement of a routine's body binds with
+// the body's variables (BindPLStatement): a query, an INSERT, UPDATE or
+// DELETE, or a CALL. Any other statement is a utility statement, which a
+// PL/pgSQL body hands to the session to run as a client's statement runs
+// (PostgreSQL's SPI runs utility statements without parameters too).
+func PLBindable(stmt *parser.Statement) bool {
+	if rs := stmt.Routine; rs != nil && rs.Action == parser.RoutineCall {
+		return true
+	}
+	if stmt.AST == nil || stmt.CreateAs != nil || stmt.Explain != nil {
+		return false
+	}
+	switch stmt.AST.(type) {
+	case *ast.SelectStmt, *ast.SetOprStmt, *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt:
+		return true
+	}
+	return false
+}
+
 func bindWithScope(snap *catalog.Snapshot, stmt *parser.Statement, vars []Variable, tables []TransitionTable, conflict VariableConflict, checkAs string, style sqltypes.Style) (ir.Statement, error) {
 	if rs := stmt.Routine; rs != nil && rs.Action == parser.RoutineCall {
 		// PL/pgSQL's CALL: the arguments may name variables.
@@ -205,13 +224,7 @@ func bindWithScope(snap *catalog.Snapshot, stmt *parser.Statement, vars []Variab
 		}
 		return b.bindCall(rs)
 	}
-	if stmt.AST == nil || stmt.CreateAs != nil || stmt.Explain != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "only SELECT, INSERT, UPDATE and DELETE are supported in the body of a function").
-			WithDetail("The body has %s.", firstWords(stmt.Text))
-	}
-	switch stmt.AST.(type) {
-	case *ast.SelectStmt, *ast.SetOprStmt, *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt:
-	default:
+	if !PLBindable(stmt) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "only SELECT, INSERT, UPDATE and DELETE are supported in the body of a function").
 			WithDetail("The body has %s.", firstWords(stmt.Text))
 	}

@@ -22,7 +22,7 @@ func (st *statement) runAnalyze(ctx context.Context, x *ir.Analyze, _ *runEnv) (
 	if x.Vacuum {
 		tag = "VACUUM"
 		if s.txStatus != 'I' {
-			return nil, pgerr.New(pgerr.ActiveSQLTransaction, "VACUUM cannot run inside a transaction block")
+			return nil, s.notInBlock("VACUUM")
 		}
 	}
 	for _, w := range x.Warnings {

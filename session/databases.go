@@ -188,7 +188,7 @@ func (st *statement) runDatabase(ctx context.Context, x *ir.Database, _ *runEnv)
 	switch ds.Action {
 	case "create", "drop":
 		if s.txStatus != 'I' {
-			return nil, pgerr.New(pgerr.ActiveSQLTransaction, "%s DATABASE cannot run inside a transaction block", strings.ToUpper(ds.Action))
+			return nil, s.notInBlock(strings.ToUpper(ds.Action) + " DATABASE")
 		}
 	default:
 		if s.txStatus != 'I' {

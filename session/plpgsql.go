@@ -14,7 +14,6 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
-	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
 	"github.com/zproxy/zproxy/parser"
 	"github.com/zproxy/zproxy/planner"
@@ -92,6 +91,11 @@ type plExec struct {
 	// the routine's own search path (routine_path.go).
 	scope0 routineScope
 	vc     plVarsCache
+	// seen is the runner's snapshot scope0 and opts were made for
+	// (refresh); subxacts are the exception blocks running, outermost first
+	// (plpgsql_utility.go).
+	seen     *catalog.Snapshot
+	subxacts []*plSubxact
 	// caller is the activation whose statement called this one (nil for
 	// the outermost); cur the statement running, decl the declaration
 	// being initialized, and spiKind and spiText the SQL statement or
@@ -132,7 +136,7 @@ func (r *routineRunner) runPLpgSQL(fc *builtins.Context, fn *catalog.Function, b
 	sc := r.st.sess.scopeOf(r.snap, fn, fc.Session.User)
 	inner := *inScope(fc, fn, sc)
 	inner.RoutineDepth++
-	x := &plExec{r: r, fn: fn, body: body, opts: r.opts, ret: sqltypes.Null, top: block, scope0: sc}
+	x := &plExec{r: r, fn: fn, body: body, opts: r.opts, ret: sqltypes.Null, top: block, scope0: sc, seen: r.snap}
 	x.caller, _ = fc.Frame.(*plExec)
 	inner.Frame = x
 	x.opts.Fn = inner
@@ -325,37 +329,27 @@ func (x *plExec) block(b *parser.PLBlock) error {
 	if len(b.Handlers) == 0 {
 		return x.labeled(b.Label, x.stmts(b.Body))
 	}
-	// Outside a transaction (a stable or immutable function called by a
-	// statement outside a block) nothing the block does is written: no
-	// savepoint is needed.
-	txn := x.r.txn
-	var sp kv.Savepoint
-	if txn != nil {
-		sp = txn.Savepoint()
-	}
+	sx := x.subxact()
 	x.r.subxacts.Add(1)
 	err := x.stmts(b.Body)
 	x.r.subxacts.Add(-1)
 	if err == nil || isControl(err) {
-		if txn != nil {
-			if rerr := txn.Release(sp); rerr != nil {
-				return rerr
-			}
+		if rerr := sx.release(); rerr != nil {
+			return rerr
 		}
 		return x.labeled(b.Label, err)
 	}
 	pe := pgerr.As(executor.ClassifyError(err))
 	if pe == nil {
+		sx.abort()
 		return err
 	}
 	for _, h := range b.Handlers {
 		if !handles(h, pe) {
 			continue
 		}
-		if txn != nil {
-			if rerr := txn.RollbackTo(sp); rerr != nil {
-				return rerr
-			}
+		if rerr := sx.rollback(); rerr != nil {
+			return rerr
 		}
 		x.handling = append(x.handling, pe)
 		x.scope = append(x.scope, []*plVar{
@@ -367,6 +361,7 @@ func (x *plExec) block(b *parser.PLBlock) error {
 		x.handling = x.handling[:len(x.handling)-1]
 		return x.labeled(b.Label, herr)
 	}
+	sx.abort()
 	return err
 }
 
@@ -704,9 +699,12 @@ func (x *plExec) variables() ([]planner.Variable, []func() sqltypes.Value, strin
 // or running a plan, as PostgreSQL's PL/pgSQL evaluates its "simple
 // expressions".
 type plBound struct {
-	st     ir.Statement
-	simple []ir.Expr
-	cols   []ir.Column
+	st ir.Statement
+	// utility, instead of st, is a utility statement, which the session
+	// runs (plExec.utility).
+	utility *parser.Statement
+	simple  []ir.Expr
+	cols    []ir.Column
 	// cache is the statement's plan cache (plancache.go), as a prepared
 	// statement's: custom plans, then a generic plan whose key ranges
 	// come from each execution's values. mu guards it: a statement's
@@ -753,11 +751,15 @@ func (x *plExec) bind(sql string) (ir.Statement, []sqltypes.Value, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if b.utility != nil {
+		return nil, nil, x.notCursor(b.utility)
+	}
 	return b.st, params, nil
 }
 
 // bindFull binds sql, from the cache when cache is set.
 func (x *plExec) bindFull(sql string, cache bool) (*plBound, []sqltypes.Value, error) {
+	x.refresh()
 	vars, vals, sig := x.variables()
 	if len(x.tables) > 0 {
 		// A trigger's statements also read its transition tables.
@@ -787,6 +789,10 @@ func (x *plExec) bindFull(sql string, cache bool) (*plBound, []sqltypes.Value, e
 		}
 		if len(stmts) != 1 {
 			return nil, nil, pgerr.New(pgerr.SyntaxError, "query \"%s\" is not a single statement", sql)
+		}
+		if !planner.PLBindable(&stmts[0]) {
+			// Not cached: the session binds it as it runs it.
+			return &plBound{utility: &stmts[0]}, nil, nil
 		}
 		owner := ""
 		if x.fn != nil && x.fn.Definer {
@@ -830,20 +836,37 @@ type plPlanKey struct {
 // run binds and runs a SQL statement, returning rows as collect asks and
 // their columns.
 func (x *plExec) run(sql string, collect int) ([][]sqltypes.Value, []ir.Column, int64, error) {
+	rows, cols, n, _, err := x.runSQL(sql, collect, false)
+	return rows, cols, n, err
+}
+
+// runSQL is run, running a utility statement when utility allows (else
+// refusing it where a query is wanted); ran reports one was run.
+func (x *plExec) runSQL(sql string, collect int, utility bool) (rows [][]sqltypes.Value, cols []ir.Column, n int64, ran bool, err error) {
 	b, params, err := x.bindStatement(sql)
+	if err == nil && b.utility != nil && !utility {
+		err = x.notCursor(b.utility)
+	}
 	if err != nil {
-		return nil, nil, 0, sqlContext(err, "SQL statement", sql, 0)
+		return nil, nil, 0, false, sqlContext(err, "SQL statement", sql, 0)
 	}
 	x.spiKind, x.spiText = "SQL statement", sql
-	rows, cols, n, err := x.runBound(b, params, collect)
+	if b.utility != nil {
+		rows, cols, n, err = x.utility(b.utility, false, collect)
+	} else {
+		rows, cols, n, err = x.runBound(b, params, collect)
+	}
 	x.spiKind = ""
-	return rows, cols, n, sqlContext(err, "SQL statement", sql, 0)
+	return rows, cols, n, b.utility != nil, sqlContext(err, "SQL statement", sql, 0)
 }
 
 // runBound runs a bound statement with its parameters.
 func (x *plExec) runBound(b *plBound, params []sqltypes.Value, collect int) ([][]sqltypes.Value, []ir.Column, int64, error) {
 	if err := x.r.ctx.Err(); err != nil {
 		return nil, nil, 0, storeErr(err)
+	}
+	if b.utility != nil {
+		return nil, nil, 0, x.notCursor(b.utility) // an expression's SELECT never is one
 	}
 	st := b.st
 	if b.simple != nil {
@@ -1130,16 +1153,23 @@ func (x *plExec) sqlStmt(sql string, into []string, strict bool, using []sqltype
 	var rows [][]sqltypes.Value
 	var cols []ir.Column
 	var n int64
+	var utility bool
 	var err error
-	if using != nil || strings.HasPrefix(sql, "\x00") {
-		rows, cols, n, err = x.runDynamic(strings.TrimPrefix(sql, "\x00"), using, collect)
+	dynamic := using != nil || strings.HasPrefix(sql, "\x00")
+	if dynamic {
+		rows, cols, n, utility, err = x.runDynamicSQL(strings.TrimPrefix(sql, "\x00"), using, collect, true)
 	} else {
-		rows, cols, n, err = x.run(sql, collect)
+		rows, cols, n, utility, err = x.runSQL(sql, collect, true)
 	}
 	if err != nil {
 		return err
 	}
-	x.found, x.rowCount = n > 0, n
+	// PostgreSQL sets FOUND after a query or a write, not after a
+	// utility statement nor after EXECUTE; ROW_COUNT after each.
+	if !utility && !dynamic {
+		x.found = n > 0
+	}
+	x.rowCount = n
 	if into == nil {
 		return nil
 	}
@@ -1160,18 +1190,38 @@ func (x *plExec) sqlStmt(sql string, into []string, strict bool, using []sqltype
 
 // runDynamic runs EXECUTE's statement, its $n the USING values.
 func (x *plExec) runDynamic(sql string, using []sqltypes.Value, collect int) ([][]sqltypes.Value, []ir.Column, int64, error) {
-	st, err := x.bindDynamic(sql, using)
-	if err != nil {
-		return nil, nil, 0, sqlContext(err, "SQL statement", sql, 0)
-	}
-	x.spiKind, x.spiText = "SQL statement", sql
-	rows, n, err := x.r.runStatement(x.fn, st, using, x.opts, collect, nil)
-	x.spiKind = ""
-	return rows, planner.ResultColumns(st), n, sqlContext(err, "SQL statement", sql, 0)
+	rows, cols, n, _, err := x.runDynamicSQL(sql, using, collect, false)
+	return rows, cols, n, err
 }
 
-// bindDynamic binds an EXECUTE's statement, its $n the USING values.
-func (x *plExec) bindDynamic(sql string, using []sqltypes.Value) (ir.Statement, error) {
+// runDynamicSQL is runDynamic, running a utility statement when utility
+// allows (EXECUTE's own), else refusing it; ran reports one was run.
+func (x *plExec) runDynamicSQL(sql string, using []sqltypes.Value, collect int, utility bool) (rows [][]sqltypes.Value, cols []ir.Column, n int64, ran bool, err error) {
+	p, err := x.parseDynamic(sql)
+	if err != nil {
+		return nil, nil, 0, false, sqlContext(err, "SQL statement", sql, 0)
+	}
+	if !planner.PLBindable(p) {
+		if !utility {
+			return nil, nil, 0, false, sqlContext(x.notCursor(p), "SQL statement", sql, 0)
+		}
+		x.spiKind, x.spiText = "SQL statement", sql
+		rows, cols, n, err = x.utility(p, true, collect)
+		x.spiKind = ""
+		return rows, cols, n, true, sqlContext(err, "SQL statement", sql, 0)
+	}
+	st, err := x.bindParsed(p, using)
+	if err != nil {
+		return nil, nil, 0, false, sqlContext(err, "SQL statement", sql, 0)
+	}
+	x.spiKind, x.spiText = "SQL statement", sql
+	rows, n, err = x.r.runStatement(x.fn, st, using, x.opts, collect, nil)
+	x.spiKind = ""
+	return rows, planner.ResultColumns(st), n, false, sqlContext(err, "SQL statement", sql, 0)
+}
+
+// parseDynamic parses an EXECUTE's statement.
+func (x *plExec) parseDynamic(sql string) (*parser.Statement, error) {
 	stmts, err := parser.Parse(sql)
 	if err != nil {
 		return nil, err
@@ -1179,6 +1229,25 @@ func (x *plExec) bindDynamic(sql string, using []sqltypes.Value) (ir.Statement, 
 	if len(stmts) != 1 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXECUTE of several statements is not supported")
 	}
+	return &stmts[0], nil
+}
+
+// bindDynamic binds an EXECUTE's statement, its $n the USING values; a
+// utility statement is refused (a cursor's query).
+func (x *plExec) bindDynamic(sql string, using []sqltypes.Value) (ir.Statement, error) {
+	p, err := x.parseDynamic(sql)
+	if err != nil {
+		return nil, err
+	}
+	if !planner.PLBindable(p) {
+		return nil, x.notCursor(p)
+	}
+	return x.bindParsed(p, using)
+}
+
+// bindParsed binds a parsed EXECUTE statement, its $n the USING values.
+func (x *plExec) bindParsed(p *parser.Statement, using []sqltypes.Value) (ir.Statement, error) {
+	x.refresh()
 	vars := make([]planner.Variable, len(using))
 	for i, v := range using {
 		vars[i] = planner.Variable{Type: sqltypes.TypeOfValue(v)}
@@ -1187,7 +1256,7 @@ func (x *plExec) bindDynamic(sql string, using []sqltypes.Value) (ir.Statement, 
 	if x.fn != nil && x.fn.Definer {
 		owner = x.fn.Owner
 	}
-	return planner.BindPLStatement(x.scope0.snap, &stmts[0], vars, x.tables, planner.ParseVariableConflict(x.top.VariableConflict), owner, x.r.style)
+	return planner.BindPLStatement(x.scope0.snap, p, vars, x.tables, planner.ParseVariableConflict(x.top.VariableConflict), owner, x.r.style)
 }
 
 // dynamicQuery computes an EXECUTE's query string and its USING

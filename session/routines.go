@@ -137,7 +137,7 @@ func (s *Session) routineCatalog(ctx context.Context, x *ir.RoutineChange) (*cat
 	case x.Action == parser.RoutineCreate:
 		return s.tempCatalog(ctx)
 	case s.temp.cat != nil:
-		return s.temp.cat, nil
+		return s.temp.cat, s.tempChangeAllowed()
 	}
 	return s.permCatalog(ctx) // the session has none: the statement finds no routine
 }
@@ -295,6 +295,15 @@ type routineRunner struct {
 	subxacts atomic.Int32
 	// callNonAtomic: the routine being called is a non-atomic body's CALL.
 	callNonAtomic atomic.Bool
+	// firingDeferred: the runner fires deferred triggers, at COMMIT or SET
+	// CONSTRAINTS, where no utility statement may change the schema the
+	// commit is checking (plExec.utility).
+	firingDeferred bool
+	// ddl counts the utility statements bodies ran (plpgsql_utility.go):
+	// an exception block that rolls one back takes a new snapshot.
+	ddl atomic.Int64
+	// utilityMu makes the bodies' utility statements run one at a time.
+	utilityMu sync.Mutex
 }
 
 // routinesFor makes the runner of the routines the statement calls.

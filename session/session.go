@@ -59,6 +59,12 @@ type Session struct {
 	gucLevels []map[string]*gucSave
 	txDDL     bool
 	blockDDL  bool
+	// plUtility is set while a PL/pgSQL body's utility statement runs
+	// through the session's statement path (plpgsql_utility.go); runAs is
+	// then the user it runs as when that is not the session's current
+	// user (a SECURITY DEFINER routine's owner).
+	plUtility *plUtilityRun
+	runAs     string
 	// xactLocks are the advisory locks pg_advisory_xact_lock took in the
 	// transaction, released at its end (xactlocks.go).
 	xactLocks []xactLock
@@ -1343,7 +1349,7 @@ func (st *statement) runDropIndex(ctx context.Context, x *ir.DropIndex, env *run
 // transaction block, as PostgreSQL does (25001).
 func (st *statement) notConcurrentlyInBlock(what string) error {
 	if st.parsed.Concurrently && st.sess.txStatus != 'I' {
-		return pgerr.New(pgerr.ActiveSQLTransaction, "%s CONCURRENTLY cannot run inside a transaction block", what)
+		return st.sess.notInBlock(what + " CONCURRENTLY")
 	}
 	return nil
 }
@@ -1430,6 +1436,10 @@ func (st *statement) runExplain(ctx context.Context, x *ir.Explain, env *runEnv)
 func (st *statement) runSetVar(ctx context.Context, x *ir.SetVar, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	for _, v := range append([]*ir.SetVar{x}, x.More...) {
+		if n, ok := canonicalVar(v.Name); ok && isRoleVar(n) && s.plUtility != nil && s.plUtility.definer {
+			// As set_config in such a routine (pgcatalog's).
+			return nil, pgerr.New(pgerr.InsufficientPrivilege, "cannot set parameter \"%s\" within security-definer function", n)
+		}
 		if v.Name == varTransactionSnapshot && !v.Reset {
 			if err := s.importSnapshot(ctx, v.Value); err != nil {
 				return nil, err
@@ -1496,9 +1506,9 @@ func (st *statement) runReindex(ctx context.Context, x *ir.Reindex, env *runEnv)
 	if s.txStatus != 'I' {
 		switch {
 		case x.Concurrently:
-			return nil, pgerr.New(pgerr.ActiveSQLTransaction, "REINDEX CONCURRENTLY cannot run inside a transaction block")
+			return nil, s.notInBlock("REINDEX CONCURRENTLY")
 		case x.Object == "database" || x.Object == "schema" || x.Object == "system":
-			return nil, pgerr.New(pgerr.ActiveSQLTransaction, "REINDEX %s cannot run inside a transaction block", strings.ToUpper(x.Object))
+			return nil, s.notInBlock("REINDEX " + strings.ToUpper(x.Object))
 		}
 	}
 	if x.Database != "" && x.Database != s.params.Database && s.params.Database != "" {

@@ -53,7 +53,14 @@ func (s *Session) sessionUserOfVars() string {
 
 // currentUser is current_user: the role SET ROLE took, else the session
 // user.
-func (s *Session) currentUser() string { return s.derived().currentUser }
+// A PL/pgSQL body's utility statement runs as the body's user, the owner
+// of a SECURITY DEFINER routine (Session.runAs).
+func (s *Session) currentUser() string {
+	if s.runAs != "" {
+		return s.runAs
+	}
+	return s.derived().currentUser
+}
 
 // currentUserOfVars reads currentUser from the session's settings.
 func (s *Session) currentUserOfVars() string {

@@ -341,10 +341,10 @@ func (s *Session) catalogFor(ctx context.Context, name string) (*catalog.Catalog
 		return nil, storeErr(err)
 	}
 	if temp.HasRelation(name) {
-		return s.temp.cat, nil
+		return s.temp.cat, s.tempChangeAllowed()
 	}
 	if t, _ := temp.FindIndex(name); t != nil {
-		return s.temp.cat, nil
+		return s.temp.cat, s.tempChangeAllowed()
 	}
 	return s.permCatalog(ctx)
 }
@@ -430,6 +430,9 @@ func (s *Session) byCatalog(ctx context.Context, names []string, run func(cat *c
 		return err
 	}
 	if len(temp) > 0 {
+		if err := s.tempChangeAllowed(); err != nil {
+			return err
+		}
 		if err := run(s.temp.cat, temp); err != nil {
 			return storeErr(err)
 		}

@@ -49,7 +49,7 @@ func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerC
 	}
 	sc := r.st.sess.scopeOf(r.snap, fn, inner.Session.User)
 	inner = *inScope(&inner, fn, sc)
-	x := &plExec{r: r, fn: fn, body: fn.Body, opts: r.opts, ret: sqltypes.Null, top: block, scope0: sc}
+	x := &plExec{r: r, fn: fn, body: fn.Body, opts: r.opts, ret: sqltypes.Null, top: block, scope0: sc, seen: r.snap}
 	if tg.OldTable != "" || tg.NewTable != "" {
 		inner.Transition = map[string][][]sqltypes.Value{}
 		for _, tt := range []struct {
@@ -171,7 +171,7 @@ func truncateTriggers(x *ir.Truncate) bool {
 // in ctx, that statement's, with the write gate already held
 // (setConstraints, commitBlock).
 func (r *routineRunner) deferred(ctx context.Context) *routineRunner {
-	d := &routineRunner{st: r.st, ctx: ctx, txn: r.txn, opts: r.opts, snap: r.snap, style: r.style}
+	d := &routineRunner{st: r.st, ctx: ctx, txn: r.txn, opts: r.opts, snap: r.snap, style: r.style, firingDeferred: true}
 	d.gate.Store(1)
 	return d
 }

@@ -42,6 +42,9 @@ type savepoint struct {
 	// xactLocks is how many transaction-scoped advisory locks the block
 	// held then: rolling back to the savepoint releases the later ones.
 	xactLocks int
+	// pl, for a nameless savepoint, is the PL/pgSQL exception block it
+	// belongs to (plpgsql_utility.go).
+	pl *plSubxact
 }
 
 // blockTxn returns the block's transaction, beginning it at the block's
@@ -292,11 +295,9 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 	// The parser folded an unquoted name and kept a quoted one's case.
 	name := op.Savepoint
 	if op.Op == ir.TxnSavepoint {
-		t, err := s.blockTxn(ctx)
-		if err != nil {
+		if _, err := s.pushSavepoint(ctx, name); err != nil {
 			return nil, err
 		}
-		s.savepoints = append(s.savepoints, savepoint{name: name, sp: t.Savepoint(), temps: len(s.temp.created), xactLocks: len(s.xactLocks)})
 		return tagResult("SAVEPOINT"), nil
 	}
 	// The innermost savepoint of that name, as PostgreSQL finds it.
@@ -307,30 +308,60 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 	if i < 0 {
 		return nil, pgerr.New(pgerr.InvalidSavepointSpecification, "savepoint %q does not exist", op.Savepoint)
 	}
-	sp := s.savepoints[i]
 	if op.Op == ir.TxnRollbackTo {
-		if err := s.txn.RollbackTo(sp.sp); err != nil {
+		if err := s.rollbackToSavepoint(ctx, i); err != nil {
 			return nil, err
 		}
-		if err := s.undoTempCreates(ctx, sp.temps); err != nil {
-			return nil, err
-		}
-		// The savepoint stays; the later ones go, and so do the settings
-		// made since it.
-		s.gucRollbackTo(i + 1)
-		s.releaseXactLocks(sp.xactLocks)
-		s.closeLargeObjectsAbove(i + 1)
-		s.savepoints = s.savepoints[:i+1]
 		s.txStatus = 'T'
 		return tagResult("ROLLBACK"), nil
 	}
-	if err := s.txn.Release(sp.sp); err != nil {
+	if err := s.releaseSavepoint(i); err != nil {
 		return nil, err
+	}
+	return tagResult("RELEASE"), nil
+}
+
+// pushSavepoint takes a savepoint of the block (SAVEPOINT, or a PL/pgSQL
+// exception block's subtransaction) and returns its index in
+// s.savepoints.
+func (s *Session) pushSavepoint(ctx context.Context, name string) (int, error) {
+	t, err := s.blockTxn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	s.savepoints = append(s.savepoints, savepoint{name: name, sp: t.Savepoint(), temps: len(s.temp.created), xactLocks: len(s.xactLocks)})
+	return len(s.savepoints) - 1, nil
+}
+
+// rollbackToSavepoint undoes what the block did since savepoint i: its
+// writes and schema changes, the temporary objects it created, the
+// settings it made, the advisory locks it took and the large objects it
+// opened. The savepoint stays; the later ones go.
+func (s *Session) rollbackToSavepoint(ctx context.Context, i int) error {
+	sp := s.savepoints[i]
+	if err := s.txn.RollbackTo(sp.sp); err != nil {
+		return err
+	}
+	if err := s.undoTempCreates(ctx, sp.temps); err != nil {
+		return err
+	}
+	s.gucRollbackTo(i + 1)
+	s.releaseXactLocks(sp.xactLocks)
+	s.closeLargeObjectsAbove(i + 1)
+	s.savepoints = s.savepoints[:i+1]
+	return nil
+}
+
+// releaseSavepoint forgets savepoint i and the later ones, their changes
+// becoming the enclosing level's (RELEASE).
+func (s *Session) releaseSavepoint(i int) error {
+	if err := s.txn.Release(s.savepoints[i].sp); err != nil {
+		return err
 	}
 	s.gucRelease(i + 1)
 	s.keepLargeObjectsAt(i)
 	s.savepoints = s.savepoints[:i]
-	return tagResult("RELEASE"), nil
+	return nil
 }
 
 func savepointStmtName(op ir.TxnOpKind) string {

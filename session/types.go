@@ -80,7 +80,7 @@ func (s *Session) typeCatalog(ctx context.Context, x *ir.TypeChange) (*catalog.C
 	case createsType(x):
 		return s.catalogForNew(ctx, true)
 	case s.temp.cat != nil:
-		return s.temp.cat, nil
+		return s.temp.cat, s.tempChangeAllowed()
 	}
 	return s.permCatalog(ctx) // the session has none: the statement finds no type
 }

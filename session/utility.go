@@ -245,7 +245,7 @@ func (s *Session) discard(ctx context.Context, what string) (wire.Result, error)
 	switch what {
 	case "all":
 		if s.txStatus != 'I' {
-			return nil, pgerr.New(pgerr.ActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
+			return nil, s.notInBlock("DISCARD ALL")
 		}
 		// What PostgreSQL's DISCARD ALL does, in its order: CLOSE ALL,
 		// RESET ALL, DEALLOCATE ALL, UNLISTEN *, DISCARD PLANS, DISCARD
