@@ -200,7 +200,7 @@ func (s *Schema) CellAround(base Box, x, y int, cx, cy, area float64) (r Range, 
 // CellsAround are the aligned cells of the address space, clipped to
 // base, around (cx, cy), or around the point of base nearest to it when
 // it lies outside: nested, each of about a 64th of the next one's area
-// over x and y, from about 64⁻³ of base's down, the last base's whole
+// over x and y, from about 64⁻² of base's down, the last base's whole
 // clipped box, and none when the point is not finite or base holds no
 // finite point; px and py are the point they are around. Read from the
 // smallest out, they are a probe's
@@ -225,7 +225,7 @@ func (s *Schema) CellsAround(base Box, x, y int, cx, cy float64) (cells []Range,
 	cx, cy = min(max(cx, xlo), xhi), min(max(cy, ylo), yhi)
 	area := (xhi - xlo) * (yhi - ylo)
 	var out []Range
-	for _, f := range []float64{1 << 18, 1 << 12, 1 << 6} {
+	for _, f := range []float64{1 << 12, 1 << 6} {
 		if r, ok := s.CellAround(base, x, y, cx, cy, area/f); ok && (len(out) == 0 || !bytes.Equal(out[len(out)-1].Lo, r.Lo) || !bytes.Equal(out[len(out)-1].Hi, r.Hi)) {
 			out = append(out, r)
 		}
