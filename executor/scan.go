@@ -211,10 +211,12 @@ func (s *scanRows) start(ctx context.Context) error {
 // one only where shards may be read one after another), and for a small
 // limit on a store
 // whose reads are in-process calls, where every shard's first batch is
-// likely all the scan reads.
+// likely all the scan reads, and for a filter that calls a user-defined
+// function.
 func (s *scanRows) readInline() bool {
 	n := s.node
-	return len(n.Shards) <= 1 || s.sink != nil || (s.ec.ex.Caps.CheapSeek && n.Limit > 0 && n.Limit <= batchRows)
+	return len(n.Shards) <= 1 || s.sink != nil || (s.ec.ex.Caps.CheapSeek && n.Limit > 0 && n.Limit <= batchRows) ||
+		ir.HasRoutineCall(n.Residual) // evaluated on one goroutine only (ir.Func.Routine)
 }
 
 // decodedCols are the table columns the scan's rows must carry: those the

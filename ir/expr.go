@@ -248,6 +248,13 @@ type Func struct {
 	// clock_timestamp()): a new value at every call, where a stable one
 	// (now()) keeps its value for the statement.
 	PerCall bool
+	// Routine marks a call of a user-defined function: the session's
+	// routine runner evaluates it, whose transaction savepoints (an
+	// exception block's) and state are one goroutine's, so a scan whose
+	// filter calls one reads its shards one after another
+	// (HasRoutineCall), as PostgreSQL plans no parallel scan under a
+	// PARALLEL UNSAFE function.
+	Routine bool
 	// infix: an operator (||, ->, ...) printed as (l op r).
 	Infix bool
 	// Op is the operator of an op ANY/ALL (array) test (the functions
@@ -272,6 +279,20 @@ const OpVariadic = "VARIADIC"
 const OpSQLSyntax = "SQL"
 
 func (e *Func) Pure() bool { return !e.Volatile }
+
+// HasRoutineCall reports whether e calls a user-defined function
+// (Func.Routine).
+func HasRoutineCall(e Expr) bool {
+	found := false
+	if e != nil {
+		Walk(e, func(x Expr) {
+			if f, ok := x.(*Func); ok && f.Routine {
+				found = true
+			}
+		})
+	}
+	return found
+}
 
 // Type implementations.
 func (e *ColRef) Type() sqltypes.Type { return e.Typ }

@@ -885,7 +885,7 @@ func scalarCall(fn *catalog.Function, args []ir.Expr, typ sqltypes.Type, of func
 	if fn.Strict {
 		call = strict(call)
 	}
-	return &ir.Func{Name: fn.Name, Args: args, Typ: typ, Fn: call, Volatile: true, PerCall: fn.Volatility == 'v'}
+	return &ir.Func{Name: fn.Name, Args: args, Typ: typ, Fn: call, Volatile: true, PerCall: fn.Volatility == 'v', Routine: true}
 }
 
 // noteRoutine records a user-defined routine the statement calls.
