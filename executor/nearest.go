@@ -277,7 +277,7 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 			if !math.IsInf(bound, 1) {
 				reach = (bound - d0) / 8
 			}
-			if near, far := r.candSpan(); far > near {
+			if near, far, _ := r.candSpan(); far > near {
 				reach = min(reach, far-near) // the probe's candidates' spread
 			}
 			if dens > 0 {
@@ -342,8 +342,9 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 }
 
 // candSpan is the least and the greatest finite distance among the
-// candidates (sorted: after trim), -1 and -1 when there is none.
-func (r *nearestRows) candSpan() (near, far float64) {
+// candidates (sorted: after trim), -1 and -1 when there is none, and how
+// many candidates have one.
+func (r *nearestRows) candSpan() (near, far float64, m int) {
 	near, far = -1, -1
 	for _, c := range r.cands {
 		if c.dist.IsNull() || !finiteF(c.dist.AsFloat()) {
@@ -353,8 +354,9 @@ func (r *nearestRows) candSpan() (near, far float64) {
 			near = c.dist.AsFloat()
 		}
 		far = c.dist.AsFloat()
+		m++
 	}
-	return near, far
+	return near, far, m
 }
 
 // outsideNext is the next batch's radius of a search from a centre at
@@ -366,14 +368,8 @@ func (r *nearestRows) candSpan() (near, far float64) {
 func (r *nearestRows) outsideNext(rad, d0, bound float64) float64 {
 	k := r.q.K
 	next := d0 + 2*(rad-d0)
-	if near, far := r.candSpan(); near >= 0 && far > near {
-		m := 0
-		for m < len(r.cands) && !r.cands[m].dist.IsNull() && finiteF(r.cands[m].dist.AsFloat()) {
-			m++
-		}
-		if m < k {
-			next = max(min(next, far+(far-near)*math.Sqrt(float64(k)/float64(m))*nearestMargin), rad+(rad-d0)/4)
-		}
+	if near, far, m := r.candSpan(); far > near && m < k {
+		next = max(min(next, far+(far-near)*math.Sqrt(float64(k)/float64(m))*nearestMargin), rad+(rad-d0)/4)
 	}
 	if kth := r.kth(k); kth >= 0 {
 		next = min(next, kth)
