@@ -267,6 +267,16 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 			rad = 0
 			side = math.Max(math.Max(math.Abs(cx), math.Abs(cy)), 1) * 1e-12
 		}
+		if near, far, _ := r.candSpan(); !outside && near > d0 && (rad > d0 && near > d0+nearestFarProbe*(rad-d0) || near-d0 > nearestFarProbe*(far-near)) {
+			// Within the data's bounds but far from its rows (bounds
+			// padded in coarse cells, as float codes are near 0, or a
+			// hole in the data): the probe's nearest lies far beyond the
+			// disc that was to hold K, or its rows lie at about one
+			// distance, much farther than they spread over. The search
+			// goes as from outside, from the nearest cells that hold a
+			// row (Descend).
+			outside = true
+		}
 		if outside {
 			// The disc around a distant centre meets the data in a lens
 			// whose rows its area does not tell: reach an eighth of the
@@ -286,6 +296,13 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 			if !(reach > 0) || math.IsInf(reach, 1) {
 				reach = max(d0, 1) * 1e-6
 			}
+			// Across the empty margin the data bounds leave: the nearest
+			// cells of about the reach's size that hold a row.
+			empty := func(rg zorder.Range) (bool, error) { return r.emptyRange(ctx, rg) }
+			if err := cells.Descend(reach, nearestDescendAsks, empty); err != nil {
+				return err
+			}
+			d0 = max(d0, cells.Settled())
 			rad = d0 + reach
 			side = reach / nearestCellsPerRadius
 			outsideBound = bound
@@ -339,6 +356,26 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 		}
 	}
 	return r.finish(ctx)
+}
+
+// nearestFarProbe is how many times farther than the first batch's reach,
+// or than its rows spread over, the probe's nearest row must lie for the
+// search to go as from outside the data.
+const nearestFarProbe = 8
+
+// nearestDescendAsks bounds the cells a search from outside the data
+// asks about, each one request of a row, before its first batch
+// (NearestCells.Descend).
+const nearestDescendAsks = 256
+
+// emptyRange reports whether the base box has no entry in rg: a read of
+// one row, kept by no one (NearestCells.Descend).
+func (r *nearestRows) emptyRange(ctx context.Context, rg zorder.Range) (bool, error) {
+	var got []nearestCand
+	if err := r.read(ctx, r.node.ZBox, []zorder.Range{rg}, 1, &got); err != nil {
+		return false, err
+	}
+	return len(got) == 0, nil
 }
 
 // candSpan is the least and the greatest finite distance among the

@@ -326,6 +326,45 @@ func (n *NearestCells) Batch(r, side float64) []Range {
 	return out
 }
 
+// Descend finds the nearest cells that hold any point, for a centre far
+// from the data: it takes the nearest cell not yet handed out, asks empty
+// whether the base box has an entry in its range, drops it if not (no
+// batch reads it), splits it if it is larger than a square of side side,
+// and stops at the first that holds a point and is no larger (put back),
+// or after asks questions. Every cell nearer than Settled() afterwards was
+// found empty, so Settled is a floor of the nearest point's distance: the
+// search's batches then reach out from there, not from the box's edge,
+// across whatever empty margin lies between.
+func (n *NearestCells) Descend(side float64, asks int, empty func(Range) (bool, error)) error {
+	for ; asks > 0 && len(n.queue) > 0; asks-- {
+		c := n.queue[0]
+		if !finite(c.dist) {
+			return nil // only NULL or NaN points are left: Batch(+Inf) reads them
+		}
+		c = n.queue.pop()
+		none, err := empty(n.s.cellRange(&c.n))
+		if err != nil {
+			return err
+		}
+		switch {
+		case none:
+			continue
+		case c.n.k < n.s.bits && n.wide(&c.n, -1, side):
+			c0, c1, has0, has1 := n.s.split(&c.n)
+			if has0 {
+				n.queue.push(cell{n: c0, dist: n.distance(&c0)})
+			}
+			if has1 {
+				n.queue.push(cell{n: c1, dist: n.distance(&c1)})
+			}
+		default:
+			n.queue.push(c)
+			return nil
+		}
+	}
+	return nil
+}
+
 // reach is how far across the base box the disc of radius r reaches: r
 // for a centre within the box; for one outside it, the half chord of the
 // disc at the box's nearest point (the lens the disc cuts from the box is
