@@ -357,3 +357,64 @@ func TestCellsAround(t *testing.T) {
 		t.Fatalf("NaN centre: %v", cells)
 	}
 }
+
+// TestNearestCellsDescend: after Descend, with emptiness answered by brute
+// force over random clustered points, no point lies nearer the centre
+// than Settled() (the floor the search reaches out from), and the cells
+// it dropped held no point: the batches after it read every point.
+// Centres inside, beside and far from the cluster.
+func TestNearestCellsDescend(t *testing.T) {
+	s := MustSchema(Attr{Name: "x", Type: TypeFloat}, Attr{Name: "y", Type: TypeFloat})
+	rng := rand.New(rand.NewSource(9))
+	for trial := 0; trial < 200; trial++ {
+		type pt struct {
+			x, y float64
+			a    []byte
+		}
+		var pts []pt
+		cx0, cy0 := rng.Float64()*100, rng.Float64()*100
+		for i := 0; i < 300; i++ {
+			x, y := cx0+rng.NormFloat64()*3, cy0+rng.NormFloat64()*3
+			pts = append(pts, pt{x, y, s.Encode([]uint64{s.Attr(0).Float(x), s.Attr(1).Float(y)})})
+		}
+		box := s.Universe()
+		cx, cy := cx0+rng.NormFloat64()*[]float64{1, 10, 1000}[trial%3], cy0+rng.NormFloat64()*10
+		n := s.NearestCells(box, 0, 1, cx, cy)
+		asked := 0
+		empty := func(r Range) (bool, error) {
+			asked++
+			for _, p := range pts {
+				if bytes.Compare(r.Lo, p.a) <= 0 && (r.Hi == nil || bytes.Compare(p.a, r.Hi) < 0) {
+					return false, nil
+				}
+			}
+			return true, nil
+		}
+		side := []float64{0.01, 0.3, 5}[rng.Intn(3)]
+		if err := n.Descend(side, 256, empty); err != nil {
+			t.Fatal(err)
+		}
+		floor := n.Settled()
+		nearest := math.Inf(1)
+		for _, p := range pts {
+			nearest = min(nearest, math.Hypot(p.x-cx, p.y-cy))
+		}
+		if nearest < floor {
+			t.Fatalf("trial %d: a point at %v, nearer than the floor %v (%d asks)", trial, nearest, floor, asked)
+		}
+		// The batches after it read every point the dropped cells did not hold: all.
+		var got []float64
+		for !n.Done() {
+			for _, r := range n.Batch(math.Inf(1), side) {
+				for _, p := range pts {
+					if bytes.Compare(r.Lo, p.a) <= 0 && (r.Hi == nil || bytes.Compare(p.a, r.Hi) < 0) {
+						got = append(got, math.Hypot(p.x-cx, p.y-cy))
+					}
+				}
+			}
+		}
+		if len(got) != len(pts) {
+			t.Fatalf("trial %d: the batches after Descend read %d of %d points", trial, len(got), len(pts))
+		}
+	}
+}
