@@ -200,6 +200,9 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 	// A centre outside the data: its probe, from the data's nearest
 	// point, reads K, whose K-th distance bounds the search.
 	outside := d0 > 0 && !celled
+	// bound is a distance within which K rows lie, +Inf if unknown: the
+	// probe's p-th when p >= K.
+	bound := math.Inf(1)
 	// outsideBound is a distance within which K rows lie (the probe's
 	// K-th), +Inf if unknown: no batch reaches past it.
 	outsideBound := math.Inf(1)
@@ -237,9 +240,6 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 		}
 		done = zorder.UnionRanges(done, probed)
 		r.trim(q.K)
-		// bound is a distance within which K rows lie, +Inf if unknown:
-		// the probe's p-th when p >= K.
-		bound := math.Inf(1)
 		if p >= q.K && radius >= 0 {
 			bound = radius
 		}
@@ -267,14 +267,16 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 			rad = 0
 			side = math.Max(math.Max(math.Abs(cx), math.Abs(cy)), 1) * 1e-12
 		}
-		if near, far, _ := r.candSpan(); !outside && near > d0 && (rad > d0 && near > d0+nearestFarProbe*(rad-d0) || near-d0 > nearestFarProbe*(far-near)) {
+	}
+	if finiteF(cx) && finiteF(cy) {
+		if near, far, _ := r.candSpan(); !outside && (near < 0 || near > d0 && (rad > d0 && near > d0+nearestFarProbe*(rad-d0) || near-d0 > nearestFarProbe*(far-near))) {
 			// Within the data's bounds but far from its rows (bounds
 			// padded in coarse cells, as float codes are near 0, or a
-			// hole in the data): the probe's nearest lies far beyond the
-			// disc that was to hold K, or its rows lie at about one
-			// distance, much farther than they spread over. The search
-			// goes as from outside, from the nearest cells that hold a
-			// row (Descend).
+			// hole in the data): the probe found no row (the cell around
+			// the centre), or its nearest lies far beyond the disc that
+			// was to hold K, or its rows lie at about one distance, much
+			// farther than they spread over. The search goes as from
+			// outside, from the nearest cells that hold a row (Descend).
 			outside = true
 		}
 		if outside {
