@@ -194,6 +194,22 @@ func (s *Shape) MapXY(f func(x, y float64) (float64, float64)) *Shape {
 	return c
 }
 
+// mapCoords replaces every ordinate of s (x, y, z and m) with f's, in
+// place.
+func (s *Shape) mapCoords(f func(float64) float64) {
+	for i := range s.Coords {
+		s.Coords[i] = f(s.Coords[i])
+	}
+	for _, r := range s.Rings {
+		for i := range r {
+			r[i] = f(r[i])
+		}
+	}
+	for _, p := range s.Parts {
+		p.mapCoords(f)
+	}
+}
+
 // PointXY returns a non-empty point's x and y: the coordinates a spatial
 // index of points keys by.
 func (g Geom) PointXY() (x, y float64, ok bool) {

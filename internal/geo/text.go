@@ -54,11 +54,101 @@ func errParse() error { return errInvalid("parse error - invalid geometry") }
 // spelled as a suffix (POINTM). simplefeatures reads the ISO spelling
 // only, so the tags are respelled first.
 func ParseWKT(s string) (*Shape, error) {
+	s, restore := nonFinite(s)
 	g, err := geom.UnmarshalWKT(isoWKT(s), geom.NoValidate{})
 	if err != nil {
 		return nil, errParse()
 	}
-	return fromLibrary(g)
+	sh, err := fromLibrary(g)
+	if err == nil && restore != nil {
+		restore(sh)
+	}
+	return sh, err
+}
+
+// nonFinite respells the coordinates PostGIS reads and simplefeatures
+// refuses: NaN (in any case, a token of its own) and a number beyond
+// float8's range (1e400 is Infinity). Each becomes a sentinel number that
+// no other coordinate of s equals; restore puts NaN and the infinities
+// back in the parsed shape (nil when s has none).
+func nonFinite(s string) (string, func(*Shape)) {
+	type token struct {
+		start, end int
+		v          float64 // NaN, +Inf or -Inf
+	}
+	var odd []token
+	seen := map[float64]bool{}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case isLetter(c):
+			j := i
+			for j < len(s) && (isLetter(s[j]) || s[j] >= '0' && s[j] <= '9') {
+				j++
+			}
+			if strings.EqualFold(s[i:j], "nan") && (i == 0 || s[i-1] != '-' && s[i-1] != '+') { // -nan is no number
+				odd = append(odd, token{i, j, math.NaN()})
+			}
+			i = j
+		case c >= '0' && c <= '9' || c == '.' || (c == '-' || c == '+') && i+1 < len(s) && (s[i+1] >= '0' && s[i+1] <= '9' || s[i+1] == '.'):
+			j := i + 1
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' || s[j] == 'e' || s[j] == 'E' ||
+				(s[j] == '-' || s[j] == '+') && (s[j-1] == 'e' || s[j-1] == 'E')) {
+				j++
+			}
+			f, err := strconv.ParseFloat(s[i:j], 64)
+			switch {
+			case err == nil:
+				seen[f] = true
+			case math.IsInf(f, 0):
+				odd = append(odd, token{i, j, f})
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	if len(odd) == 0 {
+		return s, nil
+	}
+	// Sentinels: finite, and equal to no coordinate written.
+	sentinel := map[float64]float64{} // sentinel → the value it stands for
+	of := map[int]float64{}           // 0 NaN, 1 +Inf, -1 -Inf → its sentinel
+	next := 1.2345678901234567e300
+	kind := func(v float64) int {
+		switch {
+		case math.IsNaN(v):
+			return 0
+		case v > 0:
+			return 1
+		}
+		return -1
+	}
+	var b strings.Builder
+	last := 0
+	for _, t := range odd {
+		k := kind(t.v)
+		sv, ok := of[k]
+		if !ok {
+			for seen[next] {
+				next = math.Nextafter(next, math.Inf(1))
+			}
+			sv, seen[next] = next, true
+			of[k], sentinel[sv] = sv, t.v
+		}
+		b.WriteString(s[last:t.start])
+		b.WriteString(strconv.FormatFloat(sv, 'g', -1, 64))
+		last = t.end
+	}
+	b.WriteString(s[last:])
+	return b.String(), func(sh *Shape) {
+		sh.mapCoords(func(f float64) float64 {
+			if v, ok := sentinel[f]; ok {
+				return v
+			}
+			return f
+		})
+	}
 }
 
 var wktTags = map[string]bool{"point": true, "linestring": true, "polygon": true, "multipoint": true,
