@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -92,6 +93,15 @@ func (b *Binder) bindDefaultAt(c catalog.Column, text string, offset int) (ir.Ex
 	if bad.err != nil {
 		return nil, bad.err
 	}
+	if m := bad.param; m != nil && m.Order < len(stmt.ParamOrder) {
+		// A stored expression has no parameters to take (PostgreSQL
+		// says so of a utility statement's $n, EXECUTE ... USING too).
+		err := pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", stmt.ParamOrder[m.Order])
+		if offset > 0 && b.stmt != nil {
+			err = err.WithPosition(stmt.Position(m.OriginTextPosition()))
+		}
+		return nil, err
+	}
 	snap := b.snap.IgnoringUsage()
 	if err := qualifyStored(snap, node); err != nil {
 		return nil, err
@@ -108,14 +118,22 @@ func (b *Binder) bindDefaultAt(c catalog.Column, text string, offset int) (ir.Ex
 	return sub.coerceTo(e, c.Type, true)
 }
 
-// defaultChecker finds what a DEFAULT expression may not contain.
-type defaultChecker struct{ err error }
+// defaultChecker finds what a DEFAULT expression may not contain; param
+// is its first parameter ($n), if any.
+type defaultChecker struct {
+	err   error
+	param *driver.ParamMarkerExpr
+}
 
 func (v *defaultChecker) Enter(n ast.Node) (ast.Node, bool) {
 	if v.err != nil {
 		return n, true
 	}
 	switch x := n.(type) {
+	case *driver.ParamMarkerExpr:
+		if v.param == nil {
+			v.param = x
+		}
 	case *ast.ColumnNameExpr:
 		v.err = pgerr.New(pgerr.FeatureNotSupported, "cannot use column reference in DEFAULT expression")
 	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr:

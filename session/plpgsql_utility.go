@@ -338,7 +338,10 @@ func (x *plExec) utility(p *parser.Statement, dynamic bool, collect int) ([][]sq
 // statement, as x's user (the owner of a SECURITY DEFINER routine).
 func (s *Session) withPLUtility(x *plExec, f func() error) error {
 	prev, prevAs := s.plUtility, s.runAs
-	s.plUtility = &plUtilityRun{ownTxn: x.r.st.ownTxn, subxact: x.r.subxacts.Load() > 0, definer: x.opts.Fn.Session.Definer}
+	// A body run by a utility statement of another (a DO that EXECUTE
+	// runs) runs in that one's transaction: the outermost says whose it is.
+	ownTxn := x.r.st.ownTxn || prev != nil && prev.ownTxn
+	s.plUtility = &plUtilityRun{ownTxn: ownTxn, subxact: x.r.subxacts.Load() > 0, definer: x.opts.Fn.Session.Definer}
 	if u := x.opts.Fn.Session.User; x.opts.Fn.Session.Definer && u != "" {
 		s.runAs = u
 	}
