@@ -1,6 +1,8 @@
 package optimizer
 
 import (
+	"slices"
+
 	"sync"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -254,6 +256,15 @@ func (c *instantiation) node(n Node) (Node, bool) {
 			s, ok = x.derive.rederive(x, c.ctx)
 		case x.inverted != nil:
 			s, ok = x.inverted.rederive(x, c.ctx)
+		case x.Nearest != nil && x.replan.spec.Filter == nil && sameDataBounds(x, c.opts):
+			// A nearest-neighbour search with no filter reads what its
+			// centre, evaluated as the search starts, and the index's data
+			// bounds say: with the bounds as they were, planned again it
+			// would be this very scan (the cache drops the plan when the
+			// statistics or the settings change).
+			cp := *x
+			cp.use.ctx = c.ctx
+			s, ok = &cp, true
 		default:
 			s, ok = replanScan(x, c.ctx, c.opts)
 		}
@@ -382,6 +393,22 @@ func replanScan(tmpl *Scan, ctx *ir.EvalContext, opts Options) (*Scan, bool) {
 	out.use = tmpl.use
 	out.use.ctx = ctx
 	return out, true
+}
+
+// sameDataBounds reports whether the Z-order data bounds of x's index
+// are, for this execution (opts.ZBounds reads them afresh each
+// statement), the ones x was planned with.
+func sameDataBounds(x *Scan, opts Options) bool {
+	var zb *catalog.ZBounds
+	if opts.ZBounds != nil && x.Index != nil {
+		zb = opts.ZBounds.ZBounds(x.Index)
+	}
+	if zb == nil || x.ZSchema == nil {
+		return x.ZData == nil
+	}
+	data := x.ZSchema.Universe()
+	zb.Clip(data)
+	return slices.Equal(data, x.ZData)
 }
 
 // scanReplan is what a scan is planned again from: its spec, and the view

@@ -179,3 +179,34 @@ func TestNearestFromOutsideTheData(t *testing.T) {
 		})
 	}
 }
+
+// TestGenericNearestSeesNewBounds: a prepared kNN search without a filter
+// keeps its generic plan while the index's data bounds stay as they were
+// (optimizer.sameDataBounds), and is planned again once a row outside
+// them widens them: the new row, the nearest, is found. A plan kept with
+// the old bounds would search within them and miss it.
+func TestGenericNearestSeesNewBounds(t *testing.T) {
+	_, sess := newSession(t, backends(t)[0].open(t))
+	mustExec(t, sess, "CREATE EXTENSION IF NOT EXISTS postgis")
+	mustExec(t, sess, "CREATE TABLE gnb (id int PRIMARY KEY, geom geometry(Point, 4326))")
+	mustExec(t, sess, "INSERT INTO gnb SELECT g, ST_SetSRID(ST_MakePoint(10 + (g % 30) * 0.01, 50 + (g / 30) * 0.01), 4326) FROM generate_series(1, 900) g")
+	mustExec(t, sess, "CREATE INDEX gnb_geom ON gnb USING gist (geom)")
+	mustExec(t, sess, "ANALYZE gnb")
+	mustExec(t, sess, "PREPARE near(float8, float8) AS SELECT id FROM gnb ORDER BY geom <-> ST_SetSRID(ST_MakePoint($1, $2), 4326), id LIMIT 1")
+	for i := 0; i < 7; i++ {
+		if got := mustExec(t, sess, "EXECUTE near(10.0101, 50.0001)"); len(got) != 1 || got[0] != "1" {
+			t.Fatalf("execution %d: %v, want [1]", i, got)
+		}
+	}
+	if got := mustExec(t, sess, "SELECT generic_plans FROM pg_prepared_statements WHERE name = 'near'"); len(got) != 1 || got[0] == "0" {
+		t.Fatalf("generic plans: %v", got)
+	}
+	// Far outside the bounds, nearest to the next centre.
+	mustExec(t, sess, "INSERT INTO gnb VALUES (5000, 'SRID=4326;POINT(80 -20)')")
+	if got := mustExec(t, sess, "EXECUTE near(81, -21)"); len(got) != 1 || got[0] != "5000" {
+		t.Fatalf("after a row outside the bounds: %v, want [5000]", got)
+	}
+	if got := mustExec(t, sess, "EXECUTE near(10.0101, 50.0001)"); len(got) != 1 || got[0] != "1" {
+		t.Fatalf("again: %v, want [1]", got)
+	}
+}
