@@ -410,10 +410,10 @@ func columnsOf(b ir.Statement) []wire.Column {
 		if x.Name == "all" {
 			return textColumns("name", "setting")
 		}
-		if n, ok := canonicalVar(x.Name); ok {
+		if n, ok := canonicalVar(x.Name); ok && !(n == varWorkMem && x.Name == "work_mem") {
 			return textColumns(displayName(n))
 		}
-		return textColumns(x.Name)
+		return textColumns(x.Name) // work_mem is PostgreSQL's name of zproxy.work_mem
 	}
 	return nil
 }
