@@ -218,8 +218,13 @@ func (e *Engine) noteWrites(t *catalog.Table, n int64, force bool) {
 // now (it may have changed or gone since the writes were counted), and
 // with pack packs its gin indexes' lists, as PostgreSQL's autovacuum
 // cleans a GIN index's pending list (an index just built is packed
-// already).
+// already). Only on a store that keeps old versions (Pebble): on one that
+// does not (DynamoDB), a transaction that read a list the packing then
+// rewrites fails with 40001 (kv.Capabilities.KeepsVersions), and a
+// background task must not fail a client's transaction. There, VACUUM,
+// gin_clean_pending_list and index builds pack, as a client asks.
 func (e *Engine) autoAnalyzeTable(name string, pack bool) error {
+	pack = pack && e.exec.Caps.KeepsVersions
 	ctx := e.buildCtx
 	snap, err := e.catalog.Snapshot(ctx)
 	if err != nil {
