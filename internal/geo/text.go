@@ -77,40 +77,30 @@ func nonFinite(s string) (string, func(*Shape)) {
 		v          float64 // NaN, +Inf or -Inf
 	}
 	var odd []token
-	seen := map[float64]bool{}
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case isLetter(c):
-			j := i
-			for j < len(s) && (isLetter(s[j]) || s[j] >= '0' && s[j] <= '9') {
-				j++
-			}
-			if strings.EqualFold(s[i:j], "nan") && (i == 0 || s[i-1] != '-' && s[i-1] != '+') { // -nan is no number
-				odd = append(odd, token{i, j, math.NaN()})
-			}
-			i = j
-		case c >= '0' && c <= '9' || c == '.' || (c == '-' || c == '+') && i+1 < len(s) && (s[i+1] >= '0' && s[i+1] <= '9' || s[i+1] == '.'):
-			j := i + 1
-			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' || s[j] == 'e' || s[j] == 'E' ||
-				(s[j] == '-' || s[j] == '+') && (s[j-1] == 'e' || s[j-1] == 'E')) {
-				j++
-			}
-			f, err := strconv.ParseFloat(s[i:j], 64)
-			switch {
-			case err == nil:
-				seen[f] = true
-			case math.IsInf(f, 0):
-				odd = append(odd, token{i, j, f})
-			}
-			i = j
-		default:
-			i++
+	// Every WKT a row is written with comes through here: the first walk
+	// parses only the numbers that can overflow (an exponent, or hundreds
+	// of digits), and allocates nothing for a WKT without odd tokens.
+	walkNumbers(s, func(start, end int, nan bool) {
+		if nan {
+			odd = append(odd, token{start, end, math.NaN()})
+			return
 		}
-	}
+		if end-start < 300 && strings.IndexAny(s[start:end], "eE") < 0 {
+			return
+		}
+		if f, err := strconv.ParseFloat(s[start:end], 64); err != nil && math.IsInf(f, 0) {
+			odd = append(odd, token{start, end, f})
+		}
+	})
 	if len(odd) == 0 {
 		return s, nil
 	}
+	seen := map[float64]bool{}
+	walkNumbers(s, func(start, end int, nan bool) {
+		if f, err := strconv.ParseFloat(s[start:end], 64); !nan && err == nil {
+			seen[f] = true
+		}
+	})
 	// Sentinels: finite, and equal to no coordinate written.
 	sentinel := map[float64]float64{} // sentinel → the value it stands for
 	of := map[int]float64{}           // 0 NaN, 1 +Inf, -1 -Inf → its sentinel
@@ -148,6 +138,36 @@ func nonFinite(s string) (string, func(*Shape)) {
 			}
 			return f
 		})
+	}
+}
+
+// walkNumbers calls visit with the byte span of each number token of WKT
+// s, and of each NaN token (nan: in any case, a word of its own; -nan is
+// no number).
+func walkNumbers(s string, visit func(start, end int, nan bool)) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case isLetter(c):
+			j := i
+			for j < len(s) && (isLetter(s[j]) || s[j] >= '0' && s[j] <= '9') {
+				j++
+			}
+			if strings.EqualFold(s[i:j], "nan") && (i == 0 || s[i-1] != '-' && s[i-1] != '+') {
+				visit(i, j, true)
+			}
+			i = j
+		case c >= '0' && c <= '9' || c == '.' || (c == '-' || c == '+') && i+1 < len(s) && (s[i+1] >= '0' && s[i+1] <= '9' || s[i+1] == '.'):
+			j := i + 1
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' || s[j] == 'e' || s[j] == 'E' ||
+				(s[j] == '-' || s[j] == '+') && (s[j-1] == 'e' || s[j-1] == 'E')) {
+				j++
+			}
+			visit(i, j, false)
+			i = j
+		default:
+			i++
+		}
 	}
 }
 
