@@ -795,7 +795,11 @@ func (b *builder) planSort(n *ir.Sort, req request) (Node, bool, error) {
 		return nil, false, err
 	}
 	if delivered {
-		return in, true, nil
+		// The input arrives in this sort's order, which gives the
+		// parent's only when that is a prefix of it (not the same
+		// columns the other way round: ORDER BY id DESC over a derived
+		// table ordered by id).
+		return in, sameOrder(req.order, n.Keys), nil
 	}
 	return &Sort{Input: in, Keys: n.Keys, Limit: req.limit}, sameOrder(req.order, n.Keys), nil
 }
