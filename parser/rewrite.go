@@ -71,7 +71,13 @@ type rewriter struct {
 	// token after its operand, for the rewrites that need the operand's
 	// end again (IS DISTINCT FROM NOT y) without following it again.
 	notEnds map[int]int
+	// swaps are spans of tokens emit writes in another order: a locking
+	// clause before its LIMIT (lockBeforeLimit).
+	swaps []tokenSwap
 }
+
+// tokenSwap has emit write the tokens [mid, end) before [start, mid).
+type tokenSwap struct{ start, mid, end int }
 
 // lifted is the statement that keeps what the rewriting lifts out of the
 // text (Statement.CountExprs, WriteWith, WriteCTEs).
@@ -350,6 +356,9 @@ func (r *rewriter) rewrite(head int) (err error) {
 			err = r.likePatterns(head)
 		}
 	}()
+	if err := r.lockBeforeLimit(head); err != nil {
+		return err
+	}
 	for i := head; i < len(r.toks); i++ {
 		if r.ed[i].done {
 			continue
@@ -1691,10 +1700,15 @@ func (r *rewriter) conflictTarget(oc *OnConflict, open, close int) error {
 func (r *rewriter) emit(head int) string {
 	r.out.Reset()
 	r.out.Grow(r.toks[len(r.toks)-1].end - r.toks[head].start + 16)
-	for i := head; i < len(r.toks); i++ {
+	order := r.emitOrder(head)
+	for n := head; n < len(r.toks); n++ {
+		i := n
+		if order != nil {
+			i = order[n-head]
+		}
 		t := &r.toks[i]
 		e := &r.ed[i]
-		if i > head && t.start > r.toks[i-1].end {
+		if n > head && i > 0 && (t.start > r.toks[i-1].end || order != nil && order[n-head-1] != i-1) {
 			r.insert(r.toks[i-1].end, " ")
 		}
 		if e.outer != "" {
@@ -1791,3 +1805,90 @@ func isUnsignedInt(s string) bool {
 // aggregates TiDB's grammar reads specially ("count"(*), "sum"(DISTINCT
 // x)), which mean the same unquoted.
 func tidbAggregateName(s string) bool { return tidbDistinctAggs[s] }
+
+// lockBeforeLimit finds locking clauses written before their query's
+// LIMIT, OFFSET or FETCH (SELECT ... FOR UPDATE SKIP LOCKED LIMIT 1), an
+// order PostgreSQL's grammar accepts as well as the other and TiDB's does
+// not: emit writes the limit clause first (swaps).
+func (r *rewriter) lockBeforeLimit(head int) error {
+	for i := head; i < len(r.toks); i++ {
+		if !r.lockingFor(i) {
+			continue
+		}
+		// The locking clauses run to the limit clause, or to the end of
+		// their query (its closing parenthesis, or the statement's end).
+		mid := r.spanAtDepth(i, func(u *token) bool {
+			return u.kind == tkIdent && (u.val == "limit" || u.val == "offset" || u.val == "fetch")
+		})
+		if mid >= len(r.toks) || r.toks[mid].is(")") {
+			i = mid - 1
+			continue
+		}
+		end := r.spanAtDepth(mid, func(*token) bool { return false })
+		if lock := r.spanAtDepth(mid, func(u *token) bool { return u.is("for") }); lock < end && r.lockingFor(lock) {
+			// One locking clause (of one or more items) per query.
+			return r.syntaxErrorAt(lock)
+		}
+		r.swaps = append(r.swaps, tokenSwap{start: i, mid: mid, end: end})
+		i = end - 1
+	}
+	return nil
+}
+
+// lockingFor reports whether token i begins a locking clause item (FOR
+// UPDATE, FOR NO KEY UPDATE, FOR SHARE, FOR KEY SHARE).
+func (r *rewriter) lockingFor(i int) bool {
+	return r.peek(i, "for") && r.toks[i].kind == tkIdent && (r.peek(i+1, "update") || r.peek(i+1, "share") ||
+		r.peek(i+1, "no") && r.peek(i+2, "key") || r.peek(i+1, "key") && r.peek(i+2, "share"))
+}
+
+// spanAtDepth returns the index of the first token from i on that stop
+// accepts outside any parentheses opened after i, or of the parenthesis
+// closing one opened before i, or len(r.toks).
+func (r *rewriter) spanAtDepth(i int, stop func(*token) bool) int {
+	d := 0
+	for ; i < len(r.toks); i++ {
+		u := &r.toks[i]
+		switch {
+		case u.is("("):
+			d++
+		case u.is(")"):
+			if d == 0 {
+				return i
+			}
+			d--
+		case d == 0 && stop(u):
+			return i
+		}
+	}
+	return i
+}
+
+// emitOrder is the order in which emit writes the tokens from head on
+// (nil: as they are).
+func (r *rewriter) emitOrder(head int) []int {
+	if len(r.swaps) == 0 {
+		return nil
+	}
+	order := make([]int, 0, len(r.toks)-head)
+	next := head
+	for _, sw := range r.swaps {
+		if sw.start < next {
+			continue
+		}
+		for k := next; k < sw.start; k++ {
+			order = append(order, k)
+		}
+		for k := sw.mid; k < sw.end; k++ {
+			order = append(order, k)
+		}
+		for k := sw.start; k < sw.mid; k++ {
+			order = append(order, k)
+		}
+		next = sw.end
+	}
+	for k := next; k < len(r.toks); k++ {
+		order = append(order, k)
+	}
+	return order
+}
