@@ -244,19 +244,19 @@ func inUnit(n, v, unit string) string {
 }
 
 func (p pgSession) SetSetting(name, value string, local bool) (string, error) {
-	n, ok := canonicalVar(name)
-	if !ok {
-		return "", pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
+	n, err := p.s.defineVar(name)
+	if err != nil {
+		return "", err
 	}
 	if local && p.s.txStatus == 'I' {
 		// Outside a block the statement's own transaction is the scope:
-		// the value is checked and gone when set_config returns.
+		// the value holds until the statement ends (endStatementTxn).
 		before := p.s.varValue(n)
 		if err := p.s.setVar(name, value, false); err != nil {
 			return "", err
 		}
-		set := p.s.varValue(n)
-		return set, p.s.restoreVar(n, before)
+		p.s.statementLocals = append(p.s.statementLocals, gucRestore{name: n, value: before})
+		return p.s.varValue(n), nil
 	}
 	if err := p.s.setScoped(name, value, false, local); err != nil {
 		return "", err

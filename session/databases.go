@@ -601,9 +601,11 @@ func (s *Session) alterDatabase(ctx context.Context, snap *catalog.Snapshot, ds 
 // name, as ALTER DATABASE SET does before storing it, and returns the
 // parameter's canonical name. The session's own value is left as it was.
 func (s *Session) checkSetting(name, value string) (string, error) {
-	n, ok := canonicalVar(name)
+	n, ok := s.resolveVar(name)
 	if !ok {
-		return "", pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
+		// A custom parameter's value is any string: it is checked by
+		// name, and defined in a session only as the session applies it.
+		return checkCustomVar(name)
 	}
 	before := s.varValue(n)
 	if err := s.setVar(name, value, false); err != nil {

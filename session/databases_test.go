@@ -119,12 +119,20 @@ func testDatabases(t *testing.T, store kv.Store) {
 	mustExec(t, first, "DROP DATABASE d4")
 	mustExec(t, first, "ALTER DATABASE d3 SET work_mem = '2MB'")
 	expectSQL(t, first, "ALTER DATABASE d3 SET work_mem = 'abc'", pgerr.InvalidParameterValue, "work_mem")
+	// A custom parameter is checked by name only, and defined in each
+	// session that connects.
+	mustExec(t, first, "ALTER DATABASE d3 SET app.region = 'eu-1'")
+	expectSQL(t, first, "ALTER DATABASE d3 SET \"app..region\" = 'x'", pgerr.InvalidName, "invalid configuration parameter name")
+	expectSQL(t, first, "SHOW app.region", pgerr.UndefinedObject, "unrecognized configuration parameter")
 	d3, err := connectTo(t, eng, "d3")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(mustExec(t, d3, "SHOW work_mem"), ";"); got != "2MB" {
 		t.Errorf("d3's work_mem is %q", got)
+	}
+	if got := strings.Join(mustExec(t, d3, "SELECT current_setting('app.region')"), ";"); got != "eu-1" {
+		t.Errorf("d3's app.region is %q", got)
 	}
 	d1.Close()
 	mustExec(t, first, "DROP DATABASE d1")

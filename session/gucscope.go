@@ -105,3 +105,18 @@ func (s *Session) restoreVar(n, value string) error {
 	}
 	return s.setVar(n, value, false)
 }
+
+// gucRestore is a parameter's value to put back.
+type gucRestore struct{ name, value string }
+
+// endStatementTxn ends the transaction of a statement run outside a
+// block: its transaction-scoped advisory locks go, and so do the values
+// set_config(..., true) gave for its duration, last first.
+func (s *Session) endStatementTxn() {
+	s.releaseXactLocks(0)
+	for i := len(s.statementLocals) - 1; i >= 0; i-- {
+		r := s.statementLocals[i]
+		_ = s.restoreVar(r.name, r.value)
+	}
+	s.statementLocals = s.statementLocals[:0]
+}

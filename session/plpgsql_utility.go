@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -133,6 +134,31 @@ func (x *plExec) upgrade() error {
 		}
 	}
 	return nil
+}
+
+var _ builtins.SettingScope = (*plExec)(nil)
+
+// SettingChanging gives the open exception blocks of x and of its callers
+// savepoints of the session's block before a function of the body's
+// statement (set_config) changes a setting, so that a block's failure
+// undoes the change as a utility statement's SET is undone.
+func (x *plExec) SettingChanging() error {
+	open := false
+	for e := x; e != nil && !open; e = e.caller {
+		open = len(e.subxacts) > 0
+	}
+	if !open {
+		return nil
+	}
+	if x.r.txn == nil || x.r.txn != x.r.st.sess.txn || x.r.firingDeferred {
+		// As for a utility statement (plExec.utility): no session block
+		// whose savepoint could undo the change.
+		return pgerr.New(pgerr.FeatureNotSupported, "changing a setting in a PL/pgSQL block with an EXCEPTION clause is not supported here").
+			WithDetail("zproxy undoes such a change only in the transaction of the statement that called the function.")
+	}
+	x.r.utilityMu.Lock()
+	defer x.r.utilityMu.Unlock()
+	return x.upgrade()
 }
 
 // release ends the subtransaction, its work kept.

@@ -40,9 +40,12 @@ type Session struct {
 	bodies routineBodies
 	// mem is the session's memory account (internal/memacct): COPY's and
 	// the block's pending writes, prepared statements, cursors.
-	mem      *memacct.Account
-	vars     map[string]string
-	txStatus byte
+	mem  *memacct.Account
+	vars map[string]string
+	// customVars are the custom parameters (placeholders) the session has
+	// defined, by canonical name, each as first written (customvars.go).
+	customVars map[string]string
+	txStatus   byte
 	// implicit marks the open block as an implicit one (BeginImplicit):
 	// the statements of one message or pipeline, ended by the wire layer.
 	implicit bool
@@ -57,8 +60,11 @@ type Session struct {
 	// gucLevels record the settings the block changed, per level
 	// (gucscope.go).
 	gucLevels []map[string]*gucSave
-	txDDL     bool
-	blockDDL  bool
+	// statementLocals are the values to put back when the statement
+	// running outside a block ends: set_config(..., true)'s (gucscope.go).
+	statementLocals []gucRestore
+	txDDL           bool
+	blockDDL        bool
 	// plUtility is set while a PL/pgSQL body's utility statement runs
 	// through the session's statement path (plpgsql_utility.go); runAs is
 	// then the user it runs as when that is not the session's current
@@ -497,12 +503,12 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 		s.engine.cat.idle(s)
 		if m, ok := res.(*memResult); ok && m.closeErr != nil && s.txStatus == 'I' {
 			// Its transaction failed to commit (a deferred constraint).
-			s.releaseXactLocks(0)
+			s.endStatementTxn()
 		} else if err == nil && s.txStatus == 'I' {
 			s.transactionDone(ctx)
 		} else if s.txStatus == 'I' {
 			// A failed statement's transaction has ended too.
-			s.releaseXactLocks(0)
+			s.endStatementTxn()
 		}
 	}
 	if m, ok := res.(*memResult); ok && err == nil && !m.recorded {
@@ -1469,7 +1475,7 @@ func (st *statement) runShowVar(ctx context.Context, x *ir.ShowVar, env *runEnv)
 		}
 		return staticResult(columnsOf(x), rows, "SHOW"), nil
 	}
-	n, ok := canonicalVar(x.Name)
+	n, ok := s.resolveVar(x.Name)
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", x.Name)
 	}

@@ -570,7 +570,7 @@ func (s *Session) dropTempRoutineDependents(ctx context.Context, x *ir.RoutineCh
 // transactionDone runs the ON COMMIT actions after a transaction ended
 // (see onCommit); a failure is logged, the transaction having ended.
 func (s *Session) transactionDone(ctx context.Context) {
-	s.releaseXactLocks(0)
+	s.endStatementTxn()
 	if s.temp.cat == nil {
 		return
 	}

@@ -130,10 +130,10 @@ func canonicalVar(name string) (string, bool) {
 	return n, ok
 }
 
-// reservedPrefixes are the built-in extensions' and auto_explain's setting
-// prefixes, under which no other name may be set (PostgreSQL's
-// MarkGUCPrefixReserved).
-var reservedPrefixes = map[string]bool{"pg_trgm": true, "auto_explain": true}
+// reservedPrefixes are the built-in extensions', auto_explain's and
+// PL/pgSQL's setting prefixes, under which no other name may be set
+// (PostgreSQL's MarkGUCPrefixReserved, as once the libraries are loaded).
+var reservedPrefixes = map[string]bool{"pg_trgm": true, "auto_explain": true, "plpgsql": true}
 
 // customHandled are the parameters set checks itself rather than through
 // package guc's reading of PostgreSQL's rules.
@@ -148,7 +148,7 @@ var customHandled = map[string]bool{
 // Setting implements wire.Session: parameter name's value as SHOW prints
 // it (the ParameterStatus messages of the startup send it too).
 func (s *Session) Setting(name string) (string, bool) {
-	n, ok := canonicalVar(name)
+	n, ok := s.resolveVar(name)
 	if !ok {
 		return "", false
 	}
@@ -158,7 +158,7 @@ func (s *Session) Setting(name string) (string, bool) {
 // exactSetting is an extension's setting as its functions read it: a
 // real in full, where Setting prints six digits.
 func (s *Session) exactSetting(name string) (string, bool) {
-	n, ok := canonicalVar(name)
+	n, ok := s.resolveVar(name)
 	if !ok {
 		return "", false
 	}
@@ -204,9 +204,9 @@ func (s *Session) set(name, value string, reset bool) error {
 // checked and changes nothing, with PostgreSQL's WARNING.
 func (s *Session) setScoped(name, value string, reset, local bool) error {
 	if local && s.txStatus == 'I' {
-		n, ok := canonicalVar(name)
-		if !ok {
-			return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
+		n, err := s.defineVar(name)
+		if err != nil {
+			return err
 		}
 		s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "SET LOCAL can only be used in transaction blocks"})
 		before, role := s.varValue(n), s.varValue(varRole)
@@ -219,7 +219,7 @@ func (s *Session) setScoped(name, value string, reset, local bool) error {
 		return s.restoreVar(n, before)
 	}
 	if s.txStatus != 'I' {
-		if n, ok := canonicalVar(name); ok && !strings.HasPrefix(n, "transaction_") {
+		if n, err := s.defineVar(name); err == nil && !strings.HasPrefix(n, "transaction_") {
 			s.gucChanging(n)
 			if n == varSessionAuth {
 				s.gucChanging(varRole) // which it sets to none
@@ -253,14 +253,9 @@ func (s *Session) setVar(name, value string, reset bool) error {
 	if reset && name == "all" {
 		return s.resetAll()
 	}
-	n, ok := canonicalVar(name)
-	if !ok {
-		if prefix, _, dotted := strings.Cut(n, "."); dotted && reservedPrefixes[prefix] {
-			// As PostgreSQL once an extension has claimed its prefix.
-			return pgerr.New(pgerr.InvalidName, "invalid configuration parameter name %q", name).
-				WithDetail("\"%s\" is a reserved prefix.", prefix)
-		}
-		return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
+	n, err := s.defineVar(name)
+	if err != nil {
+		return err
 	}
 	if err := s.checkVarContext(n, name); err != nil {
 		return err
@@ -401,7 +396,7 @@ func (s *Session) resetValue(n string) string {
 		return s.params.User // the authenticated user
 	}
 	for k, v := range s.params.Startup {
-		if c, ok := canonicalVar(k); ok && c == n {
+		if c, ok := s.resolveVar(k); ok && c == n {
 			return v
 		}
 	}
@@ -419,7 +414,11 @@ func (s *Session) resetValue(n string) string {
 // PostgreSQL.
 func (s *Session) resetAll() error {
 	names := make([]string, 0, len(knownVars))
-	for _, n := range allVarNames() {
+	all := allVarNames()
+	for n := range s.customVars {
+		all = append(all, n)
+	}
+	for _, n := range all {
 		// As PostgreSQL's RESET ALL, it passes over what the session may
 		// not change rather than failing on it.
 		// role and session_authorization are GUC_NO_RESET_ALL: RESET ALL

@@ -123,6 +123,18 @@ func NewEnv(snap *catalog.Snapshot, sess Session) *Env {
 	return &Env{Ctx: context.Background(), Snap: snap, Sess: sess}
 }
 
+// setSetting is a function's change of a setting (set_config, set_limit),
+// made known first to the PL/pgSQL activation that makes the call, whose
+// exception blocks must undo it should they fail (builtins.SettingScope).
+func setSetting(ctx *builtins.Context, e *Env, name, value string, local bool) (string, error) {
+	if sc, ok := ctx.Frame.(builtins.SettingScope); ok {
+		if err := sc.SettingChanging(); err != nil {
+			return "", err
+		}
+	}
+	return e.Sess.SetSetting(name, value, local)
+}
+
 // envOf returns the Env a function runs with, or nil.
 func envOf(ctx *builtins.Context) *Env {
 	if ctx == nil {

@@ -22,7 +22,7 @@ func init() {
 			// As pg_trgm: the real is printed as float4 prints it, and the
 			// setting reads that text, as SET would.
 			text := string(sqltypes.AppendFloat(nil, a[0].F, 32))
-			if _, err := e.Sess.SetSetting(TrgmSimilarityThreshold, text, false); err != nil {
+			if _, err := setSetting(ctx, e, TrgmSimilarityThreshold, text, false); err != nil {
 				return sqltypes.Null, err
 			}
 			// The setting holds the double that text reads as (SHOW

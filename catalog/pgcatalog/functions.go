@@ -502,7 +502,7 @@ func init() {
 				// who the session is under its owner's identity.
 				return sqltypes.Null, pgerr.New(pgerr.InsufficientPrivilege, "cannot set parameter \"%s\" within security-definer function", name)
 			}
-			v, err := e.Sess.SetSetting(name, a[1].S, a[2].Bool())
+			v, err := setSetting(ctx, e, a[0].S, a[1].S, a[2].Bool())
 			if err != nil {
 				return sqltypes.Null, err
 			}

@@ -78,7 +78,8 @@ type Context struct {
 	RoutineDepth int
 	// Frame is the activation of the PL/pgSQL routine whose statement
 	// makes the call (the session's), for the CONTEXT of what a routine
-	// it calls raises; nil outside one.
+	// it calls raises; nil outside one. A Frame that is a
+	// SettingScope hears of each setting the call changes first.
 	Frame any
 	// Transition are the transition tables' rows of the trigger whose
 	// function runs (REFERENCING), by name; nil outside one.
@@ -741,4 +742,13 @@ func NoFunction(name string, args []sqltypes.Type) *pgerr.Error {
 func NoFunctionSignature(name, args string) *pgerr.Error {
 	return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, args).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// SettingScope is a Frame whose rollbacks must undo the settings a call
+// changes (a PL/pgSQL activation inside an exception block): functions
+// that change a setting (set_config) call SettingChanging first, so that
+// the block's failure puts the setting back, as PostgreSQL's
+// subtransaction abort does.
+type SettingScope interface {
+	SettingChanging() error
 }
