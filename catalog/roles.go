@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/zproxy/zproxy/kv"
 )
@@ -49,6 +51,39 @@ type Role struct {
 	MemberOf map[string]bool `json:"member_of,omitempty"`
 	// Comment is COMMENT ON ROLE's text (pg_shdescription).
 	Comment string `json:"comment,omitempty"`
+	// Settings are the session defaults ALTER ROLE SET gave the role in
+	// every database, "name=value" in the order first set, as
+	// pg_db_role_setting.setconfig holds them (ConfigSet);
+	// DatabaseSettings those of ALTER ROLE ... IN DATABASE, by the
+	// database's ID.
+	Settings         []string            `json:"settings,omitempty"`
+	DatabaseSettings map[uint64][]string `json:"database_settings,omitempty"`
+}
+
+// ConfigSet is config with parameter name set to value: its item replaced
+// where it stands, or appended (PostgreSQL's GUCArrayAdd). Names compare
+// without regard to case.
+func ConfigSet(config []string, name, value string) []string {
+	out := slices.Clone(config)
+	for i, item := range out {
+		if n, _, _ := strings.Cut(item, "="); strings.EqualFold(n, name) {
+			out[i] = name + "=" + value
+			return out
+		}
+	}
+	return append(out, name+"="+value)
+}
+
+// ConfigReset is config without parameter name (nil when nothing is
+// left).
+func ConfigReset(config []string, name string) []string {
+	var out []string
+	for _, item := range config {
+		if n, _, _ := strings.Cut(item, "="); !strings.EqualFold(n, name) {
+			out = append(out, item)
+		}
+	}
+	return out
 }
 
 // Clone returns a deep copy of r, for building a changed role.
@@ -71,6 +106,8 @@ func (r *Role) Clone() *Role {
 		c.Schemas[n] = p
 	}
 	c.Parameters = copyACL(r.Parameters)
+	c.Settings = slices.Clone(r.Settings)
+	c.DatabaseSettings = maps.Clone(r.DatabaseSettings) // the lists are replaced, never changed in place
 	return &c
 }
 

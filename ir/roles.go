@@ -49,6 +49,23 @@ func (*CreateRole) Describe() Description {
 type AlterRole struct {
 	Role    RoleSpec
 	Options RoleOptions
+	// Setting is ALTER ROLE's SET or RESET clause (nil: attributes only).
+	Setting *RoleSetting
+}
+
+// RoleSetting is ALTER ROLE {role | ALL} [IN DATABASE db] SET or RESET: a
+// session default that a connection of the role (of every role, with
+// All) to database Database ("": to any database) starts with.
+type RoleSetting struct {
+	All      bool
+	Database string
+	// Param is the parameter, lower case ("all" with Reset: RESET ALL);
+	// Value SET's value; FromCurrent SET ... FROM CURRENT, the session's
+	// value of it.
+	Param       string
+	Value       string
+	Reset       bool
+	FromCurrent bool
 }
 
 // Kind implements Statement.

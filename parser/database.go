@@ -107,45 +107,8 @@ func (r *rewriter) databaseStmt() (*DatabaseStatement, error) {
 			st.Action, st.Owner, k = "owner", &rn, k+3
 		case r.peek(k, "set") && r.peek(k+1, "tablespace"):
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER DATABASE ... SET TABLESPACE is not supported").WithPosition(r.pos(k))
-		case r.peek(k, "set"):
-			st.Action = "set"
-			if st.Param, k, err = r.settingName(k + 1); err != nil {
-				return nil, err
-			}
-			if r.peek(k, "from") && r.peek(k+1, "current") {
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER DATABASE ... SET ... FROM CURRENT is not supported").WithPosition(r.pos(k))
-			}
-			if !r.peek(k, "to") && !r.peek(k, "=") {
-				return nil, r.syntaxErrorAt(k)
-			}
-			k++
-			if r.peek(k, "default") && k+1 == len(r.toks) {
-				st.Action, k = "reset", k+1
-				break
-			}
-			var vals []string
-			for ; k < len(r.toks); k++ {
-				t := r.toks[k]
-				switch {
-				case t.is(","):
-					continue
-				case t.kind == tkString:
-					vals = append(vals, t.val)
-				case t.kind == tkIdent || t.kind == tkQIdent || t.kind == tkNumber:
-					vals = append(vals, t.val)
-				case (t.is("-") || t.is("+")) && k+1 < len(r.toks) && r.toks[k+1].kind == tkNumber:
-					vals, k = append(vals, t.val+r.toks[k+1].val), k+1
-				default:
-					return nil, r.syntaxErrorAt(k)
-				}
-			}
-			if len(vals) == 0 {
-				return nil, r.syntaxErrorAt(k)
-			}
-			st.Value = strings.Join(vals, ", ")
-		case r.peek(k, "reset"):
-			st.Action = "reset"
-			if st.Param, k, err = r.settingName(k + 1); err != nil {
+		case r.peek(k, "set") || r.peek(k, "reset"):
+			if st.Action, st.Param, st.Value, k, err = r.settingClause(k, "ALTER DATABASE"); err != nil {
 				return nil, err
 			}
 		default:
@@ -205,4 +168,65 @@ func (r *rewriter) databaseOptions(st *DatabaseStatement, k int) (int, error) {
 		k++
 	}
 	return k, nil
+}
+
+// settingClause parses the SET or RESET clause at k of ALTER DATABASE
+// and ALTER ROLE (what names the statement, for errors) to the end of
+// the statement:
+//
+//	SET param {TO | =} {value [, ...] | DEFAULT}
+//	SET param FROM CURRENT
+//	RESET {param | ALL}
+//
+// It returns "set" or "reset" (SET ... TO DEFAULT is a reset), the
+// parameter (lower case; "all" for RESET ALL) and SET's value as SET would
+// take it ("" with current for FROM CURRENT).
+func (r *rewriter) settingClause(k int, what string) (action, param, value string, next int, err error) {
+	if r.peek(k, "reset") {
+		param, k, err = r.settingName(k + 1)
+		return "reset", param, "", k, err
+	}
+	if param, k, err = r.settingName(k + 1); err != nil {
+		return "", "", "", k, err
+	}
+	if r.peek(k, "from") && r.peek(k+1, "current") {
+		if what != "ALTER ROLE" {
+			return "", "", "", k, pgerr.New(pgerr.FeatureNotSupported, "%s ... SET ... FROM CURRENT is not supported", what).WithPosition(r.pos(k))
+		}
+		return "set_current", param, "", k + 2, nil
+	}
+	if !r.peek(k, "to") && !r.peek(k, "=") {
+		return "", "", "", k, r.syntaxErrorAt(k)
+	}
+	k++
+	if r.peek(k, "default") && k+1 == len(r.toks) {
+		return "reset", param, "", k + 1, nil
+	}
+	var vals []string
+	for ; k < len(r.toks); k++ {
+		t := r.toks[k]
+		if len(vals) > 0 {
+			// Values are a comma-separated list.
+			if !t.is(",") {
+				return "", "", "", k, r.syntaxErrorAt(k)
+			}
+			if k+1 == len(r.toks) {
+				return "", "", "", k, r.syntaxErrorAt(k + 1)
+			}
+			k++
+			t = r.toks[k]
+		}
+		switch {
+		case t.kind == tkString || t.kind == tkIdent || t.kind == tkQIdent || t.kind == tkNumber:
+			vals = append(vals, listQuoted(param, t, t.val))
+		case (t.is("-") || t.is("+")) && k+1 < len(r.toks) && r.toks[k+1].kind == tkNumber:
+			vals, k = append(vals, t.val+r.toks[k+1].val), k+1
+		default:
+			return "", "", "", k, r.syntaxErrorAt(k)
+		}
+	}
+	if len(vals) == 0 {
+		return "", "", "", k, r.syntaxErrorAt(k)
+	}
+	return "set", param, strings.Join(vals, ", "), k, nil
 }

@@ -45,8 +45,18 @@ type RoleStatement struct {
 	// REVOKE role (which takes away the option only).
 	Admin bool
 	// Setting is the parameter of ALTER SYSTEM SET/RESET (Kind
-	// "alter_system"), lower case; "all" for RESET ALL.
+	// "alter_system") and of ALTER ROLE's SET/RESET, lower case; "all"
+	// for RESET ALL.
 	Setting string
+	// SetAction is ALTER ROLE's "set", "set_current" (SET ... FROM
+	// CURRENT) or "reset" (RESET, SET ... TO DEFAULT); "" without one.
+	// SetValue is SET's value, as SET would take it; SetDatabase the
+	// database of IN DATABASE ("" for every database); AllRoles marks
+	// ALTER ROLE ALL.
+	SetAction   string
+	SetValue    string
+	SetDatabase string
+	AllRoles    bool
 	// Defaults marks ALTER DEFAULT PRIVILEGES (Kind "grant" or
 	// "revoke"): Object is then "tables", "sequences", "functions"
 	// ("routines" too), "types" or "schemas", DefaultFor the roles of FOR
@@ -129,13 +139,19 @@ func (r *rewriter) roleName(k int, allowSpecial, allowPublic bool) (RoleName, er
 
 // createOrAlterRole parses CREATE|ALTER ROLE|USER name [[WITH] option ...].
 func (r *rewriter) createOrAlterRole(kind string, isUser bool) (*RoleStatement, error) {
+	if kind == "alter_role" && r.peek(2, "all") && r.toks[2].kind == tkIdent {
+		return r.alterRoleSetting(&RoleStatement{Kind: kind, AllRoles: true}, 3)
+	}
 	name, err := r.roleName(2, kind == "alter_role", false)
 	if err != nil {
 		return nil, err
 	}
 	st := &RoleStatement{Kind: kind, Roles: []RoleName{name}}
 	k := 3
-	if kind == "alter_role" && (r.peek(k, "rename") || r.peek(k, "set") || r.peek(k, "reset") || r.peek(k, "in")) {
+	if kind == "alter_role" && (r.peek(k, "set") || r.peek(k, "reset") || r.peek(k, "in")) {
+		return r.alterRoleSetting(st, k)
+	}
+	if kind == "alter_role" && r.peek(k, "rename") {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER ROLE ... %s is not supported", strings.ToUpper(r.toks[k].val)).WithPosition(r.pos(k))
 	}
 	if kind == "create_role" && isUser {
@@ -191,6 +207,33 @@ func (r *rewriter) createOrAlterRole(kind string, isUser bool) (*RoleStatement, 
 		}
 		seen[opt.Name] = true
 		st.Options = append(st.Options, opt)
+	}
+	return st, nil
+}
+
+// alterRoleSetting parses the rest of ALTER ROLE {name | ALL} from k:
+// [IN DATABASE db] {SET ... | RESET ...} (settingClause), the session
+// defaults of the role (or of every role) in one database or all.
+func (r *rewriter) alterRoleSetting(st *RoleStatement, k int) (*RoleStatement, error) {
+	if r.peek(k, "in") {
+		if !r.peek(k+1, "database") {
+			return nil, r.syntaxErrorAt(k + 1)
+		}
+		db, err := r.name(k + 2)
+		if err != nil {
+			return nil, err
+		}
+		st.SetDatabase, k = db, k+3
+	}
+	if !r.peek(k, "set") && !r.peek(k, "reset") {
+		return nil, r.syntaxErrorAt(k)
+	}
+	var err error
+	if st.SetAction, st.Setting, st.SetValue, k, err = r.settingClause(k, "ALTER ROLE"); err != nil {
+		return nil, err
+	}
+	if k < len(r.toks) {
+		return nil, r.syntaxErrorAt(k)
 	}
 	return st, nil
 }

@@ -637,7 +637,7 @@ func (r *rewriter) routineOption(o *RoutineOptions, k int, alter bool) (int, err
 			if t.kind == tkIdent && r.isRoutineOptionWord(next) {
 				break
 			}
-			vals = append(vals, t.val)
+			vals = append(vals, listQuoted(name, t, t.val))
 			next++
 			if !r.peek(next, ",") {
 				break

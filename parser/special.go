@@ -5,6 +5,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
 // special builds the AST of the statements whose Postgres spelling TiDB
@@ -349,7 +350,7 @@ func (r *rewriter) setStmt() (ast.StmtNode, error) {
 		if sign == "-" {
 			v = sign + v
 		}
-		vals = append(vals, v)
+		vals = append(vals, listQuoted(name, r.toks[k], v))
 		k++
 		if k == len(r.toks) {
 			break
@@ -628,4 +629,21 @@ func (r *rewriter) transactionModes(k int, prefix string) (ast.StmtNode, error) 
 		return nil, r.syntaxErrorAt(k)
 	}
 	return stmt, nil
+}
+
+// listQuoteParams are the parameters whose list items are identifiers
+// (PostgreSQL's GUC_LIST_QUOTE): SET quotes each item written as a name or
+// a string where it needs quotes, so that SET search_path = "MixedCase"
+// names that schema, as PostgreSQL's flatten_set_variable_args does.
+var listQuoteParams = map[string]bool{
+	"search_path": true, "temp_tablespaces": true, "session_preload_libraries": true,
+	"shared_preload_libraries": true, "local_preload_libraries": true,
+}
+
+// listQuoted is value v of token t as an item of parameter name's value.
+func listQuoted(name string, t token, v string) string {
+	if !listQuoteParams[name] || t.kind == tkNumber {
+		return v
+	}
+	return sqltypes.QuoteIdent(v)
 }

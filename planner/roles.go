@@ -20,6 +20,14 @@ func bindRole(snap *catalog.Snapshot, rs *parser.RoleStatement) (ir.Statement, e
 		}
 		return &ir.CreateRole{Name: n.Name, Options: roleOptions(rs)}, nil
 	case "alter_role":
+		if rs.SetAction != "" {
+			x := &ir.AlterRole{Setting: &ir.RoleSetting{All: rs.AllRoles, Database: rs.SetDatabase, Param: rs.Setting, Value: rs.SetValue,
+				Reset: rs.SetAction == "reset", FromCurrent: rs.SetAction == "set_current"}}
+			if !rs.AllRoles {
+				x.Role = roleSpec(rs.Roles[0])
+			}
+			return x, nil
+		}
 		return &ir.AlterRole{Role: roleSpec(rs.Roles[0]), Options: roleOptions(rs)}, nil
 	case "grant_role", "revoke_role", "alter_system":
 		return bindMembership(rs), nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -161,22 +163,46 @@ func (e *Engine) sessionsIn(id uint64, except *Session) []int32 {
 	return pids
 }
 
-// applyDatabaseSettings gives a new session its database's settings
-// (ALTER DATABASE SET), before the startup packet's, which override
-// them, as PostgreSQL orders them. A setting that no longer applies is
-// skipped with a warning in the log, as PostgreSQL does.
-func (s *Session) applyDatabaseSettings(d *catalog.Database) {
-	if d == nil {
-		return
+// applySessionDefaults gives a new session the defaults stored for it,
+// before the startup packet's, which override them, each later layer
+// over the earlier as PostgreSQL's priorities order them: its database's
+// (ALTER DATABASE SET), its user's in every database (ALTER ROLE SET),
+// then its user's in this database (ALTER ROLE ... IN DATABASE). They are
+// what RESET goes back to (resetValue). A setting that no longer applies
+// is skipped with a warning in the log, as PostgreSQL does. They were
+// checked when stored, by a role allowed to store them, so a
+// superuser-only one applies whoever connects, as in PostgreSQL.
+func (s *Session) applySessionDefaults(ctx context.Context, d *catalog.Database) {
+	layers := []struct {
+		what   string
+		config []string
+	}{{what: "database"}, {what: "role"}, {what: "role in database"}}
+	if d != nil {
+		for _, n := range slices.Sorted(maps.Keys(d.Settings)) {
+			layers[0].config = append(layers[0].config, n+"="+d.Settings[n])
+		}
 	}
-	names := make([]string, 0, len(d.Settings))
-	for n := range d.Settings {
-		names = append(names, n)
+	if snap, err := s.snapshot(ctx); err == nil {
+		if r := snap.Role(s.params.User); r != nil {
+			layers[1].config = r.Settings
+			layers[2].config = r.DatabaseSettings[s.engine.dbID]
+		}
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		if err := s.set(n, d.Settings[n], false); err != nil {
-			s.engine.cfg.Logger.Warn("skipping a database setting", "database", d.Name, "setting", n, "err", err)
+	s.trustedDefaults = true
+	defer func() { s.trustedDefaults = false }()
+	for _, l := range layers {
+		for _, item := range l.config {
+			n, v, _ := strings.Cut(item, "=")
+			if err := s.set(n, v, false); err != nil {
+				s.engine.cfg.Logger.Warn("skipping a "+l.what+" setting", "database", s.params.Database, "role", s.params.User, "setting", n, "err", err)
+				continue
+			}
+			if c, ok := s.resolveVar(n); ok {
+				if s.connectDefaults == nil {
+					s.connectDefaults = map[string]string{}
+				}
+				s.connectDefaults[c] = s.varValue(c)
+			}
 		}
 	}
 }
@@ -559,12 +585,16 @@ func (s *Session) alterDatabase(ctx context.Context, snap *catalog.Snapshot, ds 
 		if err != nil {
 			return nil, err
 		}
-		nd.Settings[n] = ds.Value
+		// Under PostgreSQL's spelling, as pg_db_role_setting shows it
+		// (stores written before kept the canonical name: both go).
+		delete(nd.Settings, n)
+		nd.Settings[storedVarName(n)] = ds.Value
 	case "reset":
 		if ds.Param == "all" {
 			nd.Settings = nil
-		} else if n, ok := canonicalVar(ds.Param); ok {
+		} else if n, ok := s.resolveVar(ds.Param); ok {
 			delete(nd.Settings, n)
+			delete(nd.Settings, storedVarName(n))
 		} else {
 			delete(nd.Settings, ds.Param)
 		}
@@ -602,10 +632,20 @@ func (s *Session) alterDatabase(ctx context.Context, snap *catalog.Snapshot, ds 
 // parameter's canonical name. The session's own value is left as it was.
 func (s *Session) checkSetting(name, value string) (string, error) {
 	n, ok := s.resolveVar(name)
-	if !ok {
+	if !ok || s.isCustomVar(n) {
 		// A custom parameter's value is any string: it is checked by
 		// name, and defined in a session only as the session applies it.
-		return checkCustomVar(name)
+		// As in PostgreSQL, only a superuser (or a role granted SET on
+		// it) may store one: it might later turn out to be an
+		// extension's superuser-only parameter.
+		c, err := checkCustomVar(name)
+		if err != nil {
+			return "", err
+		}
+		if !s.superuserNow() && !s.mayGrantedSet(c, name) {
+			return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set parameter \"%s\"", c)
+		}
+		return c, nil
 	}
 	before := s.varValue(n)
 	if err := s.setVar(name, value, false); err != nil {
@@ -629,6 +669,7 @@ func (p pgSession) Databases() []pgcatalog.DatabaseInfo {
 	var out []pgcatalog.DatabaseInfo
 	for _, d := range s.engine.databases(snap) {
 		info := pgcatalog.DatabaseInfo{OID: pgcatalog.DatabaseOID, Name: d.Name, Owner: d.Owner, IsTemplate: d.IsTemplate, AllowConn: d.AllowConn, ConnLimit: d.ConnLimit, Comment: d.Comment,
+			ID: d.ID, Settings: d.Settings,
 			ACL: d.ACLItems(databaseOwner(d)), Privileges: func(role string) catalog.Privilege { return snap.DatabasePrivileges(role, d, databaseOwner(d)) }}
 		if d.ID != catalog.FirstDatabaseID {
 			info.OID = pgcatalog.ObjectOID(d.ID, 0)

@@ -259,7 +259,7 @@ func (e *Engine) newSession(ctx context.Context, p wire.SessionParams, d *catalo
 		s.params.Notice = func(*pgerr.Error) {}
 	}
 	s.initServerVars()
-	s.applyDatabaseSettings(d)
+	s.applySessionDefaults(ctx, d)
 	if err := s.applyStartup(ctx); err != nil {
 		return nil, err
 	}

@@ -133,7 +133,27 @@ func (s *Session) createRole(ctx context.Context, x *ir.CreateRole) error {
 	})
 }
 
+// roleToAlter is the stored role name that ALTER ROLE changes: the
+// bootstrap superuser is stored from its first change on.
+func roleToAlter(snap *catalog.Snapshot, name string) (*catalog.Role, error) {
+	old := snap.Role(name)
+	if old == nil && name == pgcatalog.BootstrapRole {
+		old = &catalog.Role{Name: name, Login: true, Superuser: true}
+	}
+	if old == nil && catalog.Predefined(name) != nil {
+		return nil, pgerr.New(pgerr.ReservedName, "role name \"%s\" is reserved", name).
+			WithDetail("Cannot alter reserved roles.")
+	}
+	if old == nil || name == catalog.PublicRole {
+		return nil, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", name)
+	}
+	return old, nil
+}
+
 func (s *Session) alterRole(ctx context.Context, x *ir.AlterRole) error {
+	if x.Setting != nil {
+		return s.alterRoleSetting(ctx, x)
+	}
 	name := x.Role.Name
 	if x.Role.Current {
 		name = s.ownerRole(x.Role.Name)
@@ -143,17 +163,9 @@ func (s *Session) alterRole(ctx context.Context, x *ir.AlterRole) error {
 		return err
 	}
 	return s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
-		old := snap.Role(name)
-		if old == nil && name == pgcatalog.BootstrapRole {
-			// The bootstrap superuser, stored from its first change on.
-			old = &catalog.Role{Name: name, Login: true, Superuser: true}
-		}
-		if old == nil && catalog.Predefined(name) != nil {
-			return catalog.Change{}, pgerr.New(pgerr.ReservedName, "role name \"%s\" is reserved", name).
-				WithDetail("Cannot alter reserved roles.")
-		}
-		if old == nil || name == catalog.PublicRole {
-			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", name)
+		old, err := roleToAlter(snap, name)
+		if err != nil {
+			return catalog.Change{}, err
 		}
 		if !s.isSuperuser(snap) {
 			// Without superuser, a role may only change its own password.
@@ -178,6 +190,97 @@ func (s *Session) alterRole(ctx context.Context, x *ir.AlterRole) error {
 			r.Verifier = changed.Verifier
 		}
 		snap.PruneGrants(r)
+		return catalog.Change{PutRoles: []*catalog.Role{r}}, nil
+	})
+}
+
+// alterRoleSetting runs ALTER ROLE ... [IN DATABASE db] SET | RESET: the
+// role's session defaults (applySessionDefaults), checked as SET would
+// check the value, by the session's rights. As in PostgreSQL, a superuser
+// changes any role's, a role only its own, and only a superuser a
+// superuser's.
+func (s *Session) alterRoleSetting(ctx context.Context, x *ir.AlterRole) error {
+	set := x.Setting
+	if set.All {
+		return pgerr.New(pgerr.FeatureNotSupported, "ALTER ROLE ALL ... SET is not supported").
+			WithHint("ALTER DATABASE name SET sets a default for every role in a database.")
+	}
+	var dbID uint64
+	if set.Database != "" {
+		root, err := s.engine.root.catalog.Latest(ctx)
+		if err != nil {
+			return storeErr(err)
+		}
+		d := s.engine.findDatabase(root, set.Database)
+		if d == nil {
+			return pgerr.New(pgerr.UndefinedDatabase, "database \"%s\" does not exist", set.Database)
+		}
+		dbID = d.ID
+	}
+	// The parameter and the value, checked before the change (which may
+	// run again on a conflict).
+	// Stored under PostgreSQL's spelling of the name (DateStyle), the
+	// value as written, as pg_db_role_setting shows them.
+	param, value := set.Param, set.Value
+	switch {
+	case set.Reset && param == "all":
+	case set.Reset:
+		if n, ok := s.resolveVar(param); ok {
+			param = storedVarName(n)
+		}
+	case set.FromCurrent:
+		n, ok := s.resolveVar(param)
+		if !ok {
+			return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", set.Param)
+		}
+		param, value = storedVarName(n), s.varValue(n)
+	default:
+		n, err := s.checkSetting(param, value)
+		if err != nil {
+			return err
+		}
+		param = storedVarName(n)
+	}
+	name := x.Role.Name
+	if x.Role.Current {
+		name = s.ownerRole(x.Role.Name)
+	}
+	return s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
+		old, err := roleToAlter(snap, name)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		if !s.isSuperuser(snap) {
+			if old.Superuser {
+				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to alter superusers")
+			}
+			if name != s.currentUser() {
+				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied")
+			}
+		}
+		r := old.Clone()
+		config := r.Settings
+		if set.Database != "" {
+			config = r.DatabaseSettings[dbID]
+		}
+		switch {
+		case set.Reset && param == "all":
+			config = nil
+		case set.Reset:
+			config = catalog.ConfigReset(config, param)
+		default:
+			config = catalog.ConfigSet(config, param, value)
+		}
+		if set.Database == "" {
+			r.Settings = config
+		} else if len(config) == 0 {
+			delete(r.DatabaseSettings, dbID)
+		} else {
+			if r.DatabaseSettings == nil {
+				r.DatabaseSettings = map[uint64][]string{}
+			}
+			r.DatabaseSettings[dbID] = config
+		}
 		return catalog.Change{PutRoles: []*catalog.Role{r}}, nil
 	})
 }

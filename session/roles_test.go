@@ -442,3 +442,78 @@ func TestCommentOnDatabase(t *testing.T) {
 		t.Errorf("after IS NULL: %v comments", got)
 	}
 }
+
+// TestRoleSessionDefaults: ALTER ROLE ... SET and ALTER DATABASE SET give
+// a new session of the role its starting values, the role's in this
+// database over the role's everywhere over the database's, the startup
+// packet's over all; RESET goes back to them. Only a superuser or the
+// role itself may change them, and only a superuser a superuser-only
+// parameter, which then applies to whoever connects.
+func TestRoleSessionDefaults(t *testing.T) {
+	eng, admin := adminEngine(t, true)
+	for _, q := range []string{
+		"CREATE ROLE rsd LOGIN",
+		"CREATE ROLE rsd_other LOGIN",
+		"ALTER DATABASE postgres SET work_mem = '5MB'",
+		"ALTER DATABASE postgres SET app.region = 'db'",
+		"ALTER ROLE rsd SET app.region = 'role'",
+		"ALTER ROLE rsd SET application_name = 'from role'",
+		"ALTER ROLE rsd IN DATABASE postgres SET application_name = 'role in db'",
+		"ALTER ROLE rsd SET temp_file_limit = '1GB'", // superuser-only: the admin may store it
+		"ALTER ROLE rsd SET lock_timeout FROM CURRENT",
+	} {
+		mustExec(t, admin, q)
+	}
+	expectSQL(t, admin, "ALTER ROLE rsd SET work_mem = 'abc'", pgerr.InvalidParameterValue, "work_mem")
+	expectSQL(t, admin, "ALTER ROLE rsd SET nosuch = 1", pgerr.UndefinedObject, "unrecognized configuration parameter")
+	expectSQL(t, admin, "ALTER ROLE rsd IN DATABASE nosuch SET work_mem = '1MB'", pgerr.UndefinedDatabase, `database "nosuch" does not exist`)
+	expectSQL(t, admin, "ALTER ROLE ALL SET work_mem = '1MB'", pgerr.FeatureNotSupported, "ALTER ROLE ALL")
+
+	sess, _, err := connectAs(t, eng, "rsd", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	check := func(s wire.Session, sql, want string) {
+		t.Helper()
+		if got := strings.Join(mustExec(t, s, sql), ";"); got != want {
+			t.Errorf("%s: %q, want %q", sql, got, want)
+		}
+	}
+	check(sess, "SELECT current_setting('work_mem'), current_setting('app.region'), current_setting('application_name'), current_setting('temp_file_limit')",
+		"5MB|role|role in db|1GB")
+	mustExec(t, sess, "SET application_name = 'changed'")
+	mustExec(t, sess, "RESET application_name")
+	check(sess, "SHOW application_name", "role in db")
+	// The role may change its own defaults, not another's, and not a
+	// superuser-only parameter's.
+	mustExec(t, sess, "ALTER ROLE rsd SET extra_float_digits = 2")
+	expectSQL(t, sess, "ALTER ROLE rsd SET app.region = 'mine'", pgerr.InsufficientPrivilege, `permission denied to set parameter "app.region"`)
+	mustExec(t, admin, "ALTER ROLE rsd SET app.region = 'mine'")
+	expectSQL(t, sess, "ALTER ROLE rsd_other SET application_name = 'x'", pgerr.InsufficientPrivilege, "permission denied")
+	expectSQL(t, sess, "ALTER ROLE admin SET application_name = 'x'", pgerr.InsufficientPrivilege, "must be superuser to alter superusers")
+	expectSQL(t, sess, "ALTER ROLE rsd SET temp_file_limit = '2GB'", pgerr.InsufficientPrivilege, "temp_file_limit")
+
+	// The startup packet's values win; the next session sees the change.
+	next, _, err := connectAs(t, eng, "rsd", map[string]string{"application_name": "client"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer next.Close()
+	check(next, "SELECT current_setting('application_name'), current_setting('app.region'), current_setting('extra_float_digits')", "client|mine|2")
+	mustExec(t, next, "RESET application_name")
+	check(next, "SHOW application_name", "client")
+
+	check(admin, "SELECT r.rolname, s.setdatabase = 0, s.setconfig::text FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole ORDER BY 1, 2",
+		`rsd|f|{"application_name=role in db"};rsd|t|{app.region=mine,"application_name=from role",temp_file_limit=1GB,lock_timeout=0,extra_float_digits=2}`)
+	mustExec(t, admin, "ALTER ROLE rsd RESET ALL")
+	mustExec(t, admin, "ALTER ROLE rsd IN DATABASE postgres RESET application_name")
+	mustExec(t, admin, "ALTER DATABASE postgres RESET ALL")
+	check(admin, "SELECT count(*) FROM pg_db_role_setting", "0")
+	other, _, err := connectAs(t, eng, "rsd", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	check(other, "SELECT current_setting('application_name'), current_setting('app.region', true) IS NULL", "|t")
+}

@@ -45,7 +45,12 @@ type Session struct {
 	// customVars are the custom parameters (placeholders) the session has
 	// defined, by canonical name, each as first written (customvars.go).
 	customVars map[string]string
-	txStatus   byte
+	// connectDefaults are the values the stored defaults gave the session
+	// at connect (applySessionDefaults), what RESET goes back to;
+	// trustedDefaults is set while they are applied.
+	connectDefaults map[string]string
+	trustedDefaults bool
+	txStatus        byte
 	// implicit marks the open block as an implicit one (BeginImplicit):
 	// the statements of one message or pipeline, ended by the wire layer.
 	implicit bool

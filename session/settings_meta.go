@@ -81,7 +81,7 @@ func (s *Session) checkVarContext(n, name string) error {
 	case ctxBackend, ctxSuperuserBackend:
 		return pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be set after connection start", name)
 	case ctxSuperuser:
-		if !s.superuserNow() && !s.mayGrantedSet(n, name) {
+		if !s.trustedDefaults && !s.superuserNow() && !s.mayGrantedSet(n, name) {
 			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set parameter \"%s\"", name)
 		}
 	}

@@ -95,6 +95,16 @@ func displayName(n string) string {
 	return n
 }
 
+// storedVarName is canonical parameter n as a stored default names it
+// (ALTER ROLE SET, pg_db_role_setting): PostgreSQL's spelling, work_mem
+// for zproxy.work_mem.
+func storedVarName(n string) string {
+	if n == varWorkMem {
+		return "work_mem"
+	}
+	return displayName(n)
+}
+
 // reportedVars are sent to the client as ParameterStatus when they change.
 var reportedVars = map[string]string{"application_name": "application_name", "client_encoding": "client_encoding",
 	"datestyle": "DateStyle", "timezone": "TimeZone", "intervalstyle": "IntervalStyle", "standard_conforming_strings": "standard_conforming_strings"}
@@ -399,6 +409,9 @@ func (s *Session) resetValue(n string) string {
 		if c, ok := s.resolveVar(k); ok && c == n {
 			return v
 		}
+	}
+	if v, ok := s.connectDefaults[n]; ok {
+		return v
 	}
 	if d, ok := s.engine.defaultVars()[n]; ok {
 		return d

@@ -23,6 +23,10 @@ type DatabaseInfo struct {
 	Privileges func(role string) catalog.Privilege
 	// Comment is COMMENT ON DATABASE's text (pg_shdescription).
 	Comment string
+	// ID is the database's catalog ID (role settings name it);
+	// Settings its ALTER DATABASE SET defaults (pg_db_role_setting).
+	ID       uint64
+	Settings map[string]string
 }
 
 // databases are the rows of pg_database: the session's list, or its own

@@ -849,6 +849,10 @@ type role struct {
 	superuser bool
 	login     bool
 	password  bool
+	// settings and dbSettings are the role's ALTER ROLE SET defaults, in
+	// every database and by database ID (pg_db_role_setting).
+	settings   []string
+	dbSettings map[uint64][]string
 }
 
 // roles lists the roles: the catalog's, the bootstrap superuser, and the
@@ -889,7 +893,8 @@ func snapshotRoles(snap *catalog.Snapshot) *snapRoles {
 	if snap != nil {
 		for _, r := range snap.Roles() {
 			seen[r.Name] = true
-			out = append(out, role{oid: RoleOID(r.Name), name: r.Name, superuser: r.Superuser, login: r.Login, password: r.Verifier != ""})
+			out = append(out, role{oid: RoleOID(r.Name), name: r.Name, superuser: r.Superuser, login: r.Login, password: r.Verifier != "",
+				settings: r.Settings, dbSettings: r.DatabaseSettings})
 		}
 	}
 	implicit := []string{BootstrapRole}

@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -423,6 +424,39 @@ func init() {
 			out = append(out, &pgDatabaseRow{Oid: oidV(d.OID), Datname: nameV(d.Name), Datdba: oidV(owner), Encoding: intV(6),
 				Datlocprovider: charV('c'), Datistemplate: boolV(d.IsTemplate), Datallowconn: boolV(d.AllowConn), Datconnlimit: intV(int64(d.ConnLimit)),
 				Datminmxid: sqltypes.NewXID(1), Dattablespace: oidV(TablespaceOID), Datcollate: textV("C"), Datctype: textV("C"), Datacl: aclArray(d.ACL)})
+		}
+		return out
+	})
+	generate("pg_catalog.pg_db_role_setting", func(e *Env) []row {
+		// One row per (database, role) pair with defaults: 0 stands for
+		// every database or every role. setconfig is name=value in the
+		// parameters' order.
+		config := func(m map[string]string) sqltypes.Value {
+			items := make([]string, 0, len(m))
+			for _, n := range slices.Sorted(maps.Keys(m)) {
+				items = append(items, n+"="+m[n])
+			}
+			return textArray(items)
+		}
+		// Role settings are kept as PostgreSQL keeps setconfig.
+		var out []row
+		oids := map[uint64]uint32{}
+		for _, d := range e.databases() {
+			oids[d.ID] = d.OID
+			if len(d.Settings) > 0 {
+				out = append(out, &pgDbRoleSettingRow{Setdatabase: oidV(d.OID), Setrole: oidV(0), Setconfig: config(d.Settings)})
+			}
+		}
+		for _, r := range e.roles() {
+			if len(r.settings) > 0 {
+				out = append(out, &pgDbRoleSettingRow{Setdatabase: oidV(0), Setrole: oidV(r.oid), Setconfig: textArray(r.settings)})
+			}
+			for _, id := range slices.Sorted(maps.Keys(r.dbSettings)) {
+				// A dropped database's defaults are gone with it.
+				if oid, ok := oids[id]; ok && len(r.dbSettings[id]) > 0 {
+					out = append(out, &pgDbRoleSettingRow{Setdatabase: oidV(oid), Setrole: oidV(r.oid), Setconfig: textArray(r.dbSettings[id])})
+				}
+			}
 		}
 		return out
 	})
