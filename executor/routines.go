@@ -227,7 +227,7 @@ func changeOf(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who Rout
 					c.Config = nil
 					continue
 				}
-				c.Config = slices.DeleteFunc(c.Config, func(kv string) bool { return strings.HasPrefix(kv, r+"=") })
+				c.Config = catalog.ConfigReset(c.Config, r)
 			}
 		}
 		ch.PutFunctions = append(ch.PutFunctions, c)

@@ -1,7 +1,6 @@
 package ir
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -145,9 +144,8 @@ func ApplyRoutineOptions(fn *catalog.Function, o parser.RoutineOptions) {
 		fn.Rows = o.Rows
 	}
 	for _, c := range o.Config {
-		name, _, _ := strings.Cut(c, "=")
-		fn.Config = slices.DeleteFunc(fn.Config, func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
-		fn.Config = append(fn.Config, c)
+		name, value, _ := strings.Cut(c, "=")
+		fn.Config = catalog.ConfigSet(fn.Config, name, value)
 	}
 }
 

@@ -618,9 +618,6 @@ func (r *rewriter) routineOption(o *RoutineOptions, k int, alter bool) (int, err
 		if err != nil {
 			return k, err
 		}
-		if name != "search_path" {
-			return k, pgerr.New(pgerr.FeatureNotSupported, "SET %s on a function is not supported (only search_path)", name).WithPosition(r.pos(k))
-		}
 		if r.peek(next, "from") && r.peek(next+1, "current") {
 			return k, pgerr.New(pgerr.FeatureNotSupported, "SET %s FROM CURRENT on a function is not supported", name).WithPosition(r.pos(k))
 		}
@@ -630,12 +627,20 @@ func (r *rewriter) routineOption(o *RoutineOptions, k int, alter bool) (int, err
 		next++
 		var vals []string
 		for next < len(r.toks) {
+			sign := ""
+			if (r.peek(next, "-") || r.peek(next, "+")) && next+1 < len(r.toks) && r.toks[next+1].kind == tkNumber {
+				sign = r.toks[next].val
+				next++
+			}
 			t := r.toks[next]
 			if t.kind != tkString && t.kind != tkIdent && t.kind != tkQIdent && t.kind != tkNumber {
 				break
 			}
 			if t.kind == tkIdent && r.isRoutineOptionWord(next) {
 				break
+			}
+			if sign == "-" {
+				t.val = "-" + t.val
 			}
 			vals = append(vals, listQuoted(name, t, t.val))
 			next++

@@ -45,6 +45,20 @@ func (st *statement) runRoutineChange(ctx context.Context, x *ir.RoutineChange, 
 	if err != nil {
 		return nil, storeErr(err)
 	}
+	if len(x.Options.Config) > 0 {
+		// The SET clauses are checked as SET would check them, by the
+		// session's rights, and kept under PostgreSQL's spelling of the
+		// names (proconfig).
+		config, err := s.checkRoutineConfig(x.Options.Config)
+		if err != nil {
+			return nil, err
+		}
+		c := *x.RoutineStatement
+		c.Options.Config = config
+		y := *x
+		y.RoutineStatement = &c
+		x = &y
+	}
 	if x.Action == parser.RoutineOwner {
 		c := *x.RoutineStatement
 		c.NewName = s.ownerRole(c.NewName)
@@ -226,12 +240,15 @@ type routineBodies struct {
 type routineBodyKey struct {
 	fn   *catalog.Function
 	path string
+	// style is what the body was bound under: a routine's SET DateStyle
+	// binds it under another style than its callers'.
+	style sqltypes.Style
 }
 
 // routineBody returns fn's statements bound in its scope over snap.
 func (s *Session) routineBody(snap *catalog.Snapshot, sc routineScope, fn *catalog.Function, style sqltypes.Style) ([]ir.Statement, error) {
 	c := &s.bodies
-	key := routineBodyKey{fn, sc.pathKey}
+	key := routineBodyKey{fn, sc.pathKey, style}
 	c.mu.Lock()
 	if c.snap != snap {
 		c.snap, c.bodies, c.plans, c.plByFn = snap, map[routineBodyKey][]ir.Statement{}, nil, nil
@@ -361,6 +378,35 @@ func (r *routineRunner) CallRoutine(fc *builtins.Context, routine any, args []sq
 		def.Session.User, def.Session.Definer = fn.Owner, true
 		fc = &def
 	}
+	if config := routineConfig(fn); len(config) > 0 {
+		leave, err := r.st.sess.enterRoutineSettings(config, r.definerIsSuperuser(fn))
+		if err != nil {
+			return nil, err
+		}
+		// The body binds and runs under the output settings its clauses
+		// give (DateStyle, TimeZone, extra_float_digits...).
+		saved := r.style
+		r.style = r.st.sess.bindStyle()
+		inner := *fc
+		inner.Style = r.style
+		rows, err := r.callFunction(&inner, fn, args)
+		r.style = saved
+		leave(err != nil)
+		return rows, err
+	}
+	return r.callFunction(fc, fn, args)
+}
+
+// definerIsSuperuser reports whether fn runs as a superuser owner
+// (SECURITY DEFINER), whose SET clauses may set superuser-only
+// parameters whoever calls it.
+func (r *routineRunner) definerIsSuperuser(fn *catalog.Function) bool {
+	return fn.Definer && r.snap != nil && roleIsSuperuser(r.snap, fn.Owner, true)
+}
+
+// callFunction runs fn's body for CallRoutine, fc the caller's context
+// (the owner's for SECURITY DEFINER).
+func (r *routineRunner) callFunction(fc *builtins.Context, fn *catalog.Function, args []sqltypes.Value) (builtins.SetRows, error) {
 	if fc.RoutineDepth >= builtins.MaxRoutineDepth {
 		return nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
 			WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.")

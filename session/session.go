@@ -50,7 +50,10 @@ type Session struct {
 	// trustedDefaults is set while they are applied.
 	connectDefaults map[string]string
 	trustedDefaults bool
-	txStatus        byte
+	// routineFrames are the SET clauses of the routines running, innermost
+	// last (routine_settings.go).
+	routineFrames []*routineSettingsFrame
+	txStatus      byte
 	// implicit marks the open block as an implicit one (BeginImplicit):
 	// the statements of one message or pipeline, ended by the wire layer.
 	implicit bool

@@ -17,11 +17,19 @@ import (
 // runTrigger runs one firing of a trigger: its function's body with NEW,
 // OLD and the TG_ variables, after its WHEN condition; a BEFORE ROW
 // trigger's result is the row to write (none: skip it).
-func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerCall) (builtins.SetRows, error) {
+func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerCall) (_ builtins.SetRows, err error) {
 	tg, t := call.Trigger, call.Table
 	fn, ok := r.snap.FunctionByOID(tg.Function)
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedFunction, "function of trigger \"%s\" does not exist", tg.Name)
+	}
+	if config := routineConfig(fn); len(config) > 0 {
+		// The function's SET clauses, as for any call (CallRoutine).
+		leave, err := r.st.sess.enterRoutineSettings(config, r.definerIsSuperuser(fn))
+		if err != nil {
+			return nil, err
+		}
+		defer func() { leave(err != nil) }()
 	}
 	cols := make([]ir.Column, len(t.Columns))
 	for i, c := range t.Columns {

@@ -213,6 +213,11 @@ func (s *Session) set(name, value string, reset bool) error {
 // end of the block undoes a LOCAL one; SET LOCAL outside a block is
 // checked and changes nothing, with PostgreSQL's WARNING.
 func (s *Session) setScoped(name, value string, reset, local bool) error {
+	if !local && len(s.routineFrames) > 0 {
+		if n, ok := s.resolveVar(name); ok {
+			s.routineSettingSet(n)
+		}
+	}
 	if local && s.txStatus == 'I' {
 		n, err := s.defineVar(name)
 		if err != nil {
@@ -351,6 +356,12 @@ func (s *Session) setVar(name, value string, reset bool) error {
 		}
 		if n < 64<<10 {
 			return pgerr.New(pgerr.InvalidParameterValue, "%d kB is outside the valid range for parameter %q (64 kB .. )", n>>10, name)
+		}
+		if p, ok := guc.Lookup("work_mem"); ok {
+			// Shown as PostgreSQL shows it: SET work_mem = 4096 is 4MB.
+			if pv, err := p.Parse(value); err == nil {
+				value = pv.Show
+			}
 		}
 	case varTempFileLimit:
 		if v := strings.TrimSpace(value); strings.HasPrefix(v, "-") && v != "-1" {
