@@ -143,6 +143,9 @@ func changeOf(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who Rout
 	}
 	var ch catalog.Change
 	var notes []*pgerr.Error
+	if len(x.AllIn) > 0 {
+		return grantInSchemas(s, x, mustOwn)
+	}
 	for i, ref := range x.Refs {
 		fn, err := findRoutine(s, ref, x.RefArgs[i], x.Procedure)
 		if err != nil {
@@ -317,6 +320,45 @@ func grantExecute(s *catalog.Snapshot, fn *catalog.Function, x *ir.RoutineChange
 		}
 	}
 	return nil
+}
+
+// grantInSchemas runs GRANT | REVOKE EXECUTE ON ALL FUNCTIONS |
+// PROCEDURES | ROUTINES IN SCHEMA: every such routine of the schemas at
+// this moment, each as if named (routines created later are not
+// affected, as in PostgreSQL; ALTER DEFAULT PRIVILEGES is for those).
+func grantInSchemas(s *catalog.Snapshot, x *ir.RoutineChange, mustOwn func(*catalog.Function) error) (catalog.Change, []*pgerr.Error, error) {
+	var ch catalog.Change
+	var fns []*catalog.Function
+	for _, schema := range x.AllIn {
+		if !s.HasSchema(schema) {
+			return ch, nil, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+		}
+		fns = append(fns, s.SchemaFunctions(schema)...)
+	}
+	for _, fn := range fns {
+		switch x.AllKind {
+		case "functions":
+			if fn.Procedure() {
+				continue
+			}
+		case "procedures":
+			if !fn.Procedure() {
+				continue
+			}
+		}
+		if err := mustOwn(fn); err != nil {
+			return ch, nil, err
+		}
+		c := fn.Clone()
+		if err := grantExecute(s, c, x); err != nil {
+			return ch, nil, err
+		}
+		ch.PutFunctions = append(ch.PutFunctions, c)
+	}
+	if len(ch.PutFunctions) == 0 {
+		return ch, nil, errSkip
+	}
+	return ch, nil, nil
 }
 
 // dropViewTriggersOf is dropTriggersOf for views' triggers.

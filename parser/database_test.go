@@ -29,7 +29,7 @@ func TestDatabaseStatements(t *testing.T) {
 		{sql: "DROP DATABASE d (force, force)", want: &DatabaseStatement{Action: "drop", Name: "d", Pos: 15, Force: true}},
 		{sql: "ALTER DATABASE d RENAME TO e", want: &DatabaseStatement{Action: "rename", Name: "d", Pos: 16, NewName: "e"}},
 		{sql: "ALTER DATABASE d OWNER TO r", want: &DatabaseStatement{Action: "owner", Name: "d", Pos: 16, Owner: &RoleName{Name: "r", Pos: 27}}},
-		{sql: "ALTER DATABASE d SET search_path TO a, 'b c'", want: &DatabaseStatement{Action: "set", Name: "d", Pos: 16, Param: "search_path", Value: "a, b c"}},
+		{sql: "ALTER DATABASE d SET search_path TO a, 'b c'", want: &DatabaseStatement{Action: "set", Name: "d", Pos: 16, Param: "search_path", Value: `a, "b c"`}},
 		{sql: "ALTER DATABASE d SET work_mem = DEFAULT", want: &DatabaseStatement{Action: "reset", Name: "d", Pos: 16, Param: "work_mem"}},
 		{sql: "ALTER DATABASE d RESET ALL", want: &DatabaseStatement{Action: "reset", Name: "d", Pos: 16, Param: "all"}},
 		{sql: "ALTER DATABASE d WITH ALLOW_CONNECTIONS false", want: &DatabaseStatement{Action: "options", Name: "d", Pos: 16,

@@ -87,7 +87,7 @@ func TestRewrite(t *testing.T) {
 		{`COMMIT`, "commit"}, {`END`, "commit"}, {`COMMIT WORK`, "commit"},
 		{`ROLLBACK`, "rollback"}, {`ABORT TRANSACTION`, "rollback"},
 		{`SET zproxy.allow_full_scan = off`, "set @@session.`zproxy.allow_full_scan`='off'"},
-		{`SET SESSION Search_Path TO "$user", public`, "set @@session.`search_path`='$user, public'"},
+		{`SET SESSION Search_Path TO "$user", public`, "set @@session.`search_path`='\"$user\", public'"},
 		{`SET extra_float_digits = -3`, "set @@session.`extra_float_digits`='-3'"},
 		{`SET TIME ZONE 'UTC'`, "set @@session.`timezone`='UTC'"},
 		{`SET datestyle TO DEFAULT`, "set @@session.`datestyle`=default"},

@@ -108,8 +108,13 @@ type RoutineStatement struct {
 	Replace bool
 	// Refs are the routines DROP and ALTER name (one for ALTER); Refs[0]
 	// is CREATE's name and Params its parameters.
-	Refs   []RoutineRef
-	Params []RoutineParam
+	Refs []RoutineRef
+	// AllIn are the schemas of GRANT | REVOKE ... ON ALL FUNCTIONS |
+	// PROCEDURES | ROUTINES IN SCHEMA s, ...; AllKind is which ("functions",
+	// aggregates included, "procedures" or "routines").
+	AllIn   []string
+	AllKind string
+	Params  []RoutineParam
 	// MissingOK and Cascade are DROP's IF EXISTS and CASCADE.
 	MissingOK bool
 	Cascade   bool
@@ -787,14 +792,29 @@ func (r *rewriter) routineGrant() (*RoutineStatement, error) {
 		return nil, nil
 	}
 	k++
-	if allOf {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "GRANT ... ON ALL FUNCTIONS IN SCHEMA is not supported; grant on each function").WithPosition(r.pos(k))
-	}
-	rs.Procedure = r.peek(k, "procedure")
-	k++
 	var err error
-	if rs.Refs, k, err = r.routineRefs(k); err != nil {
-		return nil, err
+	if allOf {
+		// ALL FUNCTIONS | PROCEDURES | ROUTINES IN SCHEMA s, ...
+		rs.AllKind = r.toks[k+1].val
+		if !r.peek(k+2, "in") || !r.peek(k+3, "schema") {
+			return nil, r.syntaxErrorAt(k + 2)
+		}
+		for k += 4; ; k++ {
+			sc, err := r.name(k)
+			if err != nil {
+				return nil, err
+			}
+			rs.AllIn, k = append(rs.AllIn, sc), k+1
+			if !r.peek(k, ",") {
+				break
+			}
+		}
+	} else {
+		rs.Procedure = r.peek(k, "procedure")
+		k++
+		if rs.Refs, k, err = r.routineRefs(k); err != nil {
+			return nil, err
+		}
 	}
 	if rs.Revoke && !r.peek(k, "from") || !rs.Revoke && !r.peek(k, "to") {
 		return nil, r.syntaxErrorAt(k)

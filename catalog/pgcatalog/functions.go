@@ -1113,14 +1113,26 @@ var privilegeKinds = []privilegeKind{
 		}},
 	{fn: "has_function_privilege", valid: []string{"EXECUTE"},
 		byName: func(e *Env, name string) (string, error) {
-			_, err := e.RegOID(sqltypes.TypeRegProcedure, name)
-			return name, err
+			oid, err := e.RegOID(sqltypes.TypeRegProcedure, name)
+			return strconv.FormatUint(uint64(oid), 10), err
 		},
 		byOID: func(e *Env, oid uint32) (string, bool) {
-			return "", e.RegName(sqltypes.TypeRegProcedure, oid) != ""
+			return strconv.FormatUint(uint64(oid), 10), e.RegName(sqltypes.TypeRegProcedure, oid) != ""
 		},
-		// EXECUTE is PUBLIC's by default.
-		holds: func(*Env, string, string, string) bool { return true }},
+		// EXECUTE is PUBLIC's by default, and a built-in's always; a
+		// user-defined routine's as the call checks it (REVOKE ... FROM
+		// PUBLIC, GRANT EXECUTE).
+		holds: func(e *Env, role, id, _ string) bool {
+			oid, err := strconv.ParseUint(id, 10, 32)
+			if err != nil {
+				return false
+			}
+			f, ok := e.userFunction(uint32(oid))
+			if !ok {
+				return true
+			}
+			return f.CanExecute(f.Owner == role || e.Snap.IsMemberOf(role, f.Owner), func(r string) bool { return e.Snap.IsMemberOf(role, r) })
+		}},
 	{fn: "has_language_privilege", valid: []string{"USAGE"},
 		byName: func(_ *Env, name string) (string, error) {
 			name = unquoteIdent(name)
