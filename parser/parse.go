@@ -695,6 +695,9 @@ func parseOne(sql string, toks []token) (Statement, error) {
 		return st, err
 	}
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
+	if err := refuseUnsupported(toks); err != nil {
+		return st, err
+	}
 
 	stmt, err := r.special()
 	if err != nil || stmt != nil || st.ParsedApart() {

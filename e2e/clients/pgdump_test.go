@@ -152,12 +152,16 @@ func TestPgDumpZproxyToPostgres(t *testing.T) {
 	}
 	t.Run("globals", func(t *testing.T) {
 		psqlRun(t, tools, zp, "-c", "CREATE ROLE app_reader LOGIN")
+		psqlRun(t, tools, zp, "-c", "ALTER ROLE app_reader SET statement_timeout = '5s'")
 		path, err := exec.LookPath("pg_dumpall")
 		if err != nil {
 			missingClient(t, "pg_dumpall is not installed (apt-get install -y postgresql-client)")
 		}
 		out := tool(t, path, "-h", zp.host, "-p", zp.port, "-U", zp.user, "--globals-only")
-		if !strings.Contains(out, "CREATE ROLE app_reader;") || !strings.Contains(out, "CREATE ROLE zproxy;") {
+		// The role's session defaults (pg_db_role_setting) come out as
+		// PostgreSQL's pg_dumpall writes them.
+		if !strings.Contains(out, "CREATE ROLE app_reader;") || !strings.Contains(out, "CREATE ROLE zproxy;") ||
+			!strings.Contains(out, "ALTER ROLE app_reader SET statement_timeout TO '5s';") {
 			t.Errorf("pg_dumpall --globals-only:\n%s", out)
 		}
 	})
