@@ -228,5 +228,8 @@ func (r *rewriter) settingClause(k int, what string) (action, param, value strin
 	if len(vals) == 0 {
 		return "", "", "", k, r.syntaxErrorAt(k)
 	}
+	if err := checkValueCount(param, vals); err != nil {
+		return "", "", "", k, err
+	}
 	return "set", param, strings.Join(vals, ", "), k, nil
 }

@@ -657,6 +657,9 @@ func (r *rewriter) routineOption(o *RoutineOptions, k int, alter bool) (int, err
 		if len(vals) == 0 {
 			return k, r.syntaxErrorAt(next)
 		}
+		if err := checkValueCount(name, vals); err != nil {
+			return k, err
+		}
 		o.Config = append(o.Config, name+"="+strings.Join(vals, ", "))
 		return next, nil
 	case alter && r.peek(k, "reset"):

@@ -299,12 +299,14 @@ func (r *rewriter) setStmt() (ast.StmtNode, error) {
 		return r.setConstraints(k + 1)
 	}
 	var name string
+	special := true
 	switch {
 	case r.peek(k, "time") && r.peek(k+1, "zone"):
 		name, k = "timezone", k+2
 	case r.peek(k, "names"):
 		name, k = "client_encoding", k+1
 	default:
+		special = false
 		var err error
 		if name, k, err = r.settingName(k); err != nil {
 			return nil, err
@@ -355,10 +357,17 @@ func (r *rewriter) setStmt() (ast.StmtNode, error) {
 		if k == len(r.toks) {
 			break
 		}
+		if special {
+			// SET TIME ZONE and SET NAMES take one value in the grammar.
+			return nil, r.syntaxErrorAt(k)
+		}
 		if !r.peek(k, ",") {
 			return nil, r.syntaxErrorAt(k)
 		}
 		k++
+	}
+	if err := checkValueCount(name, vals); err != nil {
+		return nil, err
 	}
 	va.Value = ast.NewValueExpr(strings.Join(vals, ", "), "", "")
 	return &ast.SetStmt{Variables: []*ast.VariableAssignment{va}}, nil
@@ -629,6 +638,26 @@ func (r *rewriter) transactionModes(k int, prefix string) (ast.StmtNode, error) 
 		return nil, r.syntaxErrorAt(k)
 	}
 	return stmt, nil
+}
+
+// listInputParams are PostgreSQL 15's parameters that take a list
+// (GUC_LIST_INPUT): found by setting every parameter of pg_settings to two
+// values, which the others refuse with "SET name takes only one argument".
+var listInputParams = map[string]bool{
+	"datestyle": true, "listen_addresses": true, "local_preload_libraries": true, "log_destination": true,
+	"restrict_nonsystem_relation_kind": true, "search_path": true, "session_preload_libraries": true,
+	"shared_preload_libraries": true, "synchronous_standby_names": true, "temp_tablespaces": true,
+	"unix_socket_directories": true, "wal_consistency_checking": true,
+}
+
+// checkValueCount refuses several values for a parameter that takes one,
+// as PostgreSQL's flatten_set_variable_args does before it looks the
+// parameter up (SET, ALTER ROLE | DATABASE SET, a function's SET).
+func checkValueCount(name string, vals []string) error {
+	if len(vals) > 1 && !listInputParams[name] {
+		return pgerr.New(pgerr.InvalidParameterValue, "SET %s takes only one argument", name)
+	}
+	return nil
 }
 
 // listQuoteParams are the parameters whose list items are identifiers
