@@ -217,10 +217,10 @@ func (s *Session) alterRoleSetting(ctx context.Context, x *ir.AlterRole) error {
 		}
 		dbID = d.ID
 	}
-	// The parameter and the value, checked before the change (which may
-	// run again on a conflict).
-	// Stored under PostgreSQL's spelling of the name (DateStyle), the
-	// value as written, as pg_db_role_setting shows them.
+	// The parameter and the value are checked before the change (which
+	// may run again on a conflict), and stored under PostgreSQL's spelling
+	// of the name (DateStyle) with the value as written, as
+	// pg_db_role_setting shows them.
 	param, value := set.Param, set.Value
 	switch {
 	case set.Reset && param == "all":
