@@ -41,6 +41,8 @@ func Optimize(stmt ir.Statement, params []sqltypes.Value, opts Options) (*Plan, 
 		plan.Root, err = b.update(s)
 	case *ir.Delete:
 		plan.Root, err = b.delete(s)
+	case *ir.Merge:
+		plan.Root, err = b.merge(s)
 	default:
 		return nil, pgerr.New(pgerr.InternalError, "nothing to plan for %s", stmt.Kind())
 	}

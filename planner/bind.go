@@ -272,6 +272,7 @@ func bindStyledStars(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes 
 	if stmt.From != nil {
 		more = append(more, stmt.From)
 	}
+	more = append(more, mergeNodes(stmt)...)
 	restore, err := qualifyNames(snap, stmt.AST, stmt.Temp, stmt, more...)
 	defer restore()
 	if err != nil {
@@ -282,6 +283,16 @@ func bindStyledStars(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes 
 		st, err = b.bindCreateTableAs(stmt.AST)
 	case stmt.Refresh != nil:
 		st, err = b.bindRefresh(stmt.Refresh)
+	case stmt.Merge != nil:
+		// MERGE, or EXPLAIN MERGE (whose AST wraps MERGE's stand-in).
+		st, err = b.bindMerge(stmt.Merge)
+		if x, ok := stmt.AST.(*ast.ExplainStmt); ok && err == nil {
+			if o := stmt.Explain; o != nil {
+				st, err = ExplainOf(st, o)
+			} else {
+				st = &ir.Explain{Stmt: st, Analyze: x.Analyze, Format: "text", Costs: true, Timing: x.Analyze, Summary: x.Analyze}
+			}
+		}
 	default:
 		st, err = b.bindStmt(stmt.AST)
 	}
