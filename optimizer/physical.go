@@ -333,6 +333,7 @@ func (b *builder) cte(c *ir.CTE) (*CTE, error) {
 	if c.Write != nil {
 		// Its rows are what its write returned (Plan.Writes).
 		p := &CTE{ID: c.ID, Name: c.Name, Shared: true}
+		_, p.Merge = c.Write.(*ir.Merge)
 		b.ctes[c.ID] = p
 		return p, nil
 	}

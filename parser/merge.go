@@ -13,8 +13,9 @@ import (
 // source as a FROM item, the join condition and each WHEN clause's
 // condition as expressions, an UPDATE action's SET list as UPDATE's, an
 // INSERT action's VALUES row as INSERT's. The statement's AST is then a
-// stand-in (SELECT 1, wrapped by EXPLAIN); the binder reads
-// Statement.Merge.
+// stand-in (SELECT 1, wrapped by EXPLAIN), which the binder binds as the
+// MERGE that Statement.Merge describes (MergeStatement.StandIn), so that
+// no path binding the AST can take it for the SELECT.
 
 // MergeStatement is MERGE INTO target USING source ON condition WHEN ...
 type MergeStatement struct {
@@ -28,6 +29,15 @@ type MergeStatement struct {
 	On ast.ExprNode
 	// Whens are the WHEN clauses, in the order written.
 	Whens []*MergeWhen
+	// StandIn is the statement's AST (EXPLAIN's inner statement): what
+	// binds as this MERGE, by identity (IsStandIn), wherever a caller
+	// binds the AST.
+	StandIn ast.StmtNode
+}
+
+// IsStandIn reports whether node is the stand-in of MERGE m.
+func (m *MergeStatement) IsStandIn(node ast.Node) bool {
+	return m != nil && node != nil && node == ast.Node(m.StandIn)
 }
 
 // MergeWhen is one WHEN [NOT] MATCHED [AND condition] THEN action.
@@ -64,14 +74,37 @@ func (r *rewriter) mergeHead(head int) bool {
 	return r.peek(k, "merge") && r.peek(k+1, "into")
 }
 
+// mergeInWith refuses MERGE as a WITH query's body (token i), as
+// PostgreSQL 15 does, at the query's name.
+func (r *rewriter) mergeInWith(i int) error {
+	k := i - 3 // the name before AS (
+	if k >= 0 && r.toks[k].is(")") {
+		for k > 0 && !r.toks[k].is("(") {
+			k--
+		}
+		k--
+	}
+	if k < 0 {
+		k = i
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "MERGE not supported in WITH query").WithPosition(r.pos(k))
+}
+
 // merge reads MERGE at head into Statement.Merge.
 func (r *rewriter) merge(head int) error {
+	if r.peek(head, "with") && r.peek(head+1, "recursive") {
+		return pgerr.New(pgerr.SyntaxError, "WITH RECURSIVE is not supported for MERGE statement")
+	}
 	head, err := r.statementWith(head)
 	if err != nil {
 		return err
 	}
 	m := &MergeStatement{}
 	k := head + 2 // after MERGE INTO
+	if r.peek(k, "only") && r.isName(k+1) && !r.peek(k+1, "using") && !r.peek(k+1, "as") {
+		r.lifted().TargetOnly = true
+		k++
+	}
 	if k >= len(r.toks) || !r.isName(k) {
 		return r.syntaxErrorAt(k)
 	}
@@ -369,6 +402,7 @@ func (r *rewriter) mergeStatement(st *Statement, head int) (Statement, error) {
 		return *st, pgerr.New(pgerr.InternalError, "MERGE's stand-in does not parse")
 	}
 	st.SQL, st.AST = "SELECT 1", stmts[0]
+	st.Merge.StandIn = stmts[0]
 	r.numberSubParams(st)
 	if st.Explain != nil {
 		format := "row"

@@ -285,6 +285,8 @@ func (r *rewriter) relational(head int) error {
 			err = r.liftCount(head, i)
 		case (t.val == "insert" || t.val == "update" || t.val == "delete") && i > head && r.toks[i-1].is("("):
 			err = r.writeCTE(i)
+		case t.val == "merge" && i > head && r.toks[i-1].is("(") && r.peek(i+1, "into") && r.peek(i-2, "as"):
+			err = r.mergeInWith(i)
 		case t.val == "values" && r.queryValues(head, i):
 			r.valueRows(i)
 		case t.val == "is" && (r.peek(i+1, "distinct") && r.peek(i+2, "from") ||

@@ -283,16 +283,6 @@ func bindStyledStars(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes 
 		st, err = b.bindCreateTableAs(stmt.AST)
 	case stmt.Refresh != nil:
 		st, err = b.bindRefresh(stmt.Refresh)
-	case stmt.Merge != nil:
-		// MERGE, or EXPLAIN MERGE (whose AST wraps MERGE's stand-in).
-		st, err = b.bindMerge(stmt.Merge)
-		if x, ok := stmt.AST.(*ast.ExplainStmt); ok && err == nil {
-			if o := stmt.Explain; o != nil {
-				st, err = ExplainOf(st, o)
-			} else {
-				st = &ir.Explain{Stmt: st, Analyze: x.Analyze, Format: "text", Costs: true, Timing: x.Analyze, Summary: x.Analyze}
-			}
-		}
 	default:
 		st, err = b.bindStmt(stmt.AST)
 	}
@@ -331,6 +321,10 @@ func unsupported(format string, args ...any) error {
 }
 
 func (b *Binder) bindStmt(node ast.StmtNode) (ir.Statement, error) {
+	if b.stmt != nil && b.stmt.Merge.IsStandIn(node) {
+		m := b.stmt.Merge
+		return b.bindMerge(m) // MERGE's AST is a stand-in (parser/merge.go)
+	}
 	switch node.(type) {
 	case *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt:
 		if err := b.bindWriteWith(); err != nil {

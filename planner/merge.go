@@ -230,7 +230,10 @@ func (b *Binder) mergeTarget(m *parser.MergeStatement) (*catalog.Table, string, 
 	if t.InsteadOf != nil || t.Mutability == catalog.ImmutableRows {
 		return nil, "", unsupported("MERGE into table %q is not supported", t.Name)
 	}
-	if len(b.snap.Inheritors(t)) > 0 {
+	if t.IsPartitioned() && b.stmt.TargetOnly {
+		return nil, "", unsupported("MERGE INTO ONLY a partitioned table is not supported")
+	}
+	if len(b.writeHeirs(t)) > 0 {
 		return nil, "", unsupported("MERGE into a table that other tables inherit from is not supported")
 	}
 	t = b.snap.WithClonedTriggers(t)
