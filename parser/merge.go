@@ -259,7 +259,10 @@ func (r *rewriter) mergeWhen(at, end int) (*MergeWhen, error) {
 	}
 	k++
 	switch {
-	case r.peek(k, "do") && r.peek(k+1, "nothing"):
+	case r.peek(k, "do"):
+		if !r.peek(k+1, "nothing") {
+			return nil, r.syntaxErrorAt(k + 1)
+		}
 		w.Action, k = "nothing", k+2
 	case r.peek(k, "delete") && w.Matched:
 		w.Action, k = "delete", k+1
@@ -282,7 +285,16 @@ func (r *rewriter) mergeWhen(at, end int) (*MergeWhen, error) {
 		}
 		u, ok := stmt.(*ast.UpdateStmt)
 		if !ok || u.Where != nil || u.Order != nil || u.Limit != nil {
-			return nil, r.syntaxErrorAt(k + 2)
+			// UPDATE's clauses after SET are not MERGE's.
+			at := k + 2
+			r.atDepth0(k+2, end, func(i int) bool {
+				if r.toks[i].is("where") || r.toks[i].is("order") || r.toks[i].is("limit") {
+					at = i
+					return false
+				}
+				return true
+			})
+			return nil, r.syntaxErrorAt(at)
 		}
 		w.Set, k = u.List, end
 	case r.peek(k, "insert") && !w.Matched:

@@ -285,7 +285,7 @@ func (r *rewriter) relational(head int) error {
 			err = r.liftCount(head, i)
 		case (t.val == "insert" || t.val == "update" || t.val == "delete") && i > head && r.toks[i-1].is("("):
 			err = r.writeCTE(i)
-		case t.val == "merge" && i > head && r.toks[i-1].is("(") && r.peek(i+1, "into") && r.peek(i-2, "as"):
+		case t.val == "merge" && i > head && r.toks[i-1].is("(") && r.peek(i+1, "into") && i >= 2 && r.peek(i-2, "as"):
 			err = r.mergeInWith(i)
 		case t.val == "values" && r.queryValues(head, i):
 			r.valueRows(i)
