@@ -227,8 +227,9 @@ func (b *Binder) mergeTarget(m *parser.MergeStatement) (*catalog.Table, string, 
 		return nil, "", pgerr.New(pgerr.FeatureNotSupported, "cannot execute MERGE on relation %q", name).
 			WithDetail("This operation is not supported for views.")
 	}
-	if t.InsteadOf != nil || t.Mutability == catalog.ImmutableRows {
-		return nil, "", unsupported("MERGE into table %q is not supported", t.Name)
+	if t.InsteadOf != nil {
+		return nil, "", pgerr.New(pgerr.FeatureNotSupported, "cannot execute MERGE on relation %q", name).
+			WithDetail("This operation is not supported for views.")
 	}
 	if t.IsPartitioned() && b.stmt.TargetOnly {
 		return nil, "", unsupported("MERGE INTO ONLY a partitioned table is not supported")
