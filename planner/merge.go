@@ -94,7 +94,7 @@ func (b *Binder) bindMerge(m *parser.MergeStatement) (ir.Statement, error) {
 		a := &ir.MergeAction{Matched: when.Matched, Kind: when.Action}
 		if when.Cond == nil {
 			unconditional[when.Matched] = true
-		} else if a.Cond, err = b.bindBool(sc, when.Cond, "MERGE WHEN"); err != nil {
+		} else if a.Cond, err = b.mergeCond(sc, when.Cond); err != nil {
 			return nil, err
 		}
 		switch when.Action {
@@ -245,10 +245,21 @@ func (b *Binder) mergeTarget(m *parser.MergeStatement) (*catalog.Table, string, 
 	return t, alias, nil
 }
 
+// mergeCond binds a WHEN clause's AND condition over sc, as PostgreSQL's
+// EXPR_KIND_MERGE_WHEN ("argument of WHEN must be type boolean").
+func (b *Binder) mergeCond(sc *scope, node ast.ExprNode) (ir.Expr, error) {
+	defer b.srfDenied("MERGE WHEN conditions")()
+	e, err := b.bindExpr(sc, node)
+	if err != nil {
+		return nil, err
+	}
+	return b.coerceToBool(e, node, "WHEN")
+}
+
 // mergeSet binds an UPDATE action's SET list over sc (the target's and
 // the source's columns): column -> value.
 func (b *Binder) mergeSet(sc *scope, t *catalog.Table, perm *ir.RelPermission, list []*ast.Assignment) (map[int]ir.Expr, error) {
-	defer b.inClause("UPDATE")()
+	defer b.srfDenied("UPDATE")()
 	set := map[int]ir.Expr{}
 	for _, a := range list {
 		name := a.Column.Name.O
@@ -303,7 +314,7 @@ func (b *Binder) mergeInsertRow(sc *scope, t *catalog.Table, perm *ir.RelPermiss
 	saved := b.stmt.Overriding
 	b.stmt.Overriding = when.Overriding
 	defer func() { b.stmt.Overriding = saved }()
-	defer b.inClause("VALUES")()
+	defer b.srfDenied("VALUES")()
 	var targets []int
 	if when.Columns == nil {
 		for i, c := range t.Columns {

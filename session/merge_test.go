@@ -2,8 +2,10 @@ package session_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/session"
 	"github.com/zproxy/zproxy/wire"
 )
@@ -39,6 +41,112 @@ func TestMergeTags(t *testing.T) {
 		}
 		if tag != c.tag {
 			t.Errorf("%s: tag %q, want %q", c.sql, tag, c.tag)
+		}
+	}
+}
+
+// TestMergePrivilegesMatchPlainStatements: under random grants on the
+// target (table and column privileges) and the source, a MERGE is allowed
+// exactly when the plain statements asking for the same privileges are:
+// the SELECTs of the columns it reads and the INSERT, UPDATE (of the
+// columns it sets) and DELETE of the actions its clauses name. A MERGE
+// never lets a role read or write what SELECT, INSERT, UPDATE and DELETE
+// would refuse it, nor is refused what they would allow.
+func TestMergePrivilegesMatchPlainStatements(t *testing.T) {
+	ctx := context.Background()
+	eng, err := session.New(ctx, session.Config{Store: memStore(t), AllowFullScan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	sess, err := eng.NewSession(ctx, wire.SessionParams{User: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	for _, q := range []string{
+		"CREATE TABLE tgt (id int PRIMARY KEY, a int, b int)",
+		"CREATE TABLE src (id int, a int)",
+		"INSERT INTO tgt VALUES (1, 1, 1), (2, 2, 2)",
+		"INSERT INTO src VALUES (1, 10), (3, 30)",
+		"CREATE ROLE mr",
+	} {
+		if _, err := runSQL(ctx, sess, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	grants := []string{
+		"SELECT ON tgt", "INSERT ON tgt", "UPDATE ON tgt", "DELETE ON tgt",
+		"SELECT (id) ON tgt", "SELECT (a) ON tgt", "SELECT (b) ON tgt",
+		"UPDATE (a) ON tgt", "UPDATE (b) ON tgt", "INSERT (id) ON tgt", "INSERT (id, a) ON tgt",
+		"SELECT ON src", "SELECT (id) ON src",
+	}
+	// Each MERGE with the plain statements asking for its privileges.
+	merges := []struct {
+		merge string
+		plain []string
+	}{
+		{"MERGE INTO tgt t USING src s ON t.id = s.id WHEN MATCHED THEN UPDATE SET a = s.a",
+			[]string{"SELECT t.id FROM tgt t", "SELECT s.id, s.a FROM src s", "UPDATE tgt SET a = 0 WHERE false"}},
+		{"MERGE INTO tgt t USING src s ON t.id = s.id WHEN MATCHED AND t.b > 0 THEN UPDATE SET b = t.a + 1",
+			[]string{"SELECT t.id, t.a, t.b FROM tgt t", "SELECT s.id FROM src s", "UPDATE tgt SET b = 0 WHERE false"}},
+		{"MERGE INTO tgt t USING src s ON t.id = s.id WHEN MATCHED THEN DELETE",
+			[]string{"SELECT t.id FROM tgt t", "SELECT s.id FROM src s", "DELETE FROM tgt WHERE false"}},
+		{"MERGE INTO tgt t USING src s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (s.id)",
+			[]string{"SELECT t.id FROM tgt t", "SELECT s.id FROM src s", "INSERT INTO tgt (id) SELECT 1 WHERE false"}},
+		{"MERGE INTO tgt t USING src s ON t.id = s.id WHEN NOT MATCHED AND s.a > 0 THEN INSERT (id, a) VALUES (s.id, s.a) WHEN MATCHED THEN DO NOTHING",
+			[]string{"SELECT t.id FROM tgt t", "SELECT s.id, s.a FROM src s", "INSERT INTO tgt (id, a) SELECT 1, 1 WHERE false"}},
+		{"MERGE INTO tgt t USING src s ON t.id = s.id WHEN MATCHED AND false THEN DELETE WHEN MATCHED THEN UPDATE SET a = 0 WHEN NOT MATCHED THEN INSERT VALUES (s.id, 0, 0)",
+			[]string{"SELECT t.id FROM tgt t", "SELECT s.id FROM src s", "DELETE FROM tgt WHERE false", "UPDATE tgt SET a = 0 WHERE false", "INSERT INTO tgt SELECT 1, 1, 1 WHERE false"}},
+		{"MERGE INTO tgt t USING (SELECT id FROM src) AS s ON t.id = s.id AND t.b IS NOT NULL WHEN NOT MATCHED THEN DO NOTHING",
+			[]string{"SELECT t.id, t.b FROM tgt t", "SELECT s.id FROM src s"}},
+	}
+	allowed := func(q string) bool {
+		_, err := runSQL(ctx, sess, q)
+		if err != nil && pgerr.CodeOf(err) != pgerr.InsufficientPrivilege {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return err == nil
+	}
+	must := func(q string) {
+		if _, err := runSQL(ctx, sess, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	seen := make([][2]int, len(merges)) // by MERGE: refused, allowed
+	for round := 0; round < 150; round++ {
+		must("REVOKE ALL ON tgt, src FROM mr")
+		var held []string
+		for _, g := range grants {
+			if rng.IntN(3) == 0 {
+				held = append(held, g)
+				must("GRANT " + g + " TO mr")
+			}
+		}
+		for i, m := range merges {
+			must("SET ROLE mr")
+			want := true
+			for _, p := range m.plain {
+				want = want && allowed(p)
+			}
+			must("BEGIN")
+			got := allowed(m.merge)
+			must("ROLLBACK")
+			must("RESET ROLE")
+			if got != want {
+				t.Fatalf("grants %v: %s allowed %v, the plain statements %v", held, m.merge, got, want)
+			}
+			if got {
+				seen[i][1]++
+			} else {
+				seen[i][0]++
+			}
+		}
+	}
+	for i, s := range seen {
+		if s[0] == 0 || s[1] == 0 {
+			t.Errorf("%s: refused %d times, allowed %d: the grants drawn do not test it", merges[i].merge, s[0], s[1])
 		}
 	}
 }
