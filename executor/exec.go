@@ -385,10 +385,11 @@ type execCtx struct {
 	// from the one the statement names (heirs): that table's statement
 	// triggers do not fire, as in PostgreSQL.
 	inHeir bool
-	// merging is set while a MERGE's writes run: their statement
-	// triggers are the MERGE's (merge.go), which keeps the AFTER ones'
-	// transition rows in mergeChanges, by event.
-	merging      bool
+	// merging is the target of the MERGE whose writes are running: its
+	// statement triggers are the MERGE's (merge.go), which keeps the AFTER
+	// ones' transition rows in mergeChanges, by event (those of other
+	// tables, written by referential actions, fire as they would).
+	merging      *catalog.Table
 	mergeChanges map[string][]change
 	stats        map[optimizer.Node]*optimizer.NodeStats
 	kvStats      *kv.Stats

@@ -79,8 +79,8 @@ func (ec *execCtx) merge(ctx context.Context, m *optimizer.Merge, stats *kv.Stat
 	ec.ctes.set(&ec.ctes.shared, m.RowsID, &cteState{rows: decided, done: true})
 
 	// The writes' statement triggers are the MERGE's, fired here.
-	ec.merging, ec.mergeChanges = true, map[string][]change{}
-	defer func() { ec.merging, ec.mergeChanges = false, nil }()
+	ec.merging, ec.mergeChanges = t, map[string][]change{}
+	defer func() { ec.merging, ec.mergeChanges = nil, nil }()
 	var res WriteResult
 	add := func(r WriteResult, err error) error {
 		res.Count += r.Count
@@ -106,7 +106,7 @@ func (ec *execCtx) merge(ctx context.Context, m *optimizer.Merge, stats *kv.Stat
 	}
 	ec.cons = m.Constraints
 	after := ec.mergeChanges
-	ec.merging = false
+	ec.merging = nil
 	for i := len(events) - 1; i >= 0; i-- {
 		if e := events[i]; named[e.kind] {
 			if err := ec.fireStatement(t, e.event, "AFTER", after[e.event]...); err != nil {

@@ -444,7 +444,7 @@ func (ec *execCtx) fireStatement(t *catalog.Table, event, timing string, changes
 	if ec.inHeir {
 		return nil
 	}
-	if ec.merging {
+	if ec.merging != nil && ec.merging.ID == t.ID {
 		if timing == "AFTER" {
 			ec.mergeChanges[event] = append(ec.mergeChanges[event], changes...)
 		}

@@ -180,9 +180,22 @@ func (r *rewriter) merge(head int) error {
 		if n+1 < len(whens) {
 			end = whens[n+1]
 		}
-		mw, err := r.mergeWhen(w, end)
+		// RETURNING (PostgreSQL 17's) ends the clause: a syntax error
+		// after what comes before it, as in PostgreSQL 15.
+		stop := end
+		r.atDepth0(w, end, func(i int) bool {
+			if r.toks[i].is("returning") {
+				stop = i
+				return false
+			}
+			return true
+		})
+		mw, err := r.mergeWhen(w, stop)
 		if err != nil {
 			return err
+		}
+		if stop < end {
+			return r.syntaxErrorAt(stop)
 		}
 		m.Whens = append(m.Whens, mw)
 	}

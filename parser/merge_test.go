@@ -81,6 +81,8 @@ func TestMergeErrors(t *testing.T) {
 		{sql: "MERGE INTO t USING s ON t.a = s.a WHEN MATCHED THEN INSERT VALUES (1)", msg: `syntax error at or near "INSERT"`, at: "INSERT"},
 		{sql: "MERGE INTO t USING s ON t.a = s.a WHEN NOT MATCHED THEN DELETE", msg: `syntax error at or near "DELETE"`, at: "DELETE"},
 		{sql: "MERGE INTO t USING s ON a WHEN MATCHED THEN DELETE RETURNING *", msg: `syntax error at or near "RETURNING"`, at: "RETURNING"},
+		{sql: "MERGE INTO t USING s ON t.a = s.a WHEN MATCHED THEN UPDATE SET a = 1 RETURNING *", msg: `syntax error at or near "RETURNING"`, at: "RETURNING"},
+		{sql: "MERGE INTO t USING s ON t.a = s.a WHEN NOT MATCHED THEN INSERT VALUES (1) RETURNING a", msg: `syntax error at or near "RETURNING"`, at: "RETURNING"},
 		{sql: "MERGE INTO t USING s WHEN MATCHED THEN DELETE", msg: `syntax error at or near "WHEN"`, at: "WHEN"},
 		{sql: "MERGE INTO t USING s ON t.a = s.a", msg: "syntax error at end of input"},
 		{sql: "MERGE INTO t USING s ON t.a = s.a WHEN MATCHED AND THEN DELETE", msg: `syntax error at or near "THEN"`, at: "THEN"},
