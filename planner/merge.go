@@ -33,6 +33,14 @@ var mergeActionType = sqltypes.TypeInt4
 // bindMerge binds MERGE.
 func (b *Binder) bindMerge(m *parser.MergeStatement) (ir.Statement, error) {
 	defer b.srfDenied("MERGE")()
+	// PostgreSQL checks the clauses' order before it looks at a name.
+	unconditional := map[bool]bool{}
+	for _, when := range m.Whens {
+		if unconditional[when.Matched] {
+			return nil, pgerr.New(pgerr.SyntaxError, "unreachable WHEN clause specified after unconditional WHEN clause")
+		}
+		unconditional[when.Matched] = when.Cond == nil
+	}
 	if err := b.bindWriteWith(); err != nil {
 		return nil, err
 	}
@@ -82,20 +90,16 @@ func (b *Binder) bindMerge(m *parser.MergeStatement) (ir.Statement, error) {
 	var updates, deletes, inserts []int
 	sets := map[int]map[int]ir.Expr{} // by action: the clause's SET
 	rows := map[int][]ir.Expr{}       // by action: the clause's row
-	unconditional := map[bool]bool{}
 	for k, when := range m.Whens {
-		if unconditional[when.Matched] {
-			return nil, pgerr.New(pgerr.SyntaxError, "unreachable WHEN clause specified after unconditional WHEN clause")
-		}
 		sc := srcScope
 		if when.Matched {
 			sc = both
 		}
 		a := &ir.MergeAction{Matched: when.Matched, Kind: when.Action}
-		if when.Cond == nil {
-			unconditional[when.Matched] = true
-		} else if a.Cond, err = b.mergeCond(sc, when.Cond); err != nil {
-			return nil, err
+		if when.Cond != nil {
+			if a.Cond, err = b.mergeCond(sc, when.Cond); err != nil {
+				return nil, err
+			}
 		}
 		switch when.Action {
 		case "update":
