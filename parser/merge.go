@@ -287,12 +287,9 @@ func (r *rewriter) mergeWhen(at, end int) (*MergeWhen, error) {
 		if k+2 >= end {
 			return nil, r.syntaxErrorAt(end)
 		}
-		if r.peek(k+2, "(") {
-			// SET (a, b) = (...): UPDATE's rewrite (multiassign.go)
-			// is not made for a part.
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "a multiple-column assignment is not supported in MERGE").WithPosition(r.pos(k + 2))
-		}
-		stmt, err := r.subParse("UPDATE zp_merge_target SET ", k+2, end)
+		// From the SET on, so that UPDATE's respellings of the list
+		// (multiassign.go) apply.
+		stmt, err := r.subParse("UPDATE zp_merge_target ", k+1, end)
 		if err != nil {
 			return nil, err
 		}

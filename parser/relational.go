@@ -573,7 +573,8 @@ func (r *rewriter) subParse(prefix string, from, to int) (ast.StmtNode, error) {
 // statement being parsed.
 func (r *rewriter) subParseAround(prefix, suffix string, from, to int) (ast.StmtNode, error) {
 	sub := &rewriter{sql: r.sql, toks: r.toks[from:to], ed: make([]edit, to-from), primStart: map[int]int{},
-		st: &Statement{query: r.sql, Offset: r.st.Offset}, root: r.lifted(), startInFrom: strings.HasSuffix(prefix, " FROM ")}
+		st: &Statement{query: r.sql, Offset: r.st.Offset}, root: r.lifted(), startInFrom: strings.HasSuffix(prefix, " FROM "),
+		startInUpdate: strings.HasPrefix(prefix, "UPDATE ") && r.toks[from].is("set")}
 	if err := sub.rewrite(0); err != nil {
 		return nil, err
 	}

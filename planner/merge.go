@@ -104,7 +104,7 @@ func (b *Binder) bindMerge(m *parser.MergeStatement) (ir.Statement, error) {
 		switch when.Action {
 		case "update":
 			perm.Required |= catalog.PrivUpdate
-			if sets[k], err = b.mergeSet(sc, t, perm, when.Set); err != nil {
+			if sets[k], err = b.mergeSet(sc, t, alias, perm, when.Set); err != nil {
 				return nil, err
 			}
 			updates = append(updates, k)
@@ -262,27 +262,42 @@ func (b *Binder) mergeCond(sc *scope, node ast.ExprNode) (ir.Expr, error) {
 
 // mergeSet binds an UPDATE action's SET list over sc (the target's and
 // the source's columns): column -> value.
-func (b *Binder) mergeSet(sc *scope, t *catalog.Table, perm *ir.RelPermission, list []*ast.Assignment) (map[int]ir.Expr, error) {
+func (b *Binder) mergeSet(sc *scope, t *catalog.Table, alias string, perm *ir.RelPermission, list []*ast.Assignment) (map[int]ir.Expr, error) {
 	defer b.srfDenied("UPDATE")()
 	set := map[int]ir.Expr{}
+	subscripted := map[int]bool{} // columns assigned through subscripts
 	for _, a := range list {
 		name := a.Column.Name.O
 		if q := a.Column.Table.O; q != "" {
-			// PostgreSQL reads a.b as column a's field b.
-			name = q
+			// SET col.field = value (record.go), as UPDATE's.
+			i := t.ColumnIndex(q)
+			if i < 0 || t.Columns[i].Type.ID != sqltypes.Record {
+				return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", q+"."+name, t.Name)
+			}
+			e, err := b.bindFieldAssign(sc, t, i, set[i], name, a.Expr)
+			if err != nil {
+				return nil, err
+			}
+			set[i] = e
+			perm.Updated.Add(i)
+			continue
 		}
 		i := t.ColumnIndex(name)
 		if i < 0 {
 			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", name, t.Name).WithPosition(b.stmt.NamePosition(name))
 		}
-		if a.Column.Table.O != "" {
-			return nil, unsupported("assigning to a field of a column is not supported in MERGE")
-		}
-		if _, ok := isSubscriptAssign(a.Expr); ok {
-			return nil, unsupported("assigning to a subscript of a column is not supported in MERGE")
+		if f, ok := isSubscriptAssign(a.Expr); ok {
+			if err := b.bindSubscriptAssign(sc, t, alias, i, set, subscripted, f); err != nil {
+				return nil, err
+			}
+			perm.Updated.Add(i)
+			continue
 		}
 		if f, ok := a.Expr.(*ast.FuncCallExpr); ok && f.FnName.L == parser.MultiAssignFunc {
-			return nil, unsupported("a multiple-column assignment is not supported in MERGE")
+			// Its sub-SELECT would be computed once per row (UPDATE's
+			// Shared), which one UPDATE of several clauses' SET does not
+			// do.
+			return nil, unsupported("a multiple-column assignment from a sub-SELECT is not supported in MERGE")
 		}
 		if _, dup := set[i]; dup {
 			return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", name)
