@@ -87,6 +87,11 @@ func (b *Binder) bindMerge(m *parser.MergeStatement) (ir.Statement, error) {
 	x := &ir.Merge{Table: t, Join: join, Action: width,
 		Matched: &ir.IsNull{E: &ir.ColRef{Index: key, Name: t.Columns[key].Name, Typ: t.Columns[key].Type}, Neg: true}}
 
+	action := &ir.ColRef{Index: width, Name: "action", Typ: mergeActionType}
+	// shared collects the UPDATE clauses' sub-SELECTs of multiple-column
+	// assignments (ir.Update.Shared), each computed for its clause's
+	// rows only.
+	shared := &ir.Update{}
 	var updates, deletes, inserts []int
 	sets := map[int]map[int]ir.Expr{} // by action: the clause's SET
 	rows := map[int][]ir.Expr{}       // by action: the clause's row
@@ -104,8 +109,17 @@ func (b *Binder) bindMerge(m *parser.MergeStatement) (ir.Statement, error) {
 		switch when.Action {
 		case "update":
 			perm.Required |= catalog.PrivUpdate
-			if sets[k], err = b.mergeSet(sc, t, alias, perm, when.Set); err != nil {
+			before := len(shared.Shared)
+			if sets[k], err = b.mergeSet(sc, t, alias, perm, when.Set, shared, width+1); err != nil {
 				return nil, err
+			}
+			for i := before; i < len(shared.Shared); i++ {
+				cond, err := b.compare(ir.OpEq, action, &ir.Const{V: sqltypes.NewInt(int64(k)), Typ: mergeActionType})
+				if err != nil {
+					return nil, err
+				}
+				s := shared.Shared[i]
+				shared.Shared[i] = &ir.Func{Name: "case", Args: []ir.Expr{cond, s, &ir.Const{V: sqltypes.Null, Typ: s.Type()}}, Typ: s.Type(), Lazy: evalCase}
 			}
 			updates = append(updates, k)
 		case "delete":
@@ -124,7 +138,6 @@ func (b *Binder) bindMerge(m *parser.MergeStatement) (ir.Statement, error) {
 	b.nextCTE++
 	cols := append(append([]ir.Column(nil), join.Columns()...), ir.Column{Name: "action", Type: mergeActionType, Col: -1})
 	x.Rows = &ir.CTE{Name: "merge", ID: b.nextCTE, Cols: cols, Write: x}
-	action := &ir.ColRef{Index: width, Name: "action", Typ: mergeActionType}
 	of := func(actions []int) ir.Rel {
 		list := make([]ir.Expr, len(actions))
 		for i, k := range actions {
@@ -150,7 +163,7 @@ func (b *Binder) bindMerge(m *parser.MergeStatement) (ir.Statement, error) {
 		return &ir.Func{Name: "case", Args: args, Typ: typ, Lazy: evalCase}, nil
 	}
 	if len(updates) > 0 {
-		u := &ir.Update{Table: t, Source: of(updates), Set: map[int]ir.Expr{}}
+		u := &ir.Update{Table: t, Source: of(updates), Set: map[int]ir.Expr{}, Shared: shared.Shared}
 		for _, k := range updates {
 			for c := range sets[k] {
 				if u.Set[c] != nil {
@@ -261,8 +274,10 @@ func (b *Binder) mergeCond(sc *scope, node ast.ExprNode) (ir.Expr, error) {
 }
 
 // mergeSet binds an UPDATE action's SET list over sc (the target's and
-// the source's columns): column -> value.
-func (b *Binder) mergeSet(sc *scope, t *catalog.Table, alias string, perm *ir.RelPermission, list []*ast.Assignment) (map[int]ir.Expr, error) {
+// the source's columns): column -> value. The sub-SELECT of a
+// multiple-column assignment joins shared's Shared, read after the
+// width columns of the row the UPDATE's SET reads.
+func (b *Binder) mergeSet(sc *scope, t *catalog.Table, alias string, perm *ir.RelPermission, list []*ast.Assignment, shared *ir.Update, width int) (map[int]ir.Expr, error) {
 	defer b.srfDenied("UPDATE")()
 	set := map[int]ir.Expr{}
 	subscripted := map[int]bool{} // columns assigned through subscripts
@@ -293,12 +308,6 @@ func (b *Binder) mergeSet(sc *scope, t *catalog.Table, alias string, perm *ir.Re
 			perm.Updated.Add(i)
 			continue
 		}
-		if f, ok := a.Expr.(*ast.FuncCallExpr); ok && f.FnName.L == parser.MultiAssignFunc {
-			// Its sub-SELECT would be computed once per row (UPDATE's
-			// Shared), which one UPDATE of several clauses' SET does not
-			// do.
-			return nil, unsupported("a multiple-column assignment from a sub-SELECT is not supported in MERGE")
-		}
 		if _, dup := set[i]; dup {
 			return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", name)
 		}
@@ -316,6 +325,16 @@ func (b *Binder) mergeSet(sc *scope, t *catalog.Table, alias string, perm *ir.Re
 		}
 		if t.Columns[i].Identity == "always" {
 			return nil, identityAlways(t.Columns[i], true)
+		}
+		if f, ok := a.Expr.(*ast.FuncCallExpr); ok && f.FnName.L == parser.MultiAssignFunc {
+			// SET (a, b) = (SELECT ...): the sub-SELECT computed once per
+			// row, each column its field (UPDATE's Shared).
+			e, err := b.bindMultiAssign(sc, shared, width, f, t.Columns[i])
+			if err != nil {
+				return nil, err
+			}
+			set[i] = e
+			continue
 		}
 		e, err := b.bindAssign(sc, a.Expr, t.Columns[i])
 		if err != nil {
