@@ -384,9 +384,15 @@ type execCtx struct {
 	// inHeir is set while an UPDATE or DELETE changes a table inheriting
 	// from the one the statement names (heirs): that table's statement
 	// triggers do not fire, as in PostgreSQL.
-	inHeir  bool
-	stats   map[optimizer.Node]*optimizer.NodeStats
-	kvStats *kv.Stats
+	inHeir bool
+	// merging is the target of the MERGE whose writes are running: its
+	// statement triggers are the MERGE's (merge.go), which keeps the AFTER
+	// ones' transition rows in mergeChanges, by event (those of other
+	// tables, written by referential actions, fire as they would).
+	merging      *catalog.Table
+	mergeChanges map[string][]change
+	stats        map[optimizer.Node]*optimizer.NodeStats
+	kvStats      *kv.Stats
 	// capacity is RunOptions.Capacity.
 	capacity func(table string, units float64)
 	// schemaCurrent is RunOptions.SchemaCurrent.

@@ -444,6 +444,12 @@ func (ec *execCtx) fireStatement(t *catalog.Table, event, timing string, changes
 	if ec.inHeir {
 		return nil
 	}
+	if ec.merging != nil && ec.merging.ID == t.ID {
+		if timing == "AFTER" {
+			ec.mergeChanges[event] = append(ec.mergeChanges[event], changes...)
+		}
+		return nil
+	}
 	var oldRows, newRows [][]sqltypes.Value
 	done := false
 	for _, tg := range sortedTriggers(t) {

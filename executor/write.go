@@ -631,6 +631,8 @@ func (ec *execCtx) write(ctx context.Context, plan *optimizer.Plan, opts RunOpti
 			res, err = ec.heirWrite(res, err, h, func() (WriteResult, error) { return ec.delete(ctx, h, opts.KV) })
 		}
 		return res, err
+	case *optimizer.Merge:
+		return ec.merge(ctx, n, opts.KV)
 	}
 	return WriteResult{}, pgerr.New(pgerr.InternalError, "executor: %T is not a write", plan.Root)
 }

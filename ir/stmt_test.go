@@ -12,7 +12,7 @@ import (
 // sampleStatements is one zero value of every bound statement type.
 func sampleStatements() []Statement {
 	return []Statement{
-		&Query{}, &Insert{}, &Update{}, &Delete{}, &CreateTable{}, &CreateTableAs{}, &RefreshMatview{}, &DropTable{}, &CreateIndex{}, &DropIndex{},
+		&Query{}, &Insert{}, &Update{}, &Delete{}, &Merge{}, &CreateTable{}, &CreateTableAs{}, &RefreshMatview{}, &DropTable{}, &CreateIndex{}, &DropIndex{},
 		&ShowIndexes{}, &CheckTable{}, &Explain{Stmt: &Query{}}, &SetVar{}, &ShowVar{}, &TxnOp{Op: TxnBegin}, &CreateView{},
 		&DropView{}, &AlterTable{}, &Truncate{}, &Reindex{}, &Lock{}, &AlterOwner{Table: &catalog.Table{}}, &Analyze{}, &Comment{}, &AddConstraint{}, &DropConstraint{},
 		&ValidateConstraint{}, &RenameConstraint{}, &SetConstraints{}, &Extension{}, &SchemaChange{Action: "create"}, &GrantRole{}, &AlterSystem{},

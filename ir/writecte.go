@@ -11,6 +11,8 @@ func WritesOf(st Statement) []*CTE {
 		return s.Writes
 	case *Delete:
 		return s.Writes
+	case *Merge:
+		return s.Writes
 	}
 	return nil
 }

@@ -119,6 +119,9 @@ func (b *builder) estimateWrite(w Write) {
 	case *Delete:
 		src = x.Source
 	}
+	if src == nil {
+		return // a MERGE: its rows are decided as it runs
+	}
 	rows, ok := sourceRows(src)
 	if !ok {
 		return

@@ -623,6 +623,10 @@ func (x *SetOp) Describe() Description {
 
 func (x *CTEScan) Describe() Description {
 	d := Description{Head: "CTE Scan " + x.CTE.Name}
+	if x.CTE.Merge {
+		d.add("rows", "the rows of the join above whose WHEN clause takes this action")
+		return d
+	}
 	if x.CTE.Plan == nil {
 		d.add("rows", "returned by the data-modifying WITH query, which runs first")
 		return d

@@ -705,6 +705,8 @@ func pgShape(node Node, d Description, shape bool) *pgNode {
 		n.modify("Update", x.Table.Name)
 	case *Delete:
 		n.modify("Delete", x.Table.Name)
+	case *Merge:
+		n.modify("Merge", x.Table.Name)
 	default:
 		n.typ = "Result"
 	}

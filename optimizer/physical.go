@@ -41,6 +41,8 @@ func Optimize(stmt ir.Statement, params []sqltypes.Value, opts Options) (*Plan, 
 		plan.Root, err = b.update(s)
 	case *ir.Delete:
 		plan.Root, err = b.delete(s)
+	case *ir.Merge:
+		plan.Root, err = b.merge(s)
 	default:
 		return nil, pgerr.New(pgerr.InternalError, "nothing to plan for %s", stmt.Kind())
 	}
@@ -331,6 +333,7 @@ func (b *builder) cte(c *ir.CTE) (*CTE, error) {
 	if c.Write != nil {
 		// Its rows are what its write returned (Plan.Writes).
 		p := &CTE{ID: c.ID, Name: c.Name, Shared: true}
+		_, p.Merge = c.Write.(*ir.Merge)
 		b.ctes[c.ID] = p
 		return p, nil
 	}

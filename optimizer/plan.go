@@ -324,6 +324,9 @@ type CTE struct {
 	Name   string
 	Plan   Node
 	Shared bool
+	// Merge marks the rows a MERGE decided (ir.Merge.Rows), which its
+	// writes read.
+	Merge bool
 }
 
 // CTEScan reads a CTE.

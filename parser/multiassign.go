@@ -46,6 +46,9 @@ const SubscriptAssignFunc = "zp_subscript_assign"
 // assignment list: UPDATE [ONLY] name [*] [[AS] alias] SET, or DO UPDATE
 // SET.
 func (r *rewriter) updateSet(head, i int) bool {
+	if i == head && r.startInUpdate {
+		return true
+	}
 	for k := i - 1; k >= head && k >= i-8; k-- {
 		t := r.toks[k]
 		switch {

@@ -50,7 +50,7 @@ func Normalize(text string) (string, int64) {
 	dml := false
 	if len(toks) > 0 && (toks[0].kind == tkIdent || toks[0].is("(")) {
 		switch toks[0].val {
-		case "select", "insert", "update", "delete", "values", "with", "table", "(":
+		case "select", "insert", "update", "delete", "merge", "values", "with", "table", "(":
 			dml = true
 		}
 	}

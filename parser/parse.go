@@ -220,6 +220,9 @@ type Statement struct {
 	Routine *RoutineStatement
 	// Trigger is a statement on triggers (trigger.go); AST is nil then.
 	Trigger *TriggerStatement
+	// Merge is MERGE (merge.go); AST is then a stand-in, SELECT 1 (in
+	// EXPLAIN's ExplainStmt for EXPLAIN MERGE).
+	Merge *MergeStatement
 
 	query string
 	segs  []seg
@@ -716,6 +719,9 @@ func parseOne(sql string, toks []token) (Statement, error) {
 			st.Utility, err = sub.executeStmt()
 			return st, err
 		}
+	}
+	if r.mergeHead(head) {
+		return r.mergeStatement(&st, head)
 	}
 	r.catalogCalls(head)
 	if head, err = r.createTableAs(head); err != nil {

@@ -285,6 +285,8 @@ func (r *rewriter) relational(head int) error {
 			err = r.liftCount(head, i)
 		case (t.val == "insert" || t.val == "update" || t.val == "delete") && i > head && r.toks[i-1].is("("):
 			err = r.writeCTE(i)
+		case t.val == "merge" && i > head && r.toks[i-1].is("(") && r.peek(i+1, "into") && i >= 2 && r.peek(i-2, "as"):
+			err = r.mergeInWith(i)
 		case t.val == "values" && r.queryValues(head, i):
 			r.valueRows(i)
 		case t.val == "is" && (r.peek(i+1, "distinct") && r.peek(i+2, "from") ||
@@ -571,7 +573,8 @@ func (r *rewriter) subParse(prefix string, from, to int) (ast.StmtNode, error) {
 // statement being parsed.
 func (r *rewriter) subParseAround(prefix, suffix string, from, to int) (ast.StmtNode, error) {
 	sub := &rewriter{sql: r.sql, toks: r.toks[from:to], ed: make([]edit, to-from), primStart: map[int]int{},
-		st: &Statement{query: r.sql, Offset: r.st.Offset}, root: r.lifted(), startInFrom: strings.HasSuffix(prefix, " FROM ")}
+		st: &Statement{query: r.sql, Offset: r.st.Offset}, root: r.lifted(), startInFrom: strings.HasSuffix(prefix, " FROM "),
+		startInUpdate: strings.HasPrefix(prefix, "UPDATE ") && r.toks[from].is("set")}
 	if err := sub.rewrite(0); err != nil {
 		return nil, err
 	}

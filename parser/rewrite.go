@@ -61,6 +61,9 @@ type rewriter struct {
 	subParams []subParams
 	// startInFrom: the tokens are a FROM list (UPDATE's, parsed apart).
 	startInFrom bool
+	// startInUpdate: the tokens are an UPDATE's SET clause, from its SET
+	// (a MERGE action's, parsed apart after "UPDATE name ").
+	startInUpdate bool
 	// root is the statement a part parsed apart belongs to (nil: st).
 	root *Statement
 	// cteSearchCycle maps a WITH query's name token to its SEARCH/CYCLE

@@ -224,7 +224,7 @@ func (r *rewriter) prepareStmt() (*UtilityStatement, error) {
 	if !r.peek(k, "as") || k+1 >= len(r.toks) {
 		return nil, r.syntaxErrorAt(k + 1)
 	}
-	return us, r.inner(us, k+1, "select", "values", "with", "table", "(", "insert", "update", "delete")
+	return us, r.inner(us, k+1, "select", "values", "with", "table", "(", "insert", "update", "delete", "merge")
 }
 
 // inner parses the tokens from k on as us.Inner, which must start with one

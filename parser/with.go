@@ -35,12 +35,12 @@ func WriteCTEIndex(q ast.Node) (int, bool) {
 	return int(v.GetInt64()), true
 }
 
-// statementWith lifts the WITH clause of a WITH ... INSERT|UPDATE|DELETE
+// statementWith lifts the WITH clause of a WITH ... INSERT|UPDATE|DELETE|MERGE
 // statement starting at head and returns where the statement proper
 // starts (head itself for other statements).
 func (r *rewriter) statementWith(head int) (int, error) {
 	k := r.withEnd(head)
-	if k < 0 || !r.peek(k, "insert") && !r.peek(k, "update") && !r.peek(k, "delete") {
+	if k < 0 || !r.peek(k, "insert") && !r.peek(k, "update") && !r.peek(k, "delete") && !r.peek(k, "merge") {
 		return head, nil
 	}
 	stmt, err := r.subParseAround("", " SELECT 1", head, k)

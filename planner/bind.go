@@ -272,6 +272,7 @@ func bindStyledStars(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes 
 	if stmt.From != nil {
 		more = append(more, stmt.From)
 	}
+	more = append(more, mergeNodes(stmt)...)
 	restore, err := qualifyNames(snap, stmt.AST, stmt.Temp, stmt, more...)
 	defer restore()
 	if err != nil {
@@ -320,6 +321,10 @@ func unsupported(format string, args ...any) error {
 }
 
 func (b *Binder) bindStmt(node ast.StmtNode) (ir.Statement, error) {
+	if b.stmt != nil && b.stmt.Merge.IsStandIn(node) {
+		m := b.stmt.Merge
+		return b.bindMerge(m) // MERGE's AST is a stand-in (parser/merge.go)
+	}
 	switch node.(type) {
 	case *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt:
 		if err := b.bindWriteWith(); err != nil {

@@ -106,6 +106,8 @@ func withWrites(st ir.Statement, writes []*ir.CTE) ir.Statement {
 		s.Writes = writes
 	case *ir.Delete:
 		s.Writes = writes
+	case *ir.Merge:
+		s.Writes = writes
 	case *ir.CreateTableAs:
 		if s.Insert != nil { // WITH NO DATA runs no query, so no write
 			s.Insert.Writes = writes

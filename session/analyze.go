@@ -281,6 +281,8 @@ func writeTarget(b ir.Statement) *catalog.Table {
 		return x.Table
 	case *ir.Delete:
 		return x.Table
+	case *ir.Merge:
+		return x.Table
 	}
 	return nil
 }

@@ -332,7 +332,7 @@ func (st *statement) routinesFor(ctx context.Context, bound ir.Statement, txn *e
 func (st *statement) routinesInto(r *routineRunner, ctx context.Context, bound ir.Statement, txn *executor.Txn, opts optimizer.Options) *routineRunner {
 	r.st, r.ctx, r.txn, r.opts, r.snap, r.style = st, ctx, txn, opts, st.boundSnap, st.sess.bindStyle()
 	switch bound.(type) {
-	case *ir.Insert, *ir.Update, *ir.Delete:
+	case *ir.Insert, *ir.Update, *ir.Delete, *ir.Merge:
 		r.gate.Store(1) // st.write holds the gate while the statement runs
 	case *ir.Call, *ir.Do:
 		r.nonAtomic = st.ownTxn
@@ -488,7 +488,7 @@ func (r *routineRunner) runStatement(fn *catalog.Function, b ir.Statement, param
 		return nil, 0, err
 	}
 	switch b.(type) {
-	case *ir.Insert, *ir.Update, *ir.Delete:
+	case *ir.Insert, *ir.Update, *ir.Delete, *ir.Merge:
 		if r.gate.Add(1) == 1 {
 			e.exec.Gate.RLock()
 			defer e.exec.Gate.RUnlock()

@@ -690,6 +690,8 @@ func writeTag(kind string, n int64) string {
 		return fmt.Sprintf("INSERT 0 %d", n)
 	case "update":
 		return fmt.Sprintf("UPDATE %d", n)
+	case "merge":
+		return fmt.Sprintf("MERGE %d", n)
 	}
 	return fmt.Sprintf("DELETE %d", n)
 }
@@ -710,7 +712,7 @@ func (st *statement) sendNotices(p *optimizer.Plan) {
 func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltypes.Value, opts optimizer.Options, txn *executor.Txn) (wire.Result, error) {
 	e := st.sess.engine
 	switch x.Stmt.(type) {
-	case *ir.Query, *ir.Insert, *ir.Update, *ir.Delete:
+	case *ir.Query, *ir.Insert, *ir.Update, *ir.Delete, *ir.Merge:
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of %s is not supported", x.Stmt.Kind())
 	}
@@ -922,7 +924,7 @@ func runsAll(run func(st *statement, ctx context.Context, x ir.Statement, env *r
 
 func init() {
 	runs((*statement).runQuery)
-	runsAll((*statement).runWrite, (*ir.Insert)(nil), (*ir.Update)(nil), (*ir.Delete)(nil))
+	runsAll((*statement).runWrite, (*ir.Insert)(nil), (*ir.Update)(nil), (*ir.Delete)(nil), (*ir.Merge)(nil))
 	runs((*statement).runCreateView)
 	runs((*statement).runDropView)
 	runs((*statement).runCreateTable)

@@ -235,6 +235,9 @@ func boundLogLevel(b ir.Statement) int {
 func parsedLogLevel(p *parser.Statement) int {
 	switch {
 	case p.Explain != nil:
+		if p.Explain.Analyze && p.Merge != nil {
+			return logStmtMod
+		}
 		if p.Explain.Analyze {
 			if x, ok := p.AST.(*ast.ExplainStmt); ok {
 				return parsedLogLevel(&parser.Statement{AST: x.Stmt})
@@ -244,7 +247,7 @@ func parsedLogLevel(p *parser.Statement) int {
 	case p.CreateAs != nil || p.Role != nil || p.Sequence != nil || p.Alter != nil || p.Comment != nil ||
 		p.Extension != nil || p.Owner != nil || p.Database != nil:
 		return logStmtDDL
-	case p.Truncate != nil:
+	case p.Truncate != nil, p.Merge != nil:
 		return logStmtMod
 	}
 	switch p.AST.(type) {
