@@ -18,6 +18,7 @@ func TestEveryPostgresCommandIsKnown(t *testing.T) {
 		"ALTER VIEW":      "ALTER VIEW v RENAME TO w",
 		"COMMENT":         "COMMENT ON TABLE t IS 'x'",
 		"CREATE TABLE AS": "CREATE TABLE t AS SELECT 1",
+		"MERGE":           "MERGE INTO t USING s ON t.k = s.k WHEN MATCHED THEN DELETE",
 	}
 	for _, c := range pgCommands {
 		if ex, ok := examples[c]; ok {
