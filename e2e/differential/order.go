@@ -128,6 +128,11 @@ func (g *gen) orderedScanOf(t *table, parent *scope, limitOK bool) *orderedScan 
 		g.tag("order.scan-unkeyed")
 	}
 	o.nOrder = 1 + g.n(len(key))
+	if len(key) > 1 && g.chance(35) {
+		// Often the first part alone, so that an outer order can be
+		// longer than the one delivered.
+		o.nOrder = 1
+	}
 
 	// The select list: the key's parts, and some other columns, in any
 	// order. Unique names (a derived table's columns are referenced by
@@ -252,15 +257,28 @@ func fromOutCols(t *table) []outCol {
 }
 
 // outerKeys draws the outer ORDER BY over an ordered scan's keys, given
-// the positions those keys have in the outer output: the scan's own order,
-// the other way round, mixed, longer (more of the key) or shorter.
-func (g *gen) outerKeys(o *orderedScan, pos []int) []orderItem {
+// the positions those keys have in the outer output (of nOut columns): the
+// scan's own order, the other way round, mixed, longer (more of the key,
+// or another column after it) or shorter.
+func (g *gen) outerKeys(o *orderedScan, pos []int, nOut int) []orderItem {
 	n := o.nOrder
+	var extra []int // output positions after the keys
 	switch r := g.n(100); {
-	case r < 25 && n < len(o.keys):
-		n += 1 + g.n(len(o.keys)-n)
+	case r < 30 && n < len(pos):
+		n += 1 + g.n(len(pos)-n)
 		g.tag("order.outer-longer")
-	case r < 40 && n > 1:
+	case r < 30:
+		var others []int
+		for p := 0; p < nOut; p++ {
+			if !slices.Contains(pos[:n], p) {
+				others = append(others, p)
+			}
+		}
+		if len(others) > 0 {
+			extra = append(extra, pick(g, others))
+			g.tag("order.outer-longer")
+		}
+	case r < 45 && n > 1:
 		n = 1 + g.n(n-1)
 		g.tag("order.outer-shorter")
 	}
@@ -292,6 +310,9 @@ func (g *gen) outerKeys(o *orderedScan, pos []int) []orderItem {
 			it.nulls = pick(g, []string{"", "NULLS FIRST", "NULLS LAST"})
 		}
 		out = append(out, it)
+	}
+	for _, p := range extra {
+		out = append(out, g.orderPos(p+1))
 	}
 	return out
 }
@@ -370,7 +391,7 @@ func (g *gen) orderQuery(depth int) query {
 			sub.nOrder = len(pos)
 		}
 		if g.chance(85) {
-			s.orderBy = g.outerKeys(&sub, sub.keys)
+			s.orderBy = g.outerKeys(&sub, sub.keys, len(s.out))
 			if g.chance(30) {
 				s.orderBy = totalOrder(s.orderBy, len(s.out))
 				s.limit = g.n(5)
@@ -465,7 +486,7 @@ func (g *gen) orderOuterPlain(s *selectStmt, o *orderedScan, alias string, depth
 		pos[i] = posIn[k]
 	}
 	if g.chance(90) {
-		s.orderBy = g.outerKeys(o, pos)
+		s.orderBy = g.outerKeys(o, pos, len(s.out))
 		if g.chance(30) {
 			s.orderBy = totalOrder(s.orderBy, len(s.out))
 			s.limit = g.n(6)
@@ -610,7 +631,7 @@ func (g *gen) orderWindow(s *selectStmt, o *orderedScan, alias string) {
 	g.tag("window." + strings.TrimSuffix(strings.Split(f.tmpl, "(")[0], "("))
 	pos := slices.Clone(o.keys)
 	if g.chance(80) {
-		s.orderBy = g.outerKeys(o, pos)
+		s.orderBy = g.outerKeys(o, pos, len(s.out))
 	}
 }
 
@@ -641,7 +662,7 @@ func (g *gen) orderSetOp(t *table) query {
 		s.out = append(s.out, outCol{name: c.name, t: c.t})
 	}
 	if g.chance(85) {
-		s.orderBy = g.outerKeys(l, l.keys)
+		s.orderBy = g.outerKeys(l, l.keys, len(s.out))
 		if g.chance(30) {
 			s.orderBy = totalOrder(s.orderBy, len(s.out))
 			s.limit = g.n(6)
