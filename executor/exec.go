@@ -978,11 +978,23 @@ type distinctRows struct {
 	sorted  []ir.SortKey
 	grouped bool
 	prev    []sqltypes.Value
+	// whole reads the whole input before the first row, as PostgreSQL's
+	// UNION does (a hash aggregate or a sort over both operands): a
+	// consumer that stops early (EXISTS, LIMIT) still has every operand
+	// row evaluated, so the errors they raise are raised. pending holds
+	// the fresh rows meanwhile (the set's own copies, already charged).
+	whole   bool
+	pending [][]sqltypes.Value
 }
 
 func (d *distinctRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	for {
 		if d.spill.inDone {
+			if len(d.pending) > 0 {
+				row := d.pending[0]
+				d.pending = d.pending[1:]
+				return row, true, nil
+			}
 			return d.nextSpilled(ctx)
 		}
 		row, ok, err := d.in.Next(ctx)
@@ -1006,7 +1018,7 @@ func (d *distinctRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error)
 			}
 			key = d.key
 		}
-		_, fresh, err := d.seen.add(key)
+		e, fresh, err := d.seen.add(key)
 		if err != nil {
 			if spilled, serr := d.spillRow(err, key, row); spilled || serr != nil {
 				if serr != nil {
@@ -1015,6 +1027,10 @@ func (d *distinctRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error)
 				continue
 			}
 			return nil, false, err
+		}
+		if fresh && d.whole && len(d.on) == 0 {
+			d.pending = append(d.pending, e.row)
+			continue
 		}
 		if fresh {
 			return row, true, nil

@@ -24,8 +24,10 @@ func (ec *execCtx) newSetOp(ctx context.Context, n *optimizer.SetOp) (Rows, erro
 		return &appendRows{inputs: []Rows{l, r}}, nil
 	}
 	if n.Op == ir.Union {
-		// UNION is DISTINCT over UNION ALL (which spills: distinctspill.go).
-		return &distinctRows{in: &appendRows{inputs: []Rows{l, r}}, ec: ec, node: n, seen: newRowSet(ec.opMem())}, nil
+		// UNION is DISTINCT over UNION ALL (which spills: distinctspill.go),
+		// reading both operands whole before its first row, as
+		// PostgreSQL's does.
+		return &distinctRows{in: &appendRows{inputs: []Rows{l, r}}, ec: ec, node: n, seen: newRowSet(ec.opMem()), whole: true}, nil
 	}
 	return &setOpRows{ec: ec, mem: ec.opMem(), node: n, left: l, right: r}, nil
 }

@@ -793,7 +793,17 @@ func (b *builder) planSort(n *ir.Sort, req request) (Node, bool, error) {
 	if _, setOp := n.Input.(*ir.SetOp); setOp {
 		need = nil // no simple UNION ALL (see planSetOp)
 	}
-	in, delivered, err := b.build(n.Input, request{need: need, order: n.Keys, limit: req.limit})
+	// The parent's limit is taken after the parent's order: it bounds
+	// this sort (and the input, asked for this sort's order) only when
+	// that order gives the parent's, or the parent asks for none and takes
+	// the first rows as they come. ORDER BY id DESC LIMIT 2 over a derived
+	// table ordered by id wants the two largest ids, not the two smallest
+	// sorted again.
+	limit := 0
+	if len(req.order) == 0 || sameOrder(req.order, n.Keys) {
+		limit = req.limit
+	}
+	in, delivered, err := b.build(n.Input, request{need: need, order: n.Keys, limit: limit})
 	if err != nil {
 		return nil, false, err
 	}
@@ -804,7 +814,7 @@ func (b *builder) planSort(n *ir.Sort, req request) (Node, bool, error) {
 		// table ordered by id).
 		return in, sameOrder(req.order, n.Keys), nil
 	}
-	return &Sort{Input: in, Keys: n.Keys, Limit: req.limit}, sameOrder(req.order, n.Keys), nil
+	return &Sort{Input: in, Keys: n.Keys, Limit: limit}, sameOrder(req.order, n.Keys), nil
 }
 
 // planLimit plans a logical Limit.

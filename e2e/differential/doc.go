@@ -51,6 +51,33 @@
 // a failing statement and COMMIT, or COMMIT. Every statement is
 // deterministic, so PostgreSQL's answer is the only right one.
 //
+// Some shapes are drawn on purpose rather than left to the grammar's
+// chance, because they meet the optimizer's order delivery (order.go): a
+// table's primary key and its indexes hand rows over in key order,
+// forwards or backwards, and a sort, a limit, a merge join, a streaming
+// aggregate, DISTINCT or a window above may take that order for the one
+// it needs. So an ordered scan (SELECT the key's parts and other columns
+// FROM t [WHERE a range on the key, a partial index's predicate, anything]
+// ORDER BY a prefix of the primary key or of an index's key, expression
+// keys included, all ASC, all DESC or mixed, NULLS FIRST / LAST, with and
+// without LIMIT / OFFSET) is a derived table or a WITH query under an
+// outer ORDER BY on the same keys the same way, the other way, mixed,
+// longer or shorter, with and without an outer LIMIT, joined now and then
+// to another table on its first key (a merge join's input); or under
+// GROUP BY or DISTINCT on a key prefix ordered along or against it,
+// aggregates (string_agg ordered by what it aggregates, min, max, sum,
+// count), or a window function whose ORDER BY runs along or against the
+// scan's (partitioned by its first key now and then); or two ordered,
+// limited scans are the branches of a set operation under an ORDER BY of
+// the keys. About one top-level query in seven is one of these, and one
+// derived table or WITH query in five elsewhere is an ordered scan; below
+// the top, an ORDER BY of some columns without LIMIT is drawn too. A LIMIT
+// below the top still keeps a set of rows the SQL fixes: its ORDER BY is
+// the whole primary key, or the keys followed by every column of the table,
+// spelled as expressions so that the minimiser's dropping a select item
+// cannot make them other columns; an order-sensitive window function's
+// ORDER BY goes on to every column.
+//
 // The grammar's templates parenthesize every operator, so they never show
 // how a parser groups operators. Some predicates and values are drawn
 // without inner parentheses (prec.go, the constructs tagged prec.*):

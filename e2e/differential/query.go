@@ -19,6 +19,11 @@ type shape struct {
 
 // query draws a SELECT or a set operation at a new level below parent.
 func (g *gen) query(parent *scope, depth int, sh shape) query {
+	if sh.top && depth > 0 && g.chance(15) {
+		// The shapes of ordering the optimizer's order delivery meets
+		// (order.go).
+		return g.orderQuery(depth)
+	}
 	if depth > 0 && !sh.oneRow && !sh.noSetOp && g.chance(12) {
 		return g.setQuery(parent, depth, sh)
 	}
@@ -79,7 +84,10 @@ func namesUnique(cols []outCol) bool {
 // (compared as multisets), some positions (compared as ordered runs of
 // equal keys), all positions (compared as a sequence), the latter with
 // LIMIT / OFFSET. Below the top a LIMIT always comes with an ORDER BY of
-// every output column, so which rows it keeps is fixed.
+// every output column, so which rows it keeps is fixed; an ORDER BY of
+// some columns without one orders nothing the answer shows, but the query
+// above may take the order for its own (order.go draws those shapes on
+// purpose).
 func (g *gen) orderAndLimit(order *[]orderItem, limit, offset *int, n int, sh shape, exprKey func() *expr) {
 	total := func() {
 		for _, p := range g.rng.Perm(n) {
@@ -92,10 +100,16 @@ func (g *gen) orderAndLimit(order *[]orderItem, limit, offset *int, n int, sh sh
 		*limit = 1
 		return
 	case !sh.top:
-		if g.chance(8) {
+		switch r := g.n(100); {
+		case r < 8:
 			total()
 			*limit = g.n(6)
 			g.tag("limit")
+		case r < 16 && !sh.exists:
+			for _, p := range g.rng.Perm(n)[:1+g.n(min(2, n))] {
+				*order = append(*order, g.orderPos(p+1))
+			}
+			g.tag("order-by.inner")
 		}
 		return
 	}
@@ -458,7 +472,12 @@ func (g *gen) derivedItem(parent, lat *scope, depth int) (*fromItem, []rel, []fr
 		g.tag("from.lateral")
 	}
 	g.tag("from.subquery")
-	it.sub = g.query(p, depth-1, shape{names: true})
+	if g.chance(20) {
+		// A table ordered on a key prefix (order.go).
+		it.sub = g.orderedScanOf(g.pickKeyTable(), p, true).s
+	} else {
+		it.sub = g.query(p, depth-1, shape{names: true})
+	}
 	cols := slices.Clone(it.sub.outCols())
 	if g.chance(30) {
 		g.tag("from.column-aliases")
@@ -756,7 +775,11 @@ func (g *gen) withClause(depth int) ([]*cte, bool) {
 			g.tag("cte.recursive")
 		} else {
 			c = &cte{name: g.alias("w")}
-			c.q = g.query(nil, depth-1, shape{names: true})
+			if g.chance(20) {
+				c.q = g.orderedScanOf(g.pickKeyTable(), nil, true).s
+			} else {
+				c.q = g.query(nil, depth-1, shape{names: true})
+			}
 			c.cols = slices.Clone(c.q.outCols())
 			if g.chance(40) {
 				for j := range c.cols {
