@@ -84,13 +84,22 @@ func (s *Session) leaveRoutineSettings(fr *routineSettingsFrame, failed bool) {
 		}
 	}
 	for n, prior := range fr.prior {
+		held := fr.recorded[n]
 		if fr.overridden[n] && !failed {
+			// The SET inside stays. The records the block's levels made
+			// of it inside the call hold the clause's value as the one
+			// to go back to; seen from outside, it is the value before
+			// the call (a ROLLBACK of the block ends there).
+			for i, lv := range s.gucLevels {
+				if g := lv[n]; g != nil && !(i < len(held) && held[i]) {
+					g.prior = prior
+				}
+			}
 			continue
 		}
 		_ = s.restoreVar(n, prior)
 		// What the block's levels recorded of it inside the call (a SET
 		// LOCAL's prior, the call's value) is undone with the call.
-		held := fr.recorded[n]
 		for i, lv := range s.gucLevels {
 			if !(i < len(held) && held[i]) {
 				delete(lv, n)
