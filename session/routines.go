@@ -620,11 +620,16 @@ func (r *routineRunner) result(fn *catalog.Function, rows [][]sqltypes.Value, fr
 // needsTransaction reports whether a bound statement must run in a
 // transaction even outside a block (runInTransaction): one that calls
 // user-defined routines that may write (volatile functions, procedures, DO
-// blocks, a table's triggers), and REFRESH MATERIALIZED VIEW, whose new
+// blocks, a table's triggers), one with data-modifying WITH queries (each
+// is a write of its own: without a transaction, the first would stay when
+// the statement failed after it), and REFRESH MATERIALIZED VIEW, whose new
 // rows and descriptor commit together (session/matview.go).
 func needsTransaction(b ir.Statement) bool {
 	switch b.(type) {
 	case *ir.Call, *ir.Do, *ir.RefreshMatview:
+		return true
+	}
+	if len(ir.WritesOf(b)) > 0 {
 		return true
 	}
 	if t := writeTarget(b); t != nil && len(t.Triggers) > 0 {
