@@ -82,7 +82,11 @@ func (s *setOpRows) start(ctx context.Context) error {
 	if n.All {
 		s.out = keep
 	} else {
-		s.out = &distinctRows{in: keep, ec: s.ec, node: n, seen: newRowSet(s.mem)}
+		// The left operand is read whole before the first row, as
+		// PostgreSQL's hashed or sorted INTERSECT and EXCEPT read it, so
+		// a consumer that stops early (EXISTS, LIMIT) still raises the
+		// errors its rows raise; the distinct rows are the set's copies.
+		s.out = &distinctRows{in: keep, ec: s.ec, node: n, seen: newRowSet(s.mem), whole: true}
 	}
 	return nil
 }
