@@ -35,32 +35,56 @@ var unsupportedCommands = []string{
 	"IMPORT FOREIGN SCHEMA", "LOAD", "REASSIGN OWNED", "SECURITY LABEL",
 }
 
+// unsupportedByFirst holds unsupportedCommands by first word, each as
+// its lower-case words, so that a statement's check (every parse) is a map
+// lookup of its first word.
+var unsupportedByFirst = func() map[string][]unsupported {
+	m := map[string][]unsupported{}
+	for _, c := range unsupportedCommands {
+		w := strings.Fields(strings.ToLower(c))
+		m[w[0]] = append(m[w[0]], unsupported{name: c, words: w})
+	}
+	return m
+}()
+
+// unsupported is one of unsupportedCommands.
+type unsupported struct {
+	name  string
+	words []string
+}
+
 // unsupportedCommand returns the unsupported command the statement whose
 // lower-case words are words begins with, the longest that matches.
 func unsupportedCommand(words []string) (string, bool) {
-	best := ""
-	for _, c := range unsupportedCommands {
-		cw := strings.Fields(strings.ToLower(c))
-		if len(cw) > len(words) || len(c) <= len(best) {
+	if len(words) == 0 {
+		return "", false
+	}
+	best := unsupported{}
+	for _, c := range unsupportedByFirst[words[0]] {
+		if len(c.words) > len(words) || len(c.words) <= len(best.words) {
 			continue
 		}
 		match := true
-		for i, w := range cw {
+		for i, w := range c.words {
 			match = match && words[i] == w
 		}
 		if match {
 			best = c
 		}
 	}
-	return best, best != ""
+	return best.name, best.name != ""
 }
 
 // refuseUnsupported is the 0A000 of a statement (its tokens) that begins
 // with an unsupported command, or nil.
 func refuseUnsupported(toks []token) error {
-	words := make([]string, 0, 4)
+	if toks[0].kind != tkIdent || unsupportedByFirst[toks[0].val] == nil {
+		return nil
+	}
+	var buf [4]string
+	words := buf[:0]
 	for _, t := range toks {
-		if t.kind != tkIdent || len(words) == 4 {
+		if t.kind != tkIdent || len(words) == len(buf) {
 			break
 		}
 		words = append(words, t.val)
