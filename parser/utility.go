@@ -18,7 +18,8 @@ import (
 // the statements they carry (Inner, Args) are ordinary parsed statements.
 type UtilityStatement struct {
 	// Kind is "prepare", "execute", "deallocate", "discard", "declare",
-	// "fetch", "move", "close", "listen", "unlisten", "notify", "copy" or
+	// "fetch", "move", "close", "listen", "unlisten", "notify", "copy",
+	// "load" (Name is the file) or
 	// "drop tablespace" (IF EXISTS, of a tablespace zproxy does not have:
 	// tablespace.go).
 	Kind string
@@ -143,6 +144,15 @@ func (r *rewriter) utilityStmt() (*UtilityStatement, error) {
 		return &UtilityStatement{Kind: "discard", Discard: what}, nil
 	case "close":
 		return r.nameOrAll("close", 1, false)
+	case "load":
+		// LOAD 'file': a string, the whole statement.
+		if len(r.toks) < 2 || r.toks[1].kind != tkString {
+			return nil, r.syntaxErrorAt(1)
+		}
+		if len(r.toks) > 2 {
+			return nil, r.syntaxErrorAt(2)
+		}
+		return &UtilityStatement{Kind: "load", Name: r.toks[1].val, NamePos: r.pos(1)}, nil
 	case "listen":
 		return r.nameOrAll("listen", 1, false)
 	case "unlisten":

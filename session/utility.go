@@ -127,6 +127,8 @@ func (st *statement) runUtility(ctx context.Context, params []sqltypes.Value, st
 		res, err = s.notifyStatement(u)
 	case "copy":
 		res, err = st.copy(ctx, params, start)
+	case "load":
+		res, err = s.load(u.Name)
 	case "drop tablespace":
 		s.notice(pgerr.Notice("tablespace %q does not exist, skipping", u.Name))
 		res = tagResult("DROP TABLESPACE")
@@ -319,4 +321,27 @@ func (st *statement) explainPrepared(ctx context.Context, ps wire.Statement, o *
 	inner.explainCached = true
 	defer func() { inner.explainCached = false }()
 	return inner.run(ctx, x, args, start)
+}
+
+// builtinLibraries are the shared libraries of PostgreSQL's that hold
+// what zproxy has built in (its extensions, PL/pgSQL, auto_explain):
+// always loaded, so LOAD of one succeeds and changes nothing, as a second
+// LOAD of a loaded library does in PostgreSQL.
+var builtinLibraries = map[string]bool{
+	"auto_explain": true, "plpgsql": true, "pg_stat_statements": true, "uuid-ossp": true, "pgcrypto": true,
+	"citext": true, "hstore": true, "pg_trgm": true, "btree_gist": true, "postgis-3": true, "ltree": true,
+}
+
+// load runs LOAD 'file'. As in PostgreSQL, a role that is not a
+// superuser may load only from $libdir/plugins/ (where none of zproxy's
+// libraries is), and a library zproxy does not have is 58P01.
+func (s *Session) load(file string) (wire.Result, error) {
+	if !s.superuserNow() && !strings.HasPrefix(file, "$libdir/plugins/") {
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "access to library \"%s\" is not allowed", file)
+	}
+	name := strings.TrimSuffix(strings.TrimPrefix(file, "$libdir/"), ".so")
+	if !builtinLibraries[name] {
+		return nil, pgerr.New(pgerr.UndefinedFile, "could not access file \"%s\": No such file or directory", file)
+	}
+	return tagResult("LOAD"), nil
 }
