@@ -98,6 +98,8 @@ func (r *rewriter) roleStmt() (*RoleStatement, error) {
 		return r.alterSystem()
 	case first == "alter" && r.peek(1, "default") && r.peek(2, "privileges"):
 		return r.alterDefaultPrivileges()
+	case r.peek(1, "group") && (first == "create" || first == "alter" || first == "drop"):
+		return r.groupStmt(first)
 	case !r.peek(1, "role") && !r.peek(1, "user"):
 		return nil, nil
 	}
@@ -230,6 +232,44 @@ func (r *rewriter) alterRoleSetting(st *RoleStatement, k int) (*RoleStatement, e
 	}
 	var err error
 	if st.SetAction, st.Setting, st.SetValue, k, err = r.settingClause(k, "ALTER ROLE"); err != nil {
+		return nil, err
+	}
+	if k < len(r.toks) {
+		return nil, r.syntaxErrorAt(k)
+	}
+	return st, nil
+}
+
+// groupStmt parses PostgreSQL's older spellings of role statements:
+// CREATE GROUP (CREATE ROLE, NOLOGIN unless told otherwise), DROP GROUP
+// (DROP ROLE), and ALTER GROUP g ADD | DROP USER u, ... (GRANT g TO u,
+// REVOKE g FROM u).
+func (r *rewriter) groupStmt(first string) (*RoleStatement, error) {
+	switch first {
+	case "create":
+		return r.createOrAlterRole("create_role", false)
+	case "drop":
+		return r.dropRole()
+	}
+	group, err := r.roleName(2, true, false)
+	if err != nil {
+		return nil, err
+	}
+	k := 3
+	if r.peek(k, "rename") {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER ROLE ... RENAME is not supported").WithPosition(r.pos(k))
+	}
+	if !r.peek(k, "add") && !r.peek(k, "drop") {
+		return nil, r.syntaxErrorAt(k)
+	}
+	if !r.peek(k+1, "user") {
+		return nil, r.syntaxErrorAt(k + 1)
+	}
+	st := &RoleStatement{Kind: "grant_role", Granted: []RoleName{group}}
+	if r.peek(k, "drop") {
+		st.Kind = "revoke_role"
+	}
+	if st.Roles, k, err = r.roleList(k+2, false); err != nil {
 		return nil, err
 	}
 	if k < len(r.toks) {
