@@ -52,6 +52,9 @@ const (
 type scanItem struct {
 	key []byte
 	row []sqltypes.Value
+	// held: the entry lies in a cell its spatial conjuncts hold
+	// (optimizer.Interior), which it then need not be tested against.
+	held bool
 }
 
 type shardBatch struct {
@@ -71,8 +74,11 @@ type scanRows struct {
 	// rangeItems counts the items read in each of a Z-order scan's ranges
 	// (node.Ranges' order, every shard), under EXPLAIN ANALYZE only.
 	rangeItems []atomic.Int64
-	cancel     context.CancelFunc
-	wg         sync.WaitGroup
+	// held counts the entries admitted in cells the spatial conjuncts
+	// hold (interior), under EXPLAIN ANALYZE only.
+	held   atomic.Int64
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
 	// slots bounds the ranges' first pages the scan's streams prefetch
 	// at once (kv.Capabilities.ScanFanout), whatever the shards.
 	slots chan struct{}
@@ -90,6 +96,10 @@ type scanRows struct {
 	// filter is to see the row; it reports false, taking nothing, for an
 	// entry it cannot use, which then goes to sink as a row.
 	scalarSink func(sc []kv.Scalar) bool
+	// interior, when set, is what the residual's spatial conjuncts hold
+	// (optimizer.Scan.Interior): entries in cells inside it are tested
+	// against its Rest alone.
+	interior *optimizer.Interior
 	// reuseRows: the consumer is done with a batch's rows once it asks
 	// for the next batch (a projection of plain columns, which copies
 	// every value it keeps), so inline streams decode each batch into the
@@ -169,6 +179,9 @@ func (s *scanRows) start(ctx context.Context) error {
 	}
 	if n.Method == optimizer.InvertedScan {
 		return s.invertedGet(ctx)
+	}
+	if in, ok := n.Interior(n.Residual, ec.eval); ok {
+		s.interior = &in
 	}
 	ordered := (n.Ordered || n.InsertionOrder) && len(n.Shards) > 1
 	if ordered {
@@ -310,7 +323,7 @@ func (s *scanRows) pointGet(ctx context.Context) error {
 		if err := decode(it.Attrs, row); err != nil {
 			return err
 		}
-		keep, err := s.admit(row)
+		keep, err := s.admit(row, false)
 		if err != nil {
 			return err
 		}
@@ -343,12 +356,17 @@ func (s *scanRows) lookupRows(ctx context.Context, entries []kv.Item) ([]kv.Item
 	return s.ec.kv.Get(ctx, kv.GetRequest{Keys: keys, Stats: &s.stats})
 }
 
-// admit applies the residual filter.
-func (s *scanRows) admit(row []sqltypes.Value) (bool, error) {
-	if s.node.Residual == nil {
+// admit applies the residual filter; held says the row lies in a cell its
+// spatial conjuncts hold, so that only the others are applied.
+func (s *scanRows) admit(row []sqltypes.Value, held bool) (bool, error) {
+	filter := s.node.Residual
+	if held {
+		filter = s.interior.Rest
+	}
+	if filter == nil {
 		return true, nil
 	}
-	v, err := s.node.Residual.Eval(s.ec.eval, row)
+	v, err := filter.Eval(s.ec.eval, row)
 	if err != nil {
 		return false, err
 	}
@@ -479,6 +497,7 @@ func (s *scanRows) Close() {
 		// (build adds the node's entry once the scan has started.)
 		st.ItemsRead += s.stats.ItemsRead.Load()
 		st.Requests += s.stats.Requests.Load()
+		st.HeldRows += s.held.Load()
 		if s.rangeItems != nil {
 			if st.RangeItems == nil {
 				st.RangeItems = make([]int64, len(s.rangeItems))
@@ -628,8 +647,11 @@ type shardStream struct {
 	addrLen int
 	// box tests a Z-order scan's entries against its box, skipping the
 	// test inside an aligned cell wholly in the box (zorder.BoxScan).
-	box    *zorder.BoxScan
-	misses int // consecutive out-of-box Z-order entries
+	box *zorder.BoxScan
+	// interior tells the entries in cells the residual's spatial
+	// conjuncts hold (scanRows.interior); nil when there are none.
+	interior *zorder.InteriorScan
+	misses   int // consecutive out-of-box Z-order entries
 	// target is the in-box address a skip-scan steps towards with Next
 	// before it seeks (nil: none); steps counts the Nexts so far.
 	target   []byte
@@ -665,6 +687,9 @@ func (s *scanRows) newShardStream(shard int, sem chan struct{}, keepKeys bool) *
 	if n.ZSchema != nil {
 		st.addrLen = n.ZSchema.AddrLen()
 		st.box = n.ZSchema.NewBoxScan(n.ZBox)
+		if in := s.interior; in != nil {
+			st.interior = n.ZSchema.NewInteriorScan(n.ZBox, in.X, in.Y, in.Holds)
+		}
 	}
 	cols := s.decodedCols()
 	st.decBuf.Init(n.Table, cols)
@@ -955,6 +980,7 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 		st.s.rangeItems[i].Add(1)
 	}
 	var item kv.Item
+	held := false
 	if st.addrLen > 0 {
 		// The entry's key decides whether it is in the box; its value is
 		// decoded only if it is.
@@ -999,8 +1025,13 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 			return true, nil
 		}
 		st.misses = 0
+		held = st.interior != nil && st.interior.Inside(sort)
+		if held && st.s.ec.stats != nil {
+			st.s.held.Add(1)
+		}
 	}
-	if st.s.scalarSink != nil && !n.Lookup && n.Residual == nil && st.scalarIt != nil && item.Key.Sort == nil {
+	unfiltered := n.Residual == nil || held && st.s.interior.Rest == nil
+	if st.s.scalarSink != nil && !n.Lookup && unfiltered && st.scalarIt != nil && item.Key.Sort == nil {
 		if st.readScalars() && st.s.scalarSink(st.scalars) {
 			return true, nil
 		}
@@ -1020,7 +1051,7 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	si := scanItem{row: row}
+	si := scanItem{row: row, held: held}
 	if st.keepKeys {
 		// Only a k-way merge compares keys after the iterator moves on.
 		if item.Key.Sort == nil {
@@ -1181,7 +1212,7 @@ func (st *shardStream) newRow(n int) []sqltypes.Value {
 }
 
 func (st *shardStream) emit(si scanItem) error {
-	keep, err := st.s.admit(si.row)
+	keep, err := st.s.admit(si.row, si.held)
 	if err != nil {
 		return err
 	}

@@ -43,6 +43,10 @@ type NodeStats struct {
 	// top-N Z-order scan read (TopNQuery, zorder.TopNCells), the Z-cells
 	// they handed out and the ranges those made once merged.
 	TopNBatches, TopNCells, TopNRanges int64
+	// HeldRows are the entries a Z-order scan admitted without testing
+	// them against its spatial conjuncts, as they lay in cells those hold
+	// (Scan.Interior).
+	HeldRows int64
 	// WALRecords and WALBytes are the items a write handed to the store
 	// (or its transaction) and their bytes: EXPLAIN's WAL figures.
 	WALRecords, WALBytes int64
@@ -164,6 +168,9 @@ func analyzed(s *NodeStats) string {
 	}
 	if s.Batches > 0 {
 		out += fmt.Sprintf(" batches=%d cells=%d ranges=%d", s.Batches, s.BatchCells, s.BatchRanges)
+	}
+	if s.HeldRows > 0 {
+		out += fmt.Sprintf(" rows in held cells=%d", s.HeldRows)
 	}
 	if s.SpilledRows > 0 {
 		out += fmt.Sprintf(" spilled=%d rows, %dkB", s.SpilledRows, (s.SpilledBytes+1023)/1024)

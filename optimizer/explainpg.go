@@ -359,6 +359,9 @@ func (n *pgNode) props(relationship []pgProp, stats map[Node]*NodeStats, doc Exp
 		out = append(out, pgInt("zproxy Nearest Batches", st.Batches), pgInt("zproxy Nearest Cells", st.BatchCells),
 			pgInt("zproxy Nearest Ranges", st.BatchRanges))
 	}
+	if st != nil && st.HeldRows > 0 {
+		out = append(out, pgInt("zproxy Rows In Held Cells", st.HeldRows))
+	}
 	if st != nil && st.SpilledRows > 0 {
 		out = append(out, pgInt("zproxy Spilled Rows", st.SpilledRows), pgInt("zproxy Spilled Bytes", st.SpilledBytes))
 	}

@@ -84,18 +84,7 @@ func (bs *BoxScan) setCell(key []byte, z *codes) {
 			depth = max(depth, int(s.bitPos[d*MaxWidth+f])+1)
 		}
 	}
-	bs.cellLo = append(bs.cellLo[:0], key[:s.addrLen]...)
-	bs.cellHi = append(bs.cellHi[:0], key[:s.addrLen]...)
-	// Clear (set) every bit from position depth on, unused ones included.
-	i := depth >> 3
-	if i < s.addrLen {
-		m := byte(0xff) >> uint(depth&7)
-		bs.cellLo[i] &^= m
-		bs.cellHi[i] |= m
-		for j := i + 1; j < s.addrLen; j++ {
-			bs.cellLo[j], bs.cellHi[j] = 0, 0xff
-		}
-	}
+	bs.cellLo, bs.cellHi = s.cellBounds(bs.cellLo, bs.cellHi, key, depth)
 }
 
 // freeBits is the most low bits f (at most width) of the code z in [lo, hi]

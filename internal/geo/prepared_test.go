@@ -77,15 +77,7 @@ func bigEndian(b []byte) []byte {
 // and a prepared non-area is left to Relate.
 func TestPreparedRelatePointMatchesRelate(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
-	ring := func(cx, cy, r float64, n int) []float64 {
-		var c []float64
-		for i := 0; i < n; i++ {
-			a := 2 * math.Pi * float64(i) / float64(n)
-			rr := r * (0.4 + 0.6*rng.Float64())
-			c = append(c, math.Round((cx+rr*math.Cos(a))*4)/4, math.Round((cy+rr*math.Sin(a))*4)/4)
-		}
-		return append(c, c[0], c[1])
-	}
+	ring := func(cx, cy, r float64, n int) []float64 { return randomRing(rng, cx, cy, r, n, 4) }
 	for trial := 0; trial < 160; trial++ {
 		// Short rings, and long ones, which get an edge index.
 		n := 4 + rng.Intn(12)
@@ -179,6 +171,18 @@ func TestPointDistanceMatchesDistance(t *testing.T) {
 			t.Fatalf("(%v %v) (%v %v): %v, want %v", x1, y1, x2, y2, got, want)
 		}
 	}
+}
+
+// randomRing is a closed ring of n vertices around (cx, cy), at random
+// radii between 0.4r and r, each coordinate rounded to a 1/grid.
+func randomRing(rng *rand.Rand, cx, cy, r float64, n int, grid float64) []float64 {
+	var c []float64
+	for i := 0; i < n; i++ {
+		a := 2 * math.Pi * float64(i) / float64(n)
+		rr := r * (0.4 + 0.6*rng.Float64())
+		c = append(c, math.Round((cx+rr*math.Cos(a))*grid)/grid, math.Round((cy+rr*math.Sin(a))*grid)/grid)
+	}
+	return append(c, c[0], c[1])
 }
 
 func mustLocate(t *testing.T, x, y float64, area *Shape) location {

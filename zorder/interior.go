@@ -1,0 +1,161 @@
+package zorder
+
+import (
+	"bytes"
+	"math/bits"
+)
+
+// InteriorScan is a skip-scan's knowledge of where a region holds every
+// point: a spatial filter's area (the polygon of ST_Within, the disc of
+// ST_DWithin) over two float attributes. Inside answers, for an entry's
+// key, whether the region holds the whole aligned Z-cell the key falls in,
+// so that the scan may admit the entry without testing its point. It
+// remembers the last cell found inside and the last one found cut by the
+// region's edge, so a scan decides each cell once and the keys after the
+// first in a cell cost two byte comparisons.
+//
+// The cells asked about are those smaller than the scan's box and no
+// finer than about 1/64 of it on a side: a cell the region's edge cuts at
+// that size is left to the entries' own tests. Among them, the largest
+// the region holds is found by bisecting the depth, which the region's
+// test makes sound, as a cell it holds holds every cell within it.
+//
+// An InteriorScan is for one scan: it is not safe for concurrent use.
+type InteriorScan struct {
+	s    *Schema
+	x, y int
+	// holds reports whether the region holds every point of the closed
+	// box; it must hold every sub-box of a box it holds.
+	holds func(minX, minY, maxX, maxY float64) bool
+	// minDepth and maxDepth are the address depths of the cells asked
+	// about (0: none).
+	minDepth, maxDepth int
+	// inLo and inHi bound the last cell the region holds, outLo and outHi
+	// the last one of maxDepth it does not; nil when there is none.
+	inLo, inHi, outLo, outHi []byte
+}
+
+// interiorSplits is how many times the scan's box is halved, per
+// attribute, to the finest cells asked about: a cell the region's edge
+// cuts at that size is left to its entries' tests.
+const interiorSplits = 6
+
+// NewInteriorScan returns the interior test of a scan of box b over the
+// float attributes x and y; holds is the region's test of a box of
+// coordinates (minX, minY, maxX, maxY), which must be sound for closed
+// boxes and monotone (a box held holds its sub-boxes). nil when x or y is
+// not a float attribute or the box is empty.
+func (s *Schema) NewInteriorScan(b Box, x, y int, holds func(minX, minY, maxX, maxY float64) bool) *InteriorScan {
+	if x == y || x < 0 || y < 0 || x >= len(s.attrs) || y >= len(s.attrs) || s.attrs[x].Type != TypeFloat || s.attrs[y].Type != TypeFloat {
+		return nil
+	}
+	lo, hi, ok := s.clip(b)
+	if !ok {
+		return nil
+	}
+	// The deepest cell holding the whole box fixes at most the top bits
+	// its bounds share in every attribute; the region, within the box,
+	// can hold only deeper ones. The finest cells asked about are about
+	// 1/2^interiorSplits of the box's side in every attribute: their
+	// codes span that share of the box's.
+	dims := len(s.attrs)
+	var shared, fine [MaxAttrs]int
+	for d, a := range s.attrs {
+		w := a.w()
+		shared[d] = min(bits.LeadingZeros64(lo[d]^hi[d])-(64-w), w)
+		fine[d] = min(w, max(0, w-bits.Len64(hi[d]-lo[d])+interiorSplits+1))
+	}
+	k0, k1 := 0, s.bits
+	for k := 1; k <= s.bits; k++ {
+		contains, fineEnough := true, true
+		for d := range s.attrs {
+			c := int(s.consumed[k*dims+d])
+			contains = contains && c <= shared[d]
+			fineEnough = fineEnough && c >= fine[d]
+		}
+		if contains {
+			k0 = k
+		}
+		if fineEnough {
+			k1 = k
+			break
+		}
+	}
+	is := &InteriorScan{s: s, x: x, y: y, holds: holds, minDepth: k0 + 1, maxDepth: k1}
+	if is.minDepth > is.maxDepth {
+		return nil
+	}
+	return is
+}
+
+// Inside reports whether the region holds every point of a cell that the
+// key's address (its first AddrLen bytes) lies in. A shorter key is not
+// an entry's: false.
+func (is *InteriorScan) Inside(key []byte) bool {
+	s := is.s
+	if len(key) < s.addrLen {
+		return false
+	}
+	addr := key[:s.addrLen]
+	if is.inLo != nil && bytes.Compare(addr, is.inLo) >= 0 && bytes.Compare(addr, is.inHi) <= 0 {
+		return true
+	}
+	if is.outLo != nil && bytes.Compare(addr, is.outLo) >= 0 && bytes.Compare(addr, is.outHi) <= 0 {
+		return false
+	}
+	var z codes
+	s.decode(addr, &z)
+	if !is.cellHeld(&z, is.maxDepth) {
+		is.outLo, is.outHi = s.cellBounds(is.outLo, is.outHi, addr, is.maxDepth)
+		return false
+	}
+	lo, hi := is.minDepth, is.maxDepth // the cell at hi is held
+	for lo < hi {
+		if mid := (lo + hi) / 2; is.cellHeld(&z, mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	is.inLo, is.inHi = s.cellBounds(is.inLo, is.inHi, addr, hi)
+	return true
+}
+
+// cellHeld reports whether the region holds the cell of depth k that the
+// codes z lie in.
+func (is *InteriorScan) cellHeld(z *codes, k int) bool {
+	minX, maxX := is.span(z, is.x, k)
+	minY, maxY := is.span(z, is.y, k)
+	return is.holds(minX, minY, maxX, maxY)
+}
+
+// span is the range of values of float attribute d over the cell of depth
+// k holding the codes z: the codes with z's top bits that the cell fixes.
+func (is *InteriorScan) span(z *codes, d, k int) (lo, hi float64) {
+	s := is.s
+	w := s.attrs[d].w()
+	free := w - int(s.consumed[k*len(s.attrs)+d])
+	var mask uint64
+	if free > 0 {
+		mask = maxOf(free)
+	}
+	return s.floatSpan(d, z[d]&^mask, z[d]|mask)
+}
+
+// cellBounds writes into lo and hi (reusing their memory) the first and
+// last address of the cell of depth k holding addr: every bit from
+// position k on cleared, resp. set, unused low bits likewise.
+func (s *Schema) cellBounds(lo, hi, addr []byte, k int) ([]byte, []byte) {
+	lo = append(lo[:0], addr[:s.addrLen]...)
+	hi = append(hi[:0], addr[:s.addrLen]...)
+	i := k >> 3
+	if i < s.addrLen {
+		m := byte(0xff) >> uint(k&7)
+		lo[i] &^= m
+		hi[i] |= m
+		for j := i + 1; j < s.addrLen; j++ {
+			lo[j], hi[j] = 0, 0xff
+		}
+	}
+	return lo, hi
+}
