@@ -426,6 +426,14 @@ func (ec *execCtx) actOnReferencing(ctx context.Context, parent *catalog.Table, 
 			return err
 		}
 		if len(children) == 0 {
+			if action != catalog.NoAction && action != catalog.Restrict {
+				// The action's query changes nothing; its table's
+				// statement triggers fire all the same.
+				if err := ec.actionBeforeStatement(in.Child, actionEventOf(action, c.new)); err != nil {
+					return err
+				}
+				ec.queueActionStatement(in.Child, actionEventOf(action, c.new), nil)
+			}
 			continue
 		}
 		switch action {
@@ -490,9 +498,28 @@ func (ec *execCtx) applyAction(ctx context.Context, in ir.IncomingFK, child *cat
 		sets = append(sets, s)
 		return s
 	}
+	// The action is a DELETE or an UPDATE of the referencing table, whose
+	// triggers fire (action_triggers.go).
+	event, set := actionEventOf(action, newParent), fkColumnsSet(fk)
+	if event == "DELETE" {
+		set = nil
+	}
+	if err := ec.actionBeforeStatement(in.Child, event); err != nil {
+		return err
+	}
+	queue := func(leaf *catalog.Table, rowEvent string, c change) {
+		ec.queueActionRow(leaf, rowEvent, set, c)
+	}
 	for _, old := range children {
-		if action == catalog.Cascade && newParent == nil {
+		if event == "DELETE" {
+			if row, err := ec.fireBefore(child, "DELETE", nil, old.row, nil); err != nil || row == nil {
+				if err != nil {
+					return err
+				}
+				continue // a BEFORE trigger left the row alone
+			}
 			ws.add(change{old: old.row, oldVersion: old.version})
+			queue(child, "DELETE", change{old: old.row})
 			continue
 		}
 		row := copyRow(old.row)
@@ -517,15 +544,42 @@ func (ec *execCtx) applyAction(ctx context.Context, in ir.IncomingFK, child *cat
 			}
 			row[col] = cv
 		}
+		row, err := ec.fireBefore(child, "UPDATE", set, old.row, row)
+		if err != nil {
+			return err
+		}
+		if row == nil {
+			continue // a BEFORE trigger left the row alone
+		}
 		if err := ec.generate(child, row); err != nil {
 			return err
 		}
 		dest := child
 		if in.ChildPartitions != nil {
-			var err error
 			if dest, err = in.ChildPartitions.Route(row); err != nil {
 				return err
 			}
+		}
+		if dest != child {
+			// The row moves: deleted from its leaf, inserted into the
+			// one it routes to, whose BEFORE triggers fire as an
+			// UPDATE's that moves a row fires them (partition.go).
+			if r, err := ec.fireBefore(child, "DELETE", nil, old.row, nil); err != nil || r == nil {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			r, err := ec.fireLeafBefore(in.ChildPartitions, dest, "INSERT", nil, nil, row)
+			if err != nil {
+				return err
+			}
+			if r == nil {
+				ws.add(change{old: old.row, oldVersion: old.version})
+				queue(child, "DELETE", change{old: old.row})
+				continue
+			}
+			row = r
 		}
 		if err := checkRow(dest, row); err != nil {
 			return err
@@ -536,10 +590,18 @@ func (ec *execCtx) applyAction(ctx context.Context, in ir.IncomingFK, child *cat
 		if dest != child {
 			ws.add(change{old: old.row, oldVersion: old.version, moved: row})
 			setOf(dest).add(change{new: row})
+			queue(child, "DELETE", change{old: old.row})
+			queue(dest, "INSERT", change{new: row})
 			continue
 		}
 		ws.add(change{old: old.row, new: row, oldVersion: old.version})
+		queue(child, "UPDATE", change{old: old.row, new: row})
 	}
+	var changed []change
+	for _, s := range sets {
+		changed = append(changed, s.changes...)
+	}
+	ec.queueActionStatement(in.Child, event, changed)
 	return ec.commitAll(ctx, sets, stats)
 }
 

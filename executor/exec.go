@@ -410,6 +410,16 @@ type execCtx struct {
 	// actionDepth how deep its referential actions have cascaded.
 	cons        *ir.Constraints
 	actionDepth int
+	// actionEvents are the AFTER triggers' events of the rows referential
+	// actions changed, fired once the write that caused them is done
+	// (fireActionEvents), as PostgreSQL queues them after the
+	// statement's own; stmtFired records the statement triggers fired in
+	// the statement, by table, event and timing, which an action's table
+	// fires once a statement, as PostgreSQL does.
+	// actionStmts finds the statement events in actionEvents.
+	actionEvents []actionEvent
+	actionStmts  map[stmtTrigger]*actionStmt
+	stmtFired    map[stmtTrigger]bool
 	// pending, when set, collects the write sets whose foreign keys
 	// commit would enforce, to be enforced once the statement's writes
 	// to every partition of its target are in (insertPartitioned).

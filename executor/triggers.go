@@ -444,6 +444,13 @@ func (ec *execCtx) fireStatement(t *catalog.Table, event, timing string, changes
 	if ec.inHeir {
 		return nil
 	}
+	if timing == "AFTER" && ec.deferStatementToActions(t, event, changes) {
+		return nil
+	}
+	if ec.stmtFired == nil {
+		ec.stmtFired = map[stmtTrigger]bool{}
+	}
+	ec.stmtFired[stmtTrigger{table: t.ID, event: event, timing: timing}] = true
 	if ec.merging != nil && ec.merging.ID == t.ID {
 		if timing == "AFTER" {
 			ec.mergeChanges[event] = append(ec.mergeChanges[event], changes...)

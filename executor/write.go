@@ -616,6 +616,21 @@ func (ec *execCtx) write(ctx context.Context, plan *optimizer.Plan, opts RunOpti
 	// Each write (the statement's and its WITH queries') has its own
 	// constraints.
 	ec.cons = writeConstraints(plan.Root)
+	res, err := ec.writeRoot(ctx, plan, opts)
+	if err == nil {
+		// Behind the write's own AFTER triggers, those of the rows its
+		// referential actions changed.
+		err = ec.fireActionEvents()
+	}
+	ec.actionEvents, ec.actionStmts = nil, nil
+	if err != nil {
+		return WriteResult{}, err
+	}
+	return res, nil
+}
+
+// writeRoot runs the write at the plan's root.
+func (ec *execCtx) writeRoot(ctx context.Context, plan *optimizer.Plan, opts RunOptions) (WriteResult, error) {
 	switch n := plan.Root.(type) {
 	case *optimizer.Insert:
 		return ec.insert(ctx, n, opts.KV)
