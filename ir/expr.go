@@ -858,9 +858,20 @@ func IsStatementConstant(e Expr) bool {
 			if x.PerCall {
 				ok = false
 			}
+		case RowReader:
+			if x.ReadsRow() {
+				ok = false
+			}
 		}
 	})
 	return ok
+}
+
+// RowReader is an expression that walks see as a leaf but that may read
+// the row it is evaluated over: a planned subquery (optimizer.SubPlan),
+// whose left operand (x IN (SELECT ...)) or outer references do.
+type RowReader interface {
+	ReadsRow() bool
 }
 
 // Columns returns the distinct column ordinals e references.

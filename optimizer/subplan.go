@@ -48,6 +48,15 @@ func (s *SubPlan) AppendChildren(dst []ir.Expr) []ir.Expr { return dst }
 // WithChildren implements ir.Expr.
 func (s *SubPlan) WithChildren([]ir.Expr) ir.Expr { return s }
 
+var _ ir.RowReader = (*SubPlan)(nil)
+
+// ReadsRow implements ir.RowReader: a correlated subplan reads the row's
+// outer values, and a comparison's left operand may read its columns, so
+// neither is constant for the statement.
+func (s *SubPlan) ReadsRow() bool {
+	return s.Correlated || s.Left != nil && !ir.IsStatementConstant(s.Left)
+}
+
 // Type implements ir.Expr.
 func (s *SubPlan) Type() sqltypes.Type { return s.Typ }
 
