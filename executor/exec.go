@@ -41,6 +41,9 @@ type Executor struct {
 	seqs sequences
 	// zbounds caches Z-order indexes' data bounds (zbounds.go).
 	zbounds zboundsCache
+	// locks are the row locks the open transactions hold, for NOWAIT and
+	// SKIP LOCKED (rowlocks.go).
+	locks rowLocks
 }
 
 var sweepOnce sync.Once

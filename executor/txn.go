@@ -79,6 +79,9 @@ type txnMark struct {
 	after int
 	// queued is Txn.queued at the savepoint.
 	queued uint64
+	// locks is how many row locks the transaction had recorded
+	// (rowLocks.count).
+	locks int
 }
 
 // SetMemAccount charges the transaction's buffered writes to a session's
@@ -96,8 +99,10 @@ func (t *Txn) charge(n int64) error {
 	return nil
 }
 
-// release gives the buffered writes' memory back: the transaction ended.
+// release gives the buffered writes' memory back and the row locks the
+// transaction recorded (rowlocks.go): it ended.
 func (t *Txn) release() {
+	t.ex.locks.release(t)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.mem.Shrink(t.memHeld)
@@ -210,7 +215,7 @@ func (t *Txn) Savepoint() kv.Savepoint {
 	if t.marks == nil {
 		t.marks = map[kv.Savepoint]txnMark{}
 	}
-	t.marks[sp] = txnMark{wrote: maps.Clone(t.wrote), after: len(t.after), queued: t.queued}
+	t.marks[sp] = txnMark{wrote: maps.Clone(t.wrote), after: len(t.after), queued: t.queued, locks: t.ex.locks.count(t)}
 	return sp
 }
 
@@ -230,6 +235,9 @@ func (t *Txn) RollbackTo(sp kv.Savepoint) error {
 		// with them, as PostgreSQL's deferred events of an aborted
 		// subtransaction.
 		t.deferred = slices.DeleteFunc(t.deferred, func(d deferredCheck) bool { return d.seq >= m.queued })
+		// So do the row locks taken after sp, as PostgreSQL's rolled-back
+		// subtransaction's (rowlocks.go).
+		t.ex.locks.releaseAfter(t, m.locks)
 	}
 	for s := range t.marks {
 		if s > sp {
@@ -488,55 +496,73 @@ const lockBatch = 100
 // rows of one table as they pass: the table row at offset in each row
 // (the scan's own row, or a lookup join's inner row). Locks make no store
 // request (they are checked when the transaction commits), so batching
-// only saves calls.
+// only saves calls. Each row is recorded in the proxy's table of held
+// locks as it passes (rowlocks.go), where SKIP LOCKED leaves out, and
+// NOWAIT fails on, a row another open transaction holds.
 type lockingRows struct {
 	in      Rows
-	txn     *Txn
+	ex      *Executor
+	txn     *Txn // nil outside a block: the policy is only checked
 	table   *catalog.Table
 	offset  int
 	mode    kv.LockMode
+	policy  ir.LockStrength // ir.LockNoWait, ir.LockSkipLocked or 0
 	pending []kv.Key
 }
 
 func lockModeOf(s ir.LockStrength) kv.LockMode {
-	if s == ir.LockShare {
+	if s.Strength() == ir.LockShare {
 		return kv.LockShare
 	}
 	return kv.LockUpdate
 }
 
-// lockRows wraps in when the statement runs in a transaction block and
-// locks; outside a block a lock would end with the statement, so there is
-// nothing to take.
+// lockRows wraps in when the statement locks. Outside a transaction block a
+// lock would end with the statement, so there is nothing to take, but
+// SKIP LOCKED and NOWAIT still see the locks other transactions hold.
 func (ec *execCtx) lockRows(in Rows, t *catalog.Table, offset int, s ir.LockStrength) Rows {
-	if s == ir.LockNone || ec.txn == nil {
+	policy := s &^ s.Strength()
+	if s == ir.LockNone || ec.txn == nil && policy == 0 {
 		return in
 	}
-	return &lockingRows{in: in, txn: ec.txn, table: t, offset: offset, mode: lockModeOf(s)}
+	return &lockingRows{in: in, ex: ec.ex, txn: ec.txn, table: t, offset: offset, mode: lockModeOf(s), policy: policy}
 }
 
 func (l *lockingRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
-	row, ok, err := l.in.Next(ctx)
-	if err != nil {
-		return nil, false, err
-	}
-	if !ok {
-		return nil, false, l.flush(ctx)
-	}
-	end := l.offset + len(l.table.Columns)
-	if end > len(row) {
-		return row, true, nil // a semi or anti join yields no inner row
-	}
-	tr := row[l.offset:end]
-	if !tr[l.table.PrimaryKey[0].Column].IsNull() { // NULL: an outer join's missing row
-		l.pending = append(l.pending, l.table.RowKey(tr))
+	for {
+		row, ok, err := l.in.Next(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		if !ok {
+			return nil, false, l.flush(ctx)
+		}
+		end := l.offset + len(l.table.Columns)
+		if end > len(row) {
+			return row, true, nil // a semi or anti join yields no inner row
+		}
+		tr := row[l.offset:end]
+		if tr[l.table.PrimaryKey[0].Column].IsNull() { // an outer join's missing row
+			return row, true, nil
+		}
+		key := l.table.RowKey(tr)
+		if !l.ex.locks.take(key, l.txn, l.mode, l.policy != 0) {
+			if l.policy == ir.LockSkipLocked {
+				continue
+			}
+			return nil, false, pgerr.New(pgerr.LockNotAvailable, "could not obtain lock on row in relation %q", l.table.Name)
+		}
+		if l.txn == nil {
+			return row, true, nil
+		}
+		l.pending = append(l.pending, key)
 		if len(l.pending) >= lockBatch {
 			if err := l.flush(ctx); err != nil {
 				return nil, false, err
 			}
 		}
+		return row, true, nil
 	}
-	return row, true, nil
 }
 
 func (l *lockingRows) flush(ctx context.Context) error {
@@ -551,7 +577,9 @@ func (l *lockingRows) flush(ctx context.Context) error {
 // Close takes the locks of rows already returned: a client that stops
 // reading early (a portal's row limit) still holds the rows it saw.
 func (l *lockingRows) Close() {
-	_ = l.flush(context.Background())
+	if l.txn != nil {
+		_ = l.flush(context.Background())
+	}
 	l.in.Close()
 }
 

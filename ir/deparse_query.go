@@ -111,9 +111,10 @@ func (n *QueryNotes) writtenArgs(f *Func) []Expr {
 // (UPDATE, NO KEY UPDATE, SHARE, KEY SHARE), the relations OF names (none:
 // every relation of its FROM), NOWAIT.
 type LockNote struct {
-	Strength string
-	Of       []string
-	NoWait   bool
+	Strength   string
+	Of         []string
+	NoWait     bool
+	SkipLocked bool
 }
 
 // NoteLock records the locking clause of the SELECT whose plan is rel.
@@ -874,6 +875,9 @@ func (d *deparser) lockClause(rel, from Rel) bool {
 		d.w(" OF " + sqltypes.QuoteIdent(name))
 		if l.NoWait {
 			d.w(" NOWAIT")
+		}
+		if l.SkipLocked {
+			d.w(" SKIP LOCKED")
 		}
 	}
 	if d.notes.lockPrinted == nil {

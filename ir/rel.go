@@ -73,6 +73,19 @@ const (
 	LockUpdate
 )
 
+// A locking clause's wait policy, or'ed into its strength: NOWAIT fails
+// on a row another transaction holds locked, SKIP LOCKED leaves the row
+// out. Without either, zproxy's row locks never wait (a conflict fails the
+// later COMMIT).
+const (
+	LockNoWait     LockStrength = 1 << 4
+	LockSkipLocked LockStrength = 1 << 5
+)
+
+// Strength is s without its wait policy: LockNone, LockShare or
+// LockUpdate.
+func (s LockStrength) Strength() LockStrength { return s &^ (LockNoWait | LockSkipLocked) }
+
 // NewScan returns a scan of t.
 func NewScan(t *catalog.Table, alias string) *Scan {
 	s := &Scan{Table: t, Alias: alias, cols: make([]Column, len(t.Columns))}

@@ -537,8 +537,14 @@ func (b *builder) buildScan(s *ir.Scan, pred ir.Expr, req request) (Node, bool, 
 	}
 	spec := &scanSpec{Table: s.Table, Alias: s.Alias, Filter: andAll(append(plain, b.exprs(atOpen)...)), Hints: s.Hints, Order: req.order}
 	spec.Needed, spec.outNeed = neededOf(need, andAll(append(plain, atOpen...))), need
+	// SKIP LOCKED leaves out, above the scan, rows other transactions
+	// hold: the scan cannot stop after the limit's count of rows.
+	limit := req.limit
+	if s.Lock&ir.LockSkipLocked != 0 {
+		limit = 0
+	}
 	if len(withSub) == 0 {
-		spec.Limit = req.limit
+		spec.Limit = limit
 		spec.Nearest = req.nearest
 	}
 	var scan *Scan
@@ -557,8 +563,8 @@ func (b *builder) buildScan(s *ir.Scan, pred ir.Expr, req request) (Node, bool, 
 	// path yields the order or its rows are sorted (Resolve), so a LIMIT
 	// above still stops it early (top-1 per outer row reads one row).
 	delivered := len(req.order) > 0 && (scan.Ordered || scan.Dynamic)
-	if req.limit > 0 && len(withSub) == 0 && (len(req.order) == 0 || delivered) {
-		scan.Limit = req.limit
+	if limit > 0 && len(withSub) == 0 && (len(req.order) == 0 || delivered) {
+		scan.Limit = limit
 	}
 	if b.firstScan == nil {
 		b.firstScan = scan

@@ -1244,15 +1244,20 @@ func (b *Binder) lockRows(r ir.Rel, info *ast.SelectLockInfo, grouped, distinct,
 	var strength ir.LockStrength
 	clause := "FOR UPDATE"
 	switch info.LockType {
-	case ast.SelectLockForUpdate, ast.SelectLockForUpdateNoWait, ast.SelectLockForUpdateWaitN:
+	case ast.SelectLockForUpdate, ast.SelectLockForUpdateWaitN:
 		strength = ir.LockUpdate
-	case ast.SelectLockForShare, ast.SelectLockForShareNoWait:
+	case ast.SelectLockForUpdateNoWait:
+		strength = ir.LockUpdate | ir.LockNoWait
+	case ast.SelectLockForUpdateSkipLocked:
+		strength = ir.LockUpdate | ir.LockSkipLocked
+	case ast.SelectLockForShare:
 		strength, clause = ir.LockShare, "FOR SHARE"
+	case ast.SelectLockForShareNoWait:
+		strength, clause = ir.LockShare|ir.LockNoWait, "FOR SHARE"
+	case ast.SelectLockForShareSkipLocked:
+		strength, clause = ir.LockShare|ir.LockSkipLocked, "FOR SHARE"
 	default:
-		// zproxy's locks never wait: there is nothing to skip, and
-		// returning locked rows would break the promise.
-		return pgerr.New(pgerr.FeatureNotSupported, "SKIP LOCKED is not supported").
-			WithHint("zproxy's row locks never wait: a conflicting lock makes the later COMMIT fail with 40001.")
+		return pgerr.New(pgerr.FeatureNotSupported, "this locking clause is not supported")
 	}
 	switch {
 	case grouped:
@@ -1306,7 +1311,7 @@ func (b *Binder) lockRows(r ir.Rel, info *ast.SelectLockInfo, grouped, distinct,
 	if b.notes != nil {
 		// The clause as written: its strength (TiDB's AST has no key
 		// strengths), the relations it names, NOWAIT.
-		note := ir.LockNote{Strength: strings.TrimPrefix(clause, "FOR "), NoWait: info.LockType == ast.SelectLockForUpdateNoWait || info.LockType == ast.SelectLockForShareNoWait}
+		note := ir.LockNote{Strength: strings.TrimPrefix(clause, "FOR "), NoWait: strength&ir.LockNoWait != 0, SkipLocked: strength&ir.LockSkipLocked != 0}
 		if b.stmt != nil && b.lockClauses < len(b.stmt.LockStrengths) {
 			note.Strength = b.stmt.LockStrengths[b.lockClauses]
 		}
