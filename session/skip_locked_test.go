@@ -45,6 +45,15 @@ func TestSkipLockedJobQueue(t *testing.T) {
 					for {
 						mustExec(t, sess, "BEGIN")
 						rows, err := runSQL(ctx, sess, "SELECT id FROM sq_jobs WHERE state = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED")
+						if pgerr.CodeOf(err) == pgerr.SerializationFailure {
+							// DynamoDB: the block's snapshot could no longer
+							// be served.
+							runSQL(ctx, sess, "ROLLBACK")
+							mu.Lock()
+							retries++
+							mu.Unlock()
+							continue
+						}
 						if err != nil {
 							errs <- fmt.Errorf("worker %d: SELECT: %v", w, err)
 							return
