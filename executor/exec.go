@@ -1110,6 +1110,7 @@ func init() {
 	operatorFor((*execCtx).startSort)
 	operatorFor((*execCtx).startDistinct)
 	operatorFor((*execCtx).startLimit)
+	operatorFor((*execCtx).startLockRows)
 	operatorFor((*execCtx).startSetOp)
 	operatorFor((*execCtx).startCTEScan)
 	operatorFor((*execCtx).startRecursiveUnion)
@@ -1128,6 +1129,16 @@ func (ec *execCtx) startScan(ctx context.Context, x *optimizer.Scan) (Rows, erro
 		return nil, err
 	}
 	return ec.lockRows(r, x.Table, 0, x.Lock), nil
+}
+
+// startLockRows starts the operator of a LockRows node: the locks of the
+// sorted rows, taken as they pass (lockingRows at the key's columns).
+func (ec *execCtx) startLockRows(ctx context.Context, x *optimizer.LockRows) (Rows, error) {
+	in, err := ec.build(ctx, x.Input)
+	if err != nil {
+		return nil, err
+	}
+	return ec.lockKeyedRows(in, x.Table, x.Keys, x.Lock), nil
 }
 
 // startValues starts the operator of a Values node.

@@ -500,11 +500,16 @@ const lockBatch = 100
 // locks as it passes (rowlocks.go), where SKIP LOCKED leaves out, and
 // NOWAIT fails on, a row another open transaction holds.
 type lockingRows struct {
-	in      Rows
-	ex      *Executor
-	txn     *Txn // nil outside a block: the policy is only checked
-	table   *catalog.Table
-	offset  int
+	in     Rows
+	ex     *Executor
+	txn    *Txn // nil outside a block: the policy is only checked
+	table  *catalog.Table
+	offset int
+	// keys, when set, are the row's columns holding the primary key's
+	// (optimizer.LockRows, above a sort), in place of the table row at
+	// offset; keyRow is the table-wide row they are copied into.
+	keys    []int
+	keyRow  []sqltypes.Value
 	mode    kv.LockMode
 	policy  ir.LockStrength // ir.LockNoWait, ir.LockSkipLocked or 0
 	pending []kv.Key
@@ -528,6 +533,32 @@ func (ec *execCtx) lockRows(in Rows, t *catalog.Table, offset int, s ir.LockStre
 	return &lockingRows{in: in, ex: ec.ex, txn: ec.txn, table: t, offset: offset, mode: lockModeOf(s), policy: policy}
 }
 
+// lockKeyedRows is lockRows for rows holding the table's primary key at
+// the columns keys (optimizer.LockRows).
+func (ec *execCtx) lockKeyedRows(in Rows, t *catalog.Table, keys []int, s ir.LockStrength) Rows {
+	r := ec.lockRows(in, t, 0, s)
+	if l, ok := r.(*lockingRows); ok {
+		l.keys, l.keyRow = keys, make([]sqltypes.Value, len(t.Columns))
+	}
+	return r
+}
+
+// tableRow is the part of row naming the locked table's row (nil for
+// none): the table row at offset, or one holding the key's columns.
+func (l *lockingRows) tableRow(row []sqltypes.Value) []sqltypes.Value {
+	if l.keys != nil {
+		for i, k := range l.table.PrimaryKey {
+			l.keyRow[k.Column] = row[l.keys[i]]
+		}
+		return l.keyRow
+	}
+	end := l.offset + len(l.table.Columns)
+	if end > len(row) {
+		return nil // a semi or anti join yields no inner row
+	}
+	return row[l.offset:end]
+}
+
 func (l *lockingRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	for {
 		row, ok, err := l.in.Next(ctx)
@@ -537,12 +568,8 @@ func (l *lockingRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) 
 		if !ok {
 			return nil, false, l.flush(ctx)
 		}
-		end := l.offset + len(l.table.Columns)
-		if end > len(row) {
-			return row, true, nil // a semi or anti join yields no inner row
-		}
-		tr := row[l.offset:end]
-		if tr[l.table.PrimaryKey[0].Column].IsNull() { // an outer join's missing row
+		tr := l.tableRow(row)
+		if tr == nil || tr[l.table.PrimaryKey[0].Column].IsNull() { // an outer join's missing row
 			return row, true, nil
 		}
 		key := l.table.RowKey(tr)

@@ -178,6 +178,8 @@ func (c *coster) node(n Node) *NodeCost {
 		return &NodeCost{Startup: startup, Total: startup + groups*cpuTuple, Rows: groups}
 	case *Limit:
 		return limitCost(c.cost(x.Input), x)
+	case *LockRows:
+		return c.cost(x.Input)
 	case *SetOp:
 		l, r := c.cost(x.Left), c.cost(x.Right)
 		if x.Op == ir.Union && x.All {

@@ -672,6 +672,8 @@ func pgShape(node Node, d Description, shape bool) *pgNode {
 		n.attrs = []pgProp{pgList("Group Key", keys)}
 	case *Limit:
 		n.typ = "Limit"
+	case *LockRows:
+		n.typ = "LockRows"
 	case *SetOp:
 		if x.Op == ir.Union && x.All {
 			n.typ, n.member = "Append", true

@@ -820,7 +820,11 @@ func (b *builder) planSort(n *ir.Sort, req request) (Node, bool, error) {
 		// table ordered by id).
 		return in, sameOrder(req.order, n.Keys), nil
 	}
-	return &Sort{Input: in, Keys: n.Keys, Limit: limit}, sameOrder(req.order, n.Keys), nil
+	sort := &Sort{Input: in, Keys: n.Keys, Limit: limit}
+	if locked, ok := lockAboveSort(sort, in); ok {
+		return locked, sameOrder(req.order, n.Keys), nil
+	}
+	return sort, sameOrder(req.order, n.Keys), nil
 }
 
 // planLimit plans a logical Limit.
