@@ -1174,9 +1174,11 @@ func fold(e ir.Expr) (ir.Expr, error) {
 
 // nullOperand reports whether e is a strict binary operator (one that is
 // NULL when an operand is: every Binary but AND, OR and IS NOT DISTINCT
-// FROM) with a NULL constant operand and an operand that computes
-// something. A column compared with NULL stays as written: reading it
-// cannot fail, and the optimizer turns col = NULL into an empty key set.
+// FROM) with a NULL constant operand and an operand that is no constant
+// (two constants fold by evaluation). A column compared with NULL folds
+// too, as in PostgreSQL: the column may be a derived table's computed
+// output, which must then not be computed (an out-of-range cast in it
+// fails no row), and the optimizer reads a NULL conjunct as no rows.
 func nullOperand(e ir.Expr) bool {
 	x, ok := e.(*ir.Binary)
 	if !ok || x.Op == ir.OpAnd || x.Op == ir.OpOr || x.Op == ir.OpNotDistinct {
@@ -1187,11 +1189,8 @@ func nullOperand(e ir.Expr) bool {
 		return ok && k.V.IsNull()
 	}
 	computes := func(c ir.Expr) bool {
-		switch c.(type) {
-		case *ir.ColRef, *ir.OuterRef, *ir.Param, *ir.Const:
-			return false
-		}
-		return true
+		_, isConst := c.(*ir.Const)
+		return !isConst
 	}
 	return null(x.L) && computes(x.R) || null(x.R) && computes(x.L)
 }
