@@ -55,6 +55,9 @@ type scanItem struct {
 	// held: the entry lies in a cell its spatial conjuncts hold
 	// (optimizer.Interior), which it then need not be tested against.
 	held bool
+	// admitted: the residual filter passed it already, on its index
+	// entry (scanRows.entryFilter).
+	admitted bool
 }
 
 type shardBatch struct {
@@ -100,6 +103,11 @@ type scanRows struct {
 	// (optimizer.Scan.Interior): entries in cells inside it are tested
 	// against its Rest alone.
 	interior *optimizer.Interior
+	// entryFilter: the scan looks up its index entries' rows, and the
+	// entries hold every column the residual filter reads, so the filter
+	// runs on an entry before its row is fetched: a row it rejects is
+	// never read.
+	entryFilter bool
 	// reuseRows: the consumer is done with a batch's rows once it asks
 	// for the next batch (a projection of plain columns, which copies
 	// every value it keeps), so inline streams decode each batch into the
@@ -183,6 +191,8 @@ func (s *scanRows) start(ctx context.Context) error {
 	if in, ok := n.Interior(n.Residual, ec.eval); ok {
 		s.interior = &in
 	}
+	s.entryFilter = n.Lookup && n.Residual != nil && n.Index != nil && readsOnlyColumns(n.Residual) &&
+		n.Table.Covers(n.Index, ir.Columns(n.Residual))
 	ordered := (n.Ordered || n.InsertionOrder) && len(n.Shards) > 1
 	if ordered {
 		s.mh = &mergeHeap{reverse: n.Reverse}
@@ -1052,6 +1062,13 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	si := scanItem{row: row, held: held}
+	if st.s.entryFilter {
+		keep, err := st.s.admit(row, held)
+		if err != nil || !keep {
+			return err == nil, err
+		}
+		si.admitted = true
+	}
 	if st.keepKeys {
 		// Only a k-way merge compares keys after the iterator moves on.
 		if item.Key.Sort == nil {
@@ -1212,7 +1229,10 @@ func (st *shardStream) newRow(n int) []sqltypes.Value {
 }
 
 func (st *shardStream) emit(si scanItem) error {
-	keep, err := st.s.admit(si.row, si.held)
+	keep, err := true, error(nil)
+	if !si.admitted {
+		keep, err = st.s.admit(si.row, si.held)
+	}
 	if err != nil {
 		return err
 	}
@@ -1241,4 +1261,22 @@ func (st *shardStream) emit(si scanItem) error {
 	}
 	st.batch = append(st.batch, si)
 	return nil
+}
+
+// readsOnlyColumns reports whether e reads nothing of its row but the
+// columns ir.Columns finds: no subquery, whose left operand or outer
+// references a walk does not see (ir.RowReader).
+func readsOnlyColumns(e ir.Expr) bool {
+	ok := true
+	ir.Walk(e, func(x ir.Expr) {
+		switch x := x.(type) {
+		case *ir.Subquery:
+			ok = false
+		case ir.RowReader:
+			if x.ReadsRow() {
+				ok = false
+			}
+		}
+	})
+	return ok
 }
