@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
-	"github.com/zproxy/zproxy/session"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -21,16 +20,7 @@ import (
 // tags); so is EXPLAIN ANALYZE's run of it, which writes.
 func TestMergeTags(t *testing.T) {
 	ctx := context.Background()
-	eng, err := session.New(ctx, session.Config{Store: memStore(t), AllowFullScan: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	sess, err := eng.NewSession(ctx, wire.SessionParams{User: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
+	_, sess := newSession(t, memStore(t))
 	for _, c := range []struct{ sql, tag string }{
 		{"CREATE TABLE t (id int PRIMARY KEY, v int)", "CREATE TABLE"},
 		{"INSERT INTO t VALUES (1, 1), (2, 2), (3, 3)", "INSERT 0 3"},
@@ -59,16 +49,7 @@ func TestMergeTags(t *testing.T) {
 // would refuse it, nor is refused what they would allow.
 func TestMergePrivilegesMatchPlainStatements(t *testing.T) {
 	ctx := context.Background()
-	eng, err := session.New(ctx, session.Config{Store: memStore(t), AllowFullScan: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	sess, err := eng.NewSession(ctx, wire.SessionParams{User: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
+	_, sess := newSession(t, memStore(t))
 	for _, q := range []string{
 		"CREATE TABLE tgt (id int PRIMARY KEY, a int, b int)",
 		"CREATE TABLE src (id int, a int)",
