@@ -147,6 +147,9 @@ func overlapBox(v sqltypes.Value) (lo, hi sqltypes.Point, ok bool) {
 // returns the operator as if the column were on its left (box @> p is
 // p <@ box).
 func gistOperand(f *ir.Func, col int) (op string, other ir.Expr, ok bool) {
+	if f.Routine {
+		return "", nil, false // a user's function of the same name bounds nothing
+	}
 	mirror := map[string]string{"<@": "@>", "@>": "<@", "<<": ">>", ">>": "<<", "<^": ">^", ">^": "<^", "~=": "~=",
 		// PostGIS's: for a point, each confines it to the other's box
 		// whichever side it is on (a shape within a point is that point).
