@@ -199,7 +199,18 @@ type Index struct {
 	Kind    IndexKind   `json:"kind"`
 	Columns []KeyColumn `json:"columns"`
 	Include []int       `json:"include,omitempty"`
-	Shards  int         `json:"shards"`
+	// Stored are the table's other columns that every entry holds though
+	// the index's definition names none of them: those of a covering
+	// index (Covering), fixed when the index was built, so a column added
+	// later is not among them. They cover queries as INCLUDE's do.
+	Stored []int `json:"stored,omitempty"`
+	// Covering says the index stores the row's columns (WITH (covering =
+	// true), the default of a gist index over points): its entries hold
+	// every column of the table when it was built (Stored), so a query
+	// reads the index alone, with no row lookup. A key-value store pays a
+	// random read a row for a lookup, which PostgreSQL's heap pays a page.
+	Covering bool `json:"covering,omitempty"`
+	Shards   int  `json:"shards"`
 	// ShardColumns, when positive, is how many leading index columns an
 	// entry's shard hashes (WITH (shard_columns = ...); shards.go); 0
 	// hashes the row's primary key (a unique entry: its index key).
@@ -375,6 +386,36 @@ func (t *Table) IsPKColumn(c int) bool {
 	return false
 }
 
+// CoversByDefault reports whether ix is covering unless its WITH clause
+// says otherwise: a gist index over points or ranges (a Z-order index),
+// laid out over its data as a clustered R-tree would be.
+func (ix *Index) CoversByDefault() bool {
+	return ix.Gist != nil && ix.Kind == KindZOrder
+}
+
+// CoveringOption is ix's covering option as reloptions show it
+// ("covering=true" or "covering=false"), "" when it is the default.
+func (ix *Index) CoveringOption() string {
+	if ix.Covering == ix.CoversByDefault() {
+		return ""
+	}
+	return "covering=" + strconv.FormatBool(ix.Covering)
+}
+
+// CoverRows makes ix a covering index of t (Index.Covering): its entries
+// store every column of t that its key, INCLUDE and expression columns and
+// the primary key leave out, as t's columns are now (Index.Stored).
+func (t *Table) CoverRows(ix *Index) {
+	ix.Covering, ix.Stored = true, nil
+	for i := range t.Columns {
+		keyed := slices.ContainsFunc(ix.Columns, func(k KeyColumn) bool { return k.Column == i })
+		if keyed || t.IsPKColumn(i) || slices.Contains(ix.Include, i) || slices.Contains(ix.ExprColumns, i) {
+			continue
+		}
+		ix.Stored = append(ix.Stored, i)
+	}
+}
+
 // Covers reports whether the index holds every column in cols (its key
 // columns, included columns and the primary key, which every entry carries).
 func (t *Table) Covers(ix *Index, cols []int) bool {
@@ -392,7 +433,7 @@ func (t *Table) Covers(ix *Index, cols []int) bool {
 				break
 			}
 		}
-		found = found || slices.Contains(ix.Include, c) || slices.Contains(ix.ExprColumns, c)
+		found = found || slices.Contains(ix.Include, c) || slices.Contains(ix.Stored, c) || slices.Contains(ix.ExprColumns, c)
 		if !found {
 			return false
 		}
@@ -1323,6 +1364,7 @@ func (t *Table) Clone() *Table {
 		cp := *ix
 		cp.Columns = append([]KeyColumn(nil), ix.Columns...)
 		cp.Include = append([]int(nil), ix.Include...)
+		cp.Stored = slices.Clone(ix.Stored)
 		cp.ExprColumns = append([]int(nil), ix.ExprColumns...)
 		c.Indexes[i] = &cp
 	}

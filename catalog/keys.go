@@ -503,7 +503,7 @@ func (t *Table) columnByID(id uint16) int {
 }
 
 // EntryColumns lists the table columns an index entry stores: key columns,
-// included columns and primary-key columns, each once, in increasing
+// included and stored columns, and primary-key columns, each once, in increasing
 // column ID. That is the order of the entry's attributes (EntryAttrs), so
 // that a store which lays out attributes with increasing IDs by a table of
 // them (kv/pebble's value format 2) does so for entries as it does for
@@ -514,7 +514,7 @@ func (t *Table) EntryColumns(ix *Index) []int {
 	// Every write calls this for every entry: a linear search of a few
 	// columns, where a map cost three allocations a call, and an insertion
 	// in ID order.
-	out := make([]int, 0, len(ix.Columns)+len(ix.Include)+len(t.PrimaryKey))
+	out := make([]int, 0, len(ix.Columns)+len(ix.Include)+len(ix.Stored)+len(t.PrimaryKey))
 	add := func(c int) {
 		at := len(out)
 		for i, o := range out {
@@ -533,6 +533,9 @@ func (t *Table) EntryColumns(ix *Index) []int {
 		}
 	}
 	for _, c := range ix.Include {
+		add(c)
+	}
+	for _, c := range ix.Stored {
 		add(c)
 	}
 	for _, c := range ix.ExprColumns {

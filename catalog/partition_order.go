@@ -93,6 +93,10 @@ func (t *Table) renumberColumns(move func(int) int) {
 		for i := range cp.Include {
 			cp.Include[i] = move(cp.Include[i])
 		}
+		cp.Stored = slices.Clone(ix.Stored)
+		for i := range cp.Stored {
+			cp.Stored[i] = move(cp.Stored[i])
+		}
 		cp.ExprColumns = slices.Clone(ix.ExprColumns)
 		for i := range cp.ExprColumns {
 			cp.ExprColumns[i] = move(cp.ExprColumns[i])

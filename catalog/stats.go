@@ -497,13 +497,14 @@ func ItemBytes(t *Table, ts *TableStats, cols []int) float64 {
 }
 
 // IndexEntryColumns are the columns an entry of ix holds: its key
-// columns, included columns and the table's primary key.
+// columns, included and stored columns and the table's primary key.
 func IndexEntryColumns(t *Table, ix *Index) []int {
 	var cols []int
 	for _, k := range ix.Columns {
 		cols = append(cols, k.Column)
 	}
 	cols = append(cols, ix.Include...)
+	cols = append(cols, ix.Stored...)
 	for _, k := range t.PrimaryKey {
 		cols = append(cols, k.Column)
 	}

@@ -521,6 +521,10 @@ func dropColumn(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool, ch 
 			eff.droppedIndexes = append(eff.droppedIndexes, ix)
 			continue
 		}
+		// A covering index stops storing it: its definition never named
+		// it. The entries' copies are left, unread (the column's
+		// attribute is retired with it).
+		ix.Stored = slices.DeleteFunc(ix.Stored, func(c int) bool { return c == i })
 		keep = append(keep, ix)
 	}
 	nt.Indexes = keep

@@ -698,7 +698,7 @@ func (s *scanRows) newShardStream(shard int, sem chan struct{}, keepKeys bool) *
 		st.addrLen = n.ZSchema.AddrLen()
 		st.box = n.ZSchema.NewBoxScan(n.ZBox)
 		if in := s.interior; in != nil {
-			st.interior = n.ZSchema.NewInteriorScan(n.ZBox, in.X, in.Y, in.Holds)
+			st.interior = n.ZSchema.NewInteriorScan(n.ZBox, in.X, in.Y, in.Holds, in.Misses)
 		}
 	}
 	cols := s.decodedCols()
@@ -1020,22 +1020,23 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 			if !more {
 				return st.endRange() // nothing in the box lies past this address
 			}
-			st.misses++
-			if st.s.ec.ex.Caps.CheapSeek || st.misses >= sparseSeek {
-				if end := st.ranges[st.ri].End; end != nil && bytes.Compare(next, end) >= 0 {
-					return st.endRange()
+			return st.skipTo(next)
+		}
+		if st.interior != nil {
+			held = st.interior.Inside(sort)
+			if !held {
+				// A cell the filter's region misses: no entry of it
+				// passes, so the scan skips it as it skips the box's
+				// gaps.
+				if next, out := st.interior.Outside(sort); out {
+					if next == nil {
+						return st.endRange()
+					}
+					return st.skipTo(next)
 				}
-				if st.s.ec.ex.Caps.CheapSeek {
-					st.target, st.steps = next, 0
-				} else {
-					st.it.Seek(next)
-				}
-				st.misses = 0
 			}
-			return true, nil
 		}
 		st.misses = 0
-		held = st.interior != nil && st.interior.Inside(sort)
 		if held && st.s.ec.stats != nil {
 			st.s.held.Add(1)
 		}
@@ -1138,6 +1139,26 @@ func (st *shardStream) closeSpent() {
 // endRange is done with the current range's iterator and moves to the
 // next range. The iterator is kept for the next range when the store can
 // move it there (kv.Rescanner) and no prefetched iterator is waiting.
+// skipTo passes over an entry outside what the scan reads, whose next
+// address that may be read is next: a store with cheap seeks steps a few
+// entries and then seeks (target); another seeks once sparseSeek entries
+// in a row were passed.
+func (st *shardStream) skipTo(next []byte) (bool, error) {
+	st.misses++
+	if st.s.ec.ex.Caps.CheapSeek || st.misses >= sparseSeek {
+		if end := st.ranges[st.ri].End; end != nil && bytes.Compare(next, end) >= 0 {
+			return st.endRange()
+		}
+		if st.s.ec.ex.Caps.CheapSeek {
+			st.target, st.steps = next, 0
+		} else {
+			st.it.Seek(next)
+		}
+		st.misses = 0
+	}
+	return true, nil
+}
+
 func (st *shardStream) endRange() (bool, error) {
 	err := st.it.Err()
 	st.ri++

@@ -226,6 +226,13 @@ func planScanAgain(s *scanSpec, prev *indexView, ctx *ir.EvalContext, opts Optio
 		residual = append(residual, c)
 	}
 	scan.Residual = andAll(residual)
+	if best.zorder && nearest == nil && s.outNeed != nil && len(residual) < len(conj) {
+		// A conjunct the box enforces reads no column of the entries:
+		// the scan decodes what its residual and the nodes above read
+		// (not the point of a box over a covering gist index).
+		read := neededOf(s.outNeed, scan.Residual)
+		scan.Needed = slices.DeleteFunc(slices.Clone(s.Needed), func(c int) bool { return !slices.Contains(read, c) })
+	}
 	if view == nil && nearest == nil && !best.zorder {
 		// Its ranges follow from the bounds alone: a generic plan derives
 		// them for other values (generic.go).

@@ -17,15 +17,7 @@ func (c *candidate) readCapacity(t *catalog.Table, ts *catalog.TableStats, unit 
 	row := catalog.ItemBytes(t, ts, nil)
 	entry := row
 	if c.index != nil {
-		var cols []int
-		for _, k := range c.index.Columns {
-			cols = append(cols, k.Column)
-		}
-		cols = append(cols, c.index.Include...)
-		for _, k := range t.PrimaryKey {
-			cols = append(cols, k.Column)
-		}
-		entry = catalog.ItemBytes(t, ts, cols)
+		entry = catalog.ItemBytes(t, ts, catalog.IndexEntryColumns(t, c.index))
 	}
 	var rcu float64
 	if c.isPointGet() {
@@ -77,7 +69,8 @@ func writeEstimate(t *catalog.Table, ts *catalog.TableStats, rows, entriesPerRow
 		for _, k := range ix.Columns {
 			cols = append(cols, k.Column)
 		}
-		entry = math.Max(entry, math.Ceil(catalog.ItemBytes(t, ts, append(cols, ix.Include...))/unit))
+		cols = append(append(cols, ix.Include...), ix.Stored...)
+		entry = math.Max(entry, math.Ceil(catalog.ItemBytes(t, ts, cols)/unit))
 	}
 	return &WriteEstimate{Rows: rows, Items: rows * (1 + entriesPerRow), Capacity: 2 * rows * (row + entriesPerRow*entry)}
 }

@@ -27,6 +27,10 @@ type Interior struct {
 	// Holds reports whether every conjunct taken holds of every point of
 	// the closed box; it holds every sub-box of a box it holds.
 	Holds func(minX, minY, maxX, maxY float64) bool
+	// Misses reports whether some conjunct taken holds of no point of the
+	// closed box, so that no entry there passes the filter; it misses
+	// every sub-box of a box it misses.
+	Misses func(minX, minY, maxX, maxY float64) bool
 	// Rest is the residual without the conjuncts taken (nil: none left).
 	Rest ir.Expr
 }
@@ -61,11 +65,11 @@ func (n *Scan) Interior(residual ir.Expr, ctx *ir.EvalContext) (in Interior, ok 
 	if kind != gis.Point || srid == 0 {
 		return in, false
 	}
-	var holds []func(minX, minY, maxX, maxY float64) bool
+	var holds, misses []boxTest
 	var rest []ir.Expr
 	for _, c := range ir.Conjuncts(residual) {
-		if h := interiorTest(c, g.Column, srid, ctx); h != nil {
-			holds = append(holds, h)
+		if h, m := interiorTest(c, g.Column, srid, ctx); h != nil {
+			holds, misses = append(holds, h), append(misses, m)
 		} else {
 			rest = append(rest, c)
 		}
@@ -82,15 +86,28 @@ func (n *Scan) Interior(residual ir.Expr, ctx *ir.EvalContext) (in Interior, ok 
 		}
 		return true
 	}
+	in.Misses = func(minX, minY, maxX, maxY float64) bool {
+		for _, m := range misses {
+			if m(minX, minY, maxX, maxY) {
+				return true
+			}
+		}
+		return false
+	}
 	return in, true
 }
 
-// interiorTest is the box test of conjunct c (Interior), nil when c is not
+// boxTest is a test of the closed box of coordinates (minX, minY, maxX,
+// maxY).
+type boxTest = func(minX, minY, maxX, maxY float64) bool
+
+// interiorTest is the box tests of conjunct c (Interior): whether it holds
+// of every point of a box, and whether of none; nil and nil when c is not
 // one of those taken.
-func interiorTest(c ir.Expr, col int, srid int32, ctx *ir.EvalContext) func(minX, minY, maxX, maxY float64) bool {
+func interiorTest(c ir.Expr, col int, srid int32, ctx *ir.EvalContext) (holds, misses boxTest) {
 	f, ok := c.(*ir.Func)
 	if !ok || f.Routine || len(f.Args) < 2 {
-		return nil // (a user's function of the same name decides for itself)
+		return nil, nil // (a user's function of the same name decides for itself)
 	}
 	colFirst := false
 	var other ir.Expr
@@ -101,47 +118,56 @@ func interiorTest(c ir.Expr, col int, srid int32, ctx *ir.EvalContext) func(minX
 		}
 	}
 	if other == nil {
-		return nil
+		return nil, nil
 	}
 	v, err := other.Eval(ctx, nil)
 	if err != nil || v.K != sqltypes.KindGeometry || v.IsGeography() {
-		return nil
+		return nil, nil
 	}
 	geom, err := v.Geom()
 	if err != nil || geom.SRID != srid {
-		return nil
+		return nil, nil
 	}
 	p := gis.Prepare(geom)
 	area := func(minX, minY, maxX, maxY float64) bool {
 		return p.HoldsBox(gis.Box{MinX: minX, MinY: minY, MaxX: maxX, MaxY: maxY})
 	}
+	outside := func(minX, minY, maxX, maxY float64) bool {
+		return p.MissesBox(gis.Box{MinX: minX, MinY: minY, MaxX: maxX, MaxY: maxY})
+	}
+	never := func(minX, minY, maxX, maxY float64) bool { return false }
 	switch {
 	case len(f.Args) == 2 && (f.Name == "st_intersects" ||
 		colFirst && f.Name == "st_within" ||
 		!colFirst && (f.Name == "st_contains" || f.Name == "st_covers")):
-		return area
+		return area, outside
 	case len(f.Args) == 3 && f.Name == "st_dwithin" && ir.IsStatementConstant(f.Args[2]):
 		dv, err := f.Args[2].Eval(ctx, nil)
 		if err != nil || dv.IsNull() {
-			return nil
+			return nil, nil
 		}
 		d := dv.AsFloat()
 		if !(d >= 0) || math.IsInf(d, 1) {
-			return nil // a negative tolerance is the filter's error to raise
+			return nil, nil // a negative tolerance is the filter's error to raise
 		}
 		if geom.Shape.Kind != gis.Point || len(geom.Shape.Coords) < 2 {
-			return area
+			return area, never // (a point near an area's edge is within d)
 		}
 		cx, cy := geom.Shape.Coords[0], geom.Shape.Coords[1]
 		// The filter computes sqrt(dx² + dy²) <= d for each point; the
-		// box's farthest corner bounds every point's dx and dy, and the
-		// margin covers that computation's rounding.
-		reach := d * (1 - 1e-12)
+		// box's farthest corner bounds every point's dx and dy from
+		// above, its nearest point from below, and the margins cover
+		// that computation's rounding.
+		reach, beyond := d*(1-1e-12), d*(1+1e-12)
 		return func(minX, minY, maxX, maxY float64) bool {
-			dx := math.Max(math.Abs(minX-cx), math.Abs(maxX-cx))
-			dy := math.Max(math.Abs(minY-cy), math.Abs(maxY-cy))
-			return gis.PointDistance(0, 0, dx, dy) <= reach // NaN and Inf fail
-		}
+				dx := math.Max(math.Abs(minX-cx), math.Abs(maxX-cx))
+				dy := math.Max(math.Abs(minY-cy), math.Abs(maxY-cy))
+				return gis.PointDistance(0, 0, dx, dy) <= reach // NaN and Inf fail
+			}, func(minX, minY, maxX, maxY float64) bool {
+				dx := math.Max(0, math.Max(minX-cx, cx-maxX))
+				dy := math.Max(0, math.Max(minY-cy, cy-maxY))
+				return gis.PointDistance(0, 0, dx, dy) > beyond // NaN fails
+			}
 	}
-	return nil
+	return nil, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/guc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -465,8 +466,13 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 		}
 	}
 	align := gist && ix.Kind == catalog.KindZOrder // a gist index is laid out over its data, as its R-tree would be
+	covering := ix.CoversByDefault()
 	for key, val := range b.stmt.With {
 		switch key {
+		case "covering":
+			if covering, err = parseCovering(ix, val); err != nil {
+				return nil, err
+			}
 		case "shards":
 			if ix.Shards, err = parseShards(val); err != nil {
 				return nil, err
@@ -479,6 +485,9 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 		default:
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", key)
 		}
+	}
+	if covering {
+		t.CoverRows(ix)
 	}
 	if err := indexShardColumns(t, ix, b.stmt.With); err != nil {
 		return nil, err
@@ -523,6 +532,22 @@ func parseAlign(ix *catalog.Index, val string) (bool, error) {
 	}
 	return false, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"align\": %q", val).
 		WithHint("Valid values are \"data\" and \"none\".")
+}
+
+// parseCovering binds an index's covering option: true stores every
+// column of the table in its entries (catalog.Table.CoverRows), the
+// default of a gist index over points; false stores its key and INCLUDE
+// columns alone. An inverted index's entries hold tokens, not rows.
+func parseCovering(ix *catalog.Index, val string) (bool, error) {
+	if ix.Inverted() {
+		return false, pgerr.New(pgerr.FeatureNotSupported, "covering is not supported for %s indexes", ix.Kind).
+			WithDetail("Its entries hold tokens, not rows.")
+	}
+	on, ok := guc.ParseBool(strings.TrimSpace(val))
+	if !ok {
+		return false, pgerr.New(pgerr.InvalidParameterValue, "invalid value for boolean option \"covering\": %s", val)
+	}
+	return on, nil
 }
 
 // bindLeads binds WITH (leads = 'l1, l2, ...'): one lead per attribute of a

@@ -225,6 +225,9 @@ func (b *Binder) copyIndex(src, t *catalog.Table, ix *catalog.Index) (*catalog.I
 		nix.Deferrable, nix.InitiallyDeferred = true, ix.InitiallyDeferred
 		nix.ShardColumns = ix.ShardColumns
 	}
+	if ix.Covering {
+		t.CoverRows(nix) // t's columns, which may be more than src's
+	}
 	nix.Name = chooseName(strings.Join(names, "_"), suffix, b.nameTaken(t, true))
 	return nix, nil
 }

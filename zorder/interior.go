@@ -27,12 +27,20 @@ type InteriorScan struct {
 	// holds reports whether the region holds every point of the closed
 	// box; it must hold every sub-box of a box it holds.
 	holds func(minX, minY, maxX, maxY float64) bool
+	// misses, when not nil, reports whether the region holds no point of
+	// the closed box; it must miss every sub-box of a box it misses.
+	misses func(minX, minY, maxX, maxY float64) bool
 	// minDepth and maxDepth are the address depths of the cells asked
 	// about (0: none).
 	minDepth, maxDepth int
 	// inLo and inHi bound the last cell the region holds, outLo and outHi
 	// the last one of maxDepth it does not; nil when there is none.
 	inLo, inHi, outLo, outHi []byte
+	// missLo and missHi bound the last cell the region misses, cutLo and
+	// cutHi the last one of maxDepth it does not; nil when there is none.
+	missLo, missHi, cutLo, cutHi []byte
+	// next is Outside's buffer for the address after a missed cell.
+	next []byte
 }
 
 // interiorSplits is how many times the scan's box is halved, per
@@ -43,9 +51,11 @@ const interiorSplits = 6
 // NewInteriorScan returns the interior test of a scan of box b over the
 // float attributes x and y; holds is the region's test of a box of
 // coordinates (minX, minY, maxX, maxY), which must be sound for closed
-// boxes and monotone (a box held holds its sub-boxes). nil when x or y is
-// not a float attribute or the box is empty.
-func (s *Schema) NewInteriorScan(b Box, x, y int, holds func(minX, minY, maxX, maxY float64) bool) *InteriorScan {
+// boxes and monotone (a box held holds its sub-boxes), and misses, when not
+// nil, its test that no point of a closed box is in the region (likewise
+// sound and monotone). nil when x or y is not a float attribute or the box
+// is empty.
+func (s *Schema) NewInteriorScan(b Box, x, y int, holds, misses func(minX, minY, maxX, maxY float64) bool) *InteriorScan {
 	if x == y || x < 0 || y < 0 || x >= len(s.attrs) || y >= len(s.attrs) || s.attrs[x].Type != TypeFloat || s.attrs[y].Type != TypeFloat {
 		return nil
 	}
@@ -81,7 +91,7 @@ func (s *Schema) NewInteriorScan(b Box, x, y int, holds func(minX, minY, maxX, m
 			break
 		}
 	}
-	is := &InteriorScan{s: s, x: x, y: y, holds: holds, minDepth: k0 + 1, maxDepth: k1}
+	is := &InteriorScan{s: s, x: x, y: y, holds: holds, misses: misses, minDepth: k0 + 1, maxDepth: k1}
 	if is.minDepth > is.maxDepth {
 		return nil
 	}
@@ -119,6 +129,62 @@ func (is *InteriorScan) Inside(key []byte) bool {
 	}
 	is.inLo, is.inHi = s.cellBounds(is.inLo, is.inHi, addr, hi)
 	return true
+}
+
+// Outside reports whether the region holds no point of a cell that the
+// key's address lies in, and if so returns the first address after the
+// largest such cell among those asked about (nil when the cell ends the
+// address space): a scan may skip to it, as no entry before it passes.
+// The slice is valid until the next call. Without a misses test, or for a
+// shorter key, false.
+func (is *InteriorScan) Outside(key []byte) (next []byte, ok bool) {
+	s := is.s
+	if is.misses == nil || len(key) < s.addrLen {
+		return nil, false
+	}
+	addr := key[:s.addrLen]
+	if is.missLo != nil && bytes.Compare(addr, is.missLo) >= 0 && bytes.Compare(addr, is.missHi) <= 0 {
+		return is.after(is.missHi)
+	}
+	if is.cutLo != nil && bytes.Compare(addr, is.cutLo) >= 0 && bytes.Compare(addr, is.cutHi) <= 0 {
+		return nil, false
+	}
+	var z codes
+	s.decode(addr, &z)
+	if !is.cellMissed(&z, is.maxDepth) {
+		is.cutLo, is.cutHi = s.cellBounds(is.cutLo, is.cutHi, addr, is.maxDepth)
+		return nil, false
+	}
+	lo, hi := is.minDepth, is.maxDepth // the cell at hi is missed
+	for lo < hi {
+		if mid := (lo + hi) / 2; is.cellMissed(&z, mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	is.missLo, is.missHi = s.cellBounds(is.missLo, is.missHi, addr, hi)
+	return is.after(is.missHi)
+}
+
+// after returns the address that follows last (a cell's last address),
+// nil and true when none does.
+func (is *InteriorScan) after(last []byte) ([]byte, bool) {
+	is.next = append(is.next[:0], last...)
+	for i := len(is.next) - 1; i >= 0; i-- {
+		if is.next[i]++; is.next[i] != 0 {
+			return is.next, true
+		}
+	}
+	return nil, true
+}
+
+// cellMissed reports whether the region misses the cell of depth k that
+// the codes z lie in.
+func (is *InteriorScan) cellMissed(z *codes, k int) bool {
+	minX, maxX := is.span(z, is.x, k)
+	minY, maxY := is.span(z, is.y, k)
+	return is.misses(minX, minY, maxX, maxY)
 }
 
 // cellHeld reports whether the region holds the cell of depth k that the

@@ -16,7 +16,10 @@ import (
 //     point whose address lies in the cell Inside remembered for it;
 //   - useful: most points well inside the region (farther than 1/32 of its
 //     radius from its edge) are admitted without their own test;
-//   - NULL coordinates and NaN are never inside.
+//   - NULL coordinates and NaN are never inside;
+//   - Outside is sound and useful likewise: no point whose address lies in
+//     the cell it skips satisfies the region, the address it skips to
+//     follows that cell, and most points well outside the disc are skipped.
 func TestInteriorScanAgainstPoints(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
 	for iter := 0; iter < raceScale(60, 10); iter++ {
@@ -62,18 +65,44 @@ func TestInteriorScanAgainstPoints(t *testing.T) {
 			dy := math.Max(math.Abs(minY-cy), math.Abs(maxY-cy))
 			return math.Hypot(dx, dy) <= rad // NaN and Inf fail
 		}
+		misses := func(minX, minY, maxX, maxY float64) bool {
+			dx := math.Max(0, math.Max(minX-cx, cx-maxX))
+			dy := math.Max(0, math.Max(minY-cy, cy-maxY))
+			return math.Hypot(dx, dy) > rad // NaN fails
+		}
 		box := s.Universe()
 		box.Narrow(0, ax.FloatBetween(cx-rad, cx+rad))
 		box.Narrow(1, ay.FloatBetween(cy-rad, cy+rad))
 		byKey := slices.Clone(pts)
 		slices.SortFunc(byKey, func(a, b pt) int { return bytes.Compare(a.key, b.key) })
 		for oi, order := range [][]pt{byKey, shuffled(r, pts)} {
-			is := s.NewInteriorScan(box, 0, 1, holds)
+			is := s.NewInteriorScan(box, 0, 1, holds, misses)
 			if is == nil {
 				t.Fatalf("iter %d: no interior scan", iter)
 			}
-			deep, missed := 0, 0
+			deep, missed, far, kept := 0, 0, 0, 0
 			for _, p := range order {
+				next, out := is.Outside(p.key)
+				if out {
+					if within(p.x, p.y) {
+						t.Fatalf("iter %d order %d: (%v %v) skipped inside the disc (%v %v) r %v", iter, oi, p.x, p.y, cx, cy, rad)
+					}
+					if next != nil && bytes.Compare(next, is.missHi) <= 0 || bytes.Compare(p.key[:s.AddrLen()], is.missLo) < 0 {
+						t.Fatalf("iter %d: skip to %x from %x past the cell [%x, %x]", iter, next, p.key, is.missLo, is.missHi)
+					}
+					for _, q := range pts {
+						a := q.key[:s.AddrLen()]
+						if bytes.Compare(a, is.missLo) >= 0 && (next == nil || bytes.Compare(a, next) < 0) && within(q.x, q.y) {
+							t.Fatalf("iter %d: skipped cell [%x, %x] of (%v %v) holds (%v %v), inside the disc", iter, is.missLo, is.missHi, p.x, p.y, q.x, q.y)
+						}
+					}
+				}
+				if d := math.Hypot(p.x-cx, p.y-cy); d > rad*(1+1.0/8) && d < rad*1.3 {
+					far++
+					if !out {
+						kept++
+					}
+				}
 				in := is.Inside(p.key)
 				if in {
 					if !within(p.x, p.y) {
@@ -95,6 +124,9 @@ func TestInteriorScanAgainstPoints(t *testing.T) {
 			}
 			if width >= 40 && deep > 20 && float64(missed) > 0.1*float64(deep) {
 				t.Fatalf("iter %d order %d: %d of %d points well inside the disc not admitted (depths %d..%d)", iter, oi, missed, deep, is.minDepth, is.maxDepth)
+			}
+			if width >= 40 && far > 20 && float64(kept) > 0.1*float64(far) {
+				t.Fatalf("iter %d order %d: %d of %d points well outside the disc not skipped (depths %d..%d)", iter, oi, kept, far, is.minDepth, is.maxDepth)
 			}
 		}
 	}

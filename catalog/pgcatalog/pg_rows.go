@@ -818,8 +818,15 @@ func classRow(o *object) *pgClassRow {
 			r.Relhasrules, r.Relispopulated = boolV(true), boolV(t.Matview.Populated)
 		}
 	case o.index != nil:
+		var opts []string
 		if (o.index.Shards != o.table.Shards || o.index.ShardColumns > 0) && !o.index.Deferrable { // an index's default is its table's, left unsaid; a deferrable constraint's placement is zproxy's choice
-			r.Reloptions = textArray(o.table.ShardOptions(o.index))
+			opts = o.table.ShardOptions(o.index)
+		}
+		if opt := o.index.CoveringOption(); opt != "" {
+			opts = append(opts, opt)
+		}
+		if len(opts) > 0 {
+			r.Reloptions = textArray(opts)
 		}
 	case o.view != nil:
 		r.Relhasrules = boolV(true)
@@ -1005,6 +1012,9 @@ func indexDef(o *object, qualified bool, pretty func(sql string) string) string 
 		if leads := o.index.LeadsOption(); leads != "" {
 			opts = append(opts, "leads="+leads)
 		}
+	}
+	if o.index != nil && o.index.CoveringOption() != "" {
+		opts = append(opts, o.index.CoveringOption())
 	}
 	if len(opts) > 0 {
 		// As PostgreSQL's flatten_reloptions: a value that is not a plain

@@ -1,5 +1,7 @@
 package geo
 
+import "math"
+
 // Boxes inside areas. A Z-order scan reads its entries cell by cell, and
 // a cell is a box of coordinates; when an area's interior holds the whole
 // closed box, every point in the cell is within the area, and the scan
@@ -17,9 +19,36 @@ func (p *Prepared) HoldsBox(b Box) bool {
 	if !p.area || !(p.Box.MinX < b.MinX && b.MaxX < p.Box.MaxX && p.Box.MinY < b.MinY && b.MaxY < p.Box.MaxY) {
 		return false // (NaN fails every comparison)
 	}
-	if !(b.MinX <= b.MaxX && b.MinY <= b.MaxY) {
+	if !(b.MinX <= b.MaxX && b.MinY <= b.MaxY) || p.edgesMeetBox(b) {
 		return false
 	}
+	// No edge meets the box: it lies wholly in the interior or wholly
+	// outside it, as its corner does.
+	return p.cornerLocation(b) == interior
+}
+
+// MissesBox reports whether no point of the closed box b lies in p, a
+// non-empty polygon or multipolygon, neither in its interior nor on its
+// boundary: then ST_Within, ST_Intersects, ST_Contains and ST_Covers of
+// any of those points and p are false. It is false for any other shape,
+// for a box with a NaN side, and for one with an infinite side that p's
+// bounding box does not clear.
+func (p *Prepared) MissesBox(b Box) bool {
+	if !p.area || !(b.MinX <= b.MaxX && b.MinY <= b.MaxY) {
+		return false // (NaN fails every comparison)
+	}
+	if b.MaxX < p.Box.MinX || p.Box.MaxX < b.MinX || b.MaxY < p.Box.MinY || p.Box.MaxY < b.MinY {
+		return true
+	}
+	if math.IsInf(b.MinX, 0) || math.IsInf(b.MaxX, 0) || math.IsInf(b.MinY, 0) || math.IsInf(b.MaxY, 0) || p.edgesMeetBox(b) {
+		return false
+	}
+	return p.cornerLocation(b) == exterior
+}
+
+// edgesMeetBox reports whether an edge of any of p's rings meets the
+// closed box b.
+func (p *Prepared) edgesMeetBox(b Box) bool {
 	polys := []*Shape{p.Shape}
 	if p.Shape.Kind == MultiPolygon {
 		polys = p.Shape.Parts
@@ -32,17 +61,21 @@ func (p *Prepared) HoldsBox(b Box) bool {
 				ri = p.rings[i][j]
 			}
 			if ringMeetsBox(ring, stride, ri, b) {
-				return false
+				return true
 			}
 		}
 	}
-	// No edge meets the box: it lies wholly in the interior or wholly
-	// outside it, as its corner does.
+	return false
+}
+
+// cornerLocation is where b's least corner lies in p: where the whole of
+// b lies when no edge meets it.
+func (p *Prepared) cornerLocation(b Box) location {
 	if p.rings != nil {
-		return p.locate(b.MinX, b.MinY) == interior
+		return p.locate(b.MinX, b.MinY)
 	}
 	loc, _ := pointLocation(b.MinX, b.MinY, p.Shape)
-	return loc == interior
+	return loc
 }
 
 // ringMeetsBox reports whether some edge of the ring meets the closed box

@@ -18,7 +18,7 @@ import (
 func TestHoldsBoxAgainstPoints(t *testing.T) {
 	rng := rand.New(rand.NewSource(31))
 	ring := func(cx, cy, r float64, n int) []float64 { return randomRing(rng, cx, cy, r, n, 64) }
-	held, useful := 0, 0
+	held, missed, useful, usefulOut := 0, 0, 0, 0
 	for trial := 0; trial < 120; trial++ {
 		n := 3 + rng.Intn(12)
 		if trial%3 == 2 {
@@ -41,9 +41,12 @@ func TestHoldsBoxAgainstPoints(t *testing.T) {
 				w = 0 // a degenerate box: a segment or a point
 			}
 			b := Box{MinX: x, MinY: y, MaxX: x + w, MaxY: y + h}
-			got := p.HoldsBox(b)
+			got, miss := p.HoldsBox(b), p.MissesBox(b)
 			if got {
 				held++
+			}
+			if miss {
+				missed++
 			}
 			const grid = 6
 			for i := 0; i <= grid; i++ {
@@ -56,8 +59,12 @@ func TestHoldsBoxAgainstPoints(t *testing.T) {
 					if j == grid {
 						py = b.MaxY
 					}
-					if l := mustLocate(t, px, py, area); got && l != interior {
+					l := mustLocate(t, px, py, area)
+					if got && l != interior {
 						t.Fatalf("trial %d: box %+v held, but its point (%v %v) lies at %d", trial, b, px, py, l)
+					}
+					if miss && l != exterior {
+						t.Fatalf("trial %d: box %+v missed, but its point (%v %v) lies at %d", trial, b, px, py, l)
 					}
 				}
 			}
@@ -76,15 +83,29 @@ func TestHoldsBoxAgainstPoints(t *testing.T) {
 				}
 				useful++
 			}
+			// A box well outside, likewise.
+			if mustLocate(t, x, y, area) == exterior {
+				d := math.Inf(1)
+				for _, r := range ringsOf(area) {
+					for i := 0; i+4 <= len(r); i += 2 {
+						d = math.Min(d, segmentDistance(x, y, r[i], r[i+1], r[i+2], r[i+3]))
+					}
+				}
+				s := d / 4
+				if s > 0 && !p.MissesBox(Box{MinX: x - s, MinY: y - s, MaxX: x + s, MaxY: y + s}) {
+					t.Fatalf("trial %d: (%v %v) lies %v outside every edge, but the box of half side %v around it is not missed", trial, x, y, d, s)
+				}
+				usefulOut++
+			}
 		}
 		for _, b := range []Box{{MinX: math.Inf(-1), MinY: 4, MaxX: 5, MaxY: 5}, {MinX: math.NaN(), MinY: 4, MaxX: 5, MaxY: 5}, {MinX: 5, MinY: 5, MaxX: 4, MaxY: 6}} {
-			if p.HoldsBox(b) {
-				t.Fatalf("trial %d: %+v held", trial, b)
+			if p.HoldsBox(b) || p.MissesBox(b) {
+				t.Fatalf("trial %d: %+v held or missed", trial, b)
 			}
 		}
 	}
-	if held < 1000 || useful < 1000 {
-		t.Fatalf("%d boxes held, %d interior points checked: the test drew too few", held, useful)
+	if held < 1000 || useful < 1000 || missed < 1000 || usefulOut < 1000 {
+		t.Fatalf("%d boxes held, %d missed, %d interior and %d exterior points checked: the test drew too few", held, missed, useful, usefulOut)
 	}
 	for _, s := range []*Shape{{Kind: Point, Coords: []float64{1, 1}}, {Kind: LineString, Coords: []float64{0, 0, 2, 2}}, {Kind: Polygon}} {
 		if Prepare(Geom{Shape: s}).HoldsBox(Box{MinX: 0.9, MinY: 0.9, MaxX: 1.1, MaxY: 1.1}) {
