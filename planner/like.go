@@ -207,6 +207,9 @@ func (b *Binder) copyIndex(src, t *catalog.Table, ix *catalog.Index) (*catalog.I
 		g := *ix.Gist
 		g.Column = t.ColumnIndex(src.Columns[g.Column].Name)
 		nix.Gist = &g
+		// Named, as PostgreSQL names it, by the column it was declared
+		// on, not by the keys zproxy computes from it.
+		names = []string{t.Name, src.Columns[ix.Gist.Column].Name}
 	}
 	if ix.Exclusion != nil {
 		x := *ix.Exclusion

@@ -533,9 +533,10 @@ func (b *Binder) partitionIndexes(t *catalog.Table, ci *ir.CreateIndex) error {
 	if ps == nil {
 		return nil
 	}
-	if ci.AlignToData {
-		return unsupported("align = 'data' on a partitioned table is not supported")
-	}
+	// A layout aligned to the data is each partition's own, from its rows
+	// (a gist index's default): the partitioned table's index holds none.
+	align := ci.AlignToData
+	ci.AlignToData = false
 	if ci.Index.Unique {
 		probe := *t
 		probe.Indexes = []*catalog.Index{ci.Index}
@@ -554,7 +555,7 @@ func (b *Binder) partitionIndexes(t *catalog.Table, ci *ir.CreateIndex) error {
 		if err != nil {
 			return err
 		}
-		ci.Partitions = append(ci.Partitions, &ir.CreateIndex{Table: m.Name, Index: pix})
+		ci.Partitions = append(ci.Partitions, &ir.CreateIndex{Table: m.Name, Index: pix, AlignToData: align})
 	}
 	return nil
 }
