@@ -171,6 +171,7 @@ func (r *nearestRows) run(ctx context.Context) error {
 func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 	n, q := r.node, r.q
 	cells := n.ZSchema.NearestCells(n.ZBox, q.X, q.Y, cx, cy)
+	defer cells.Release()
 	// The candidates are at most K and their ties after a trim, and a
 	// batch adds about K + nearestFirstSpread·√K more: room for both
 	// from the start, rather than a slice grown by doubling from the

@@ -1277,7 +1277,10 @@ func (st *shardStream) emit(si scanItem) error {
 			st.firstTaken = true
 			st.batch = st.firstBatch[:0:1]
 		} else {
-			st.batch = make([]scanItem, 0, c)
+			// Small at first and grown by append, as the row slabs are
+			// (newRow): a scan that finds a few rows (a kNN batch, a
+			// key prefix) allocates a few rows' worth, not batchRows.
+			st.batch = make([]scanItem, 0, min(c, max(firstSlabRows, st.sent)))
 		}
 	}
 	st.batch = append(st.batch, si)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // NearestCells is a best-first k-nearest-neighbour search over the cells of
@@ -118,12 +119,15 @@ func (s *Schema) NearestCells(base Box, x, y int, cx, cy float64) *NearestCells 
 		base = s.Universe()
 	}
 	n := &NearestCells{s: s, x: x, y: y, cx: cx, cy: cy}
+	if b, ok := cellBuffers.Get().(*cellBuffer); ok {
+		n.queue, n.work = b.queue[:0], b.work[:0]
+	}
 	if finite(cx) && finite(cy) {
 		n.fine = max(math.Abs(cx), math.Abs(cy), 1) * minCellSide
 	}
 	if lo, hi, ok := s.clip(base); ok {
 		root := node{lo: lo, hi: hi}
-		n.queue = cellQueue{{n: root, dist: n.distance(&root)}}
+		n.queue = append(n.queue, cell{n: root, dist: n.distance(&root)})
 		if d := n.queue[0].dist; finite(d) {
 			n.offset = d
 			xlo, xhi := s.finiteSpan(x, lo[x], hi[x])
@@ -133,6 +137,30 @@ func (s *Schema) NearestCells(base Box, x, y int, cx, cy float64) *NearestCells 
 	}
 	return n
 }
+
+// cellBuffer is a finished search's queue and stack, kept for the next
+// (Release): a batch queues every cell beyond its radius that a split
+// leaves, 144 bytes each, which grown afresh were most of a search's
+// allocation.
+type cellBuffer struct {
+	queue cellQueue
+	work  []cell
+}
+
+var cellBuffers sync.Pool
+
+// Release hands the search's buffers on to a later search; n must not be
+// used after.
+func (n *NearestCells) Release() {
+	if cap(n.queue) > maxKeptCells || cap(n.work) > maxKeptCells {
+		return // a search that split far more than most: let it go
+	}
+	cellBuffers.Put(&cellBuffer{queue: n.queue[:0], work: n.work[:0]})
+	n.queue, n.work = nil, nil
+}
+
+// maxKeptCells bounds the buffers Release keeps.
+const maxKeptCells = 4096
 
 // Offset is the least distance from the centre of any point the base box
 // can hold: 0 when the centre lies within the box, the gap to its nearest
