@@ -500,8 +500,12 @@ func (a *tableAdvisor) gistCandidate(col int) *catalog.Index {
 	if k, _, _, _ := typ.GeomTypmodParts(); typ.ID == sqltypes.Geometry && k != geo.Point || xzShapes[typ.ID] {
 		kind, xz = catalog.KindBTree, &zorder.XZ2{}
 	}
-	return &catalog.Index{Kind: kind, Shards: a.t.Shards, State: catalog.StatePublic,
+	ix := &catalog.Index{Kind: kind, Shards: a.t.Shards, State: catalog.StatePublic,
 		Columns: []catalog.KeyColumn{{Column: col}}, ExprColumns: []int{col}, Gist: &catalog.GistKey{Column: col, XZ: xz}}
+	if ix.CoversByDefault() {
+		a.t.CoverRows(ix) // as CREATE INDEX makes it: its reads fetch no rows
+	}
+	return ix
 }
 
 // xzShapes are PostgreSQL's shapes whose gist index is an XZ index over
