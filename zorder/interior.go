@@ -9,10 +9,11 @@ import (
 // point: a spatial filter's area (the polygon of ST_Within, the disc of
 // ST_DWithin) over two float attributes. Inside answers, for an entry's
 // key, whether the region holds the whole aligned Z-cell the key falls in,
-// so that the scan may admit the entry without testing its point. It
-// remembers the last cell found inside and the last one found cut by the
-// region's edge, so a scan decides each cell once and the keys after the
-// first in a cell cost two byte comparisons.
+// so that the scan may admit the entry without testing its point;
+// Outside, whether the region misses the whole cell, so that the scan may
+// seek past it. Each remembers the last cell it found so and the last one
+// found cut by the region's edge (cellMemo), so a scan decides each cell
+// once and the keys after the first in a cell cost two byte comparisons.
 //
 // The cells asked about are those smaller than the scan's box and no
 // finer than about 1/64 of it on a side: a cell the region's edge cuts at
@@ -33,12 +34,8 @@ type InteriorScan struct {
 	// minDepth and maxDepth are the address depths of the cells asked
 	// about (0: none).
 	minDepth, maxDepth int
-	// inLo and inHi bound the last cell the region holds, outLo and outHi
-	// the last one of maxDepth it does not; nil when there is none.
-	inLo, inHi, outLo, outHi []byte
-	// missLo and missHi bound the last cell the region misses, cutLo and
-	// cutHi the last one of maxDepth it does not; nil when there is none.
-	missLo, missHi, cutLo, cutHi []byte
+	// held and missed remember the cells the region holds, and misses.
+	held, missed cellMemo
 	// next is Outside's buffer for the address after a missed cell.
 	next []byte
 }
@@ -102,33 +99,7 @@ func (s *Schema) NewInteriorScan(b Box, x, y int, holds, misses func(minX, minY,
 // key's address (its first AddrLen bytes) lies in. A shorter key is not
 // an entry's: false.
 func (is *InteriorScan) Inside(key []byte) bool {
-	s := is.s
-	if len(key) < s.addrLen {
-		return false
-	}
-	addr := key[:s.addrLen]
-	if is.inLo != nil && bytes.Compare(addr, is.inLo) >= 0 && bytes.Compare(addr, is.inHi) <= 0 {
-		return true
-	}
-	if is.outLo != nil && bytes.Compare(addr, is.outLo) >= 0 && bytes.Compare(addr, is.outHi) <= 0 {
-		return false
-	}
-	var z codes
-	s.decode(addr, &z)
-	if !is.cellHeld(&z, is.maxDepth) {
-		is.outLo, is.outHi = s.cellBounds(is.outLo, is.outHi, addr, is.maxDepth)
-		return false
-	}
-	lo, hi := is.minDepth, is.maxDepth // the cell at hi is held
-	for lo < hi {
-		if mid := (lo + hi) / 2; is.cellHeld(&z, mid) {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	is.inLo, is.inHi = s.cellBounds(is.inLo, is.inHi, addr, hi)
-	return true
+	return is.held.decide(is, key, is.cellHeld)
 }
 
 // Outside reports whether the region holds no point of a cell that the
@@ -138,33 +109,51 @@ func (is *InteriorScan) Inside(key []byte) bool {
 // The slice is valid until the next call. Without a misses test, or for a
 // shorter key, false.
 func (is *InteriorScan) Outside(key []byte) (next []byte, ok bool) {
-	s := is.s
-	if is.misses == nil || len(key) < s.addrLen {
+	if is.misses == nil || !is.missed.decide(is, key, is.cellMissed) {
 		return nil, false
+	}
+	return is.after(is.missed.yesHi)
+}
+
+// cellMemo remembers a monotone test's last answers over the cells a
+// scan asks about: the last cell it passed (the largest there, by
+// bisecting the depth) and the last cell of the finest depth it failed,
+// so the keys after the first in a cell cost two byte comparisons.
+type cellMemo struct {
+	yesLo, yesHi, noLo, noHi []byte // nil: none yet
+}
+
+// decide reports whether test passes for a cell the key's address lies
+// in, among is's depths. test must be monotone: a cell's sub-cells pass
+// when it does.
+func (m *cellMemo) decide(is *InteriorScan, key []byte, test func(z *codes, k int) bool) bool {
+	s := is.s
+	if len(key) < s.addrLen {
+		return false
 	}
 	addr := key[:s.addrLen]
-	if is.missLo != nil && bytes.Compare(addr, is.missLo) >= 0 && bytes.Compare(addr, is.missHi) <= 0 {
-		return is.after(is.missHi)
+	if m.yesLo != nil && bytes.Compare(addr, m.yesLo) >= 0 && bytes.Compare(addr, m.yesHi) <= 0 {
+		return true
 	}
-	if is.cutLo != nil && bytes.Compare(addr, is.cutLo) >= 0 && bytes.Compare(addr, is.cutHi) <= 0 {
-		return nil, false
+	if m.noLo != nil && bytes.Compare(addr, m.noLo) >= 0 && bytes.Compare(addr, m.noHi) <= 0 {
+		return false
 	}
 	var z codes
 	s.decode(addr, &z)
-	if !is.cellMissed(&z, is.maxDepth) {
-		is.cutLo, is.cutHi = s.cellBounds(is.cutLo, is.cutHi, addr, is.maxDepth)
-		return nil, false
+	if !test(&z, is.maxDepth) {
+		m.noLo, m.noHi = s.cellBounds(m.noLo, m.noHi, addr, is.maxDepth)
+		return false
 	}
-	lo, hi := is.minDepth, is.maxDepth // the cell at hi is missed
+	lo, hi := is.minDepth, is.maxDepth // the cell at hi passes
 	for lo < hi {
-		if mid := (lo + hi) / 2; is.cellMissed(&z, mid) {
+		if mid := (lo + hi) / 2; test(&z, mid) {
 			hi = mid
 		} else {
 			lo = mid + 1
 		}
 	}
-	is.missLo, is.missHi = s.cellBounds(is.missLo, is.missHi, addr, hi)
-	return is.after(is.missHi)
+	m.yesLo, m.yesHi = s.cellBounds(m.yesLo, m.yesHi, addr, hi)
+	return true
 }
 
 // after returns the address that follows last (a cell's last address),

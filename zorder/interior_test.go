@@ -87,13 +87,13 @@ func TestInteriorScanAgainstPoints(t *testing.T) {
 					if within(p.x, p.y) {
 						t.Fatalf("iter %d order %d: (%v %v) skipped inside the disc (%v %v) r %v", iter, oi, p.x, p.y, cx, cy, rad)
 					}
-					if next != nil && bytes.Compare(next, is.missHi) <= 0 || bytes.Compare(p.key[:s.AddrLen()], is.missLo) < 0 {
-						t.Fatalf("iter %d: skip to %x from %x past the cell [%x, %x]", iter, next, p.key, is.missLo, is.missHi)
+					if next != nil && bytes.Compare(next, is.missed.yesHi) <= 0 || bytes.Compare(p.key[:s.AddrLen()], is.missed.yesLo) < 0 {
+						t.Fatalf("iter %d: skip to %x from %x past the cell [%x, %x]", iter, next, p.key, is.missed.yesLo, is.missed.yesHi)
 					}
 					for _, q := range pts {
 						a := q.key[:s.AddrLen()]
-						if bytes.Compare(a, is.missLo) >= 0 && (next == nil || bytes.Compare(a, next) < 0) && within(q.x, q.y) {
-							t.Fatalf("iter %d: skipped cell [%x, %x] of (%v %v) holds (%v %v), inside the disc", iter, is.missLo, is.missHi, p.x, p.y, q.x, q.y)
+						if bytes.Compare(a, is.missed.yesLo) >= 0 && (next == nil || bytes.Compare(a, next) < 0) && within(q.x, q.y) {
+							t.Fatalf("iter %d: skipped cell [%x, %x] of (%v %v) holds (%v %v), inside the disc", iter, is.missed.yesLo, is.missed.yesHi, p.x, p.y, q.x, q.y)
 						}
 					}
 				}
@@ -110,8 +110,8 @@ func TestInteriorScanAgainstPoints(t *testing.T) {
 					}
 					for _, q := range pts {
 						a := q.key[:s.AddrLen()]
-						if bytes.Compare(a, is.inLo) >= 0 && bytes.Compare(a, is.inHi) <= 0 && !within(q.x, q.y) {
-							t.Fatalf("iter %d: cell [%x, %x] of (%v %v) holds (%v %v), outside the disc", iter, is.inLo, is.inHi, p.x, p.y, q.x, q.y)
+						if bytes.Compare(a, is.held.yesLo) >= 0 && bytes.Compare(a, is.held.yesHi) <= 0 && !within(q.x, q.y) {
+							t.Fatalf("iter %d: cell [%x, %x] of (%v %v) holds (%v %v), outside the disc", iter, is.held.yesLo, is.held.yesHi, p.x, p.y, q.x, q.y)
 						}
 					}
 				}

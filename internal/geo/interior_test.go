@@ -68,9 +68,10 @@ func TestHoldsBoxAgainstPoints(t *testing.T) {
 					}
 				}
 			}
-			// A box well inside: the point's distance to every edge
-			// exceeds the box's diagonal.
-			if mustLocate(t, x, y, area) == interior {
+			// A box well inside, or well outside: the point's distance to
+			// every edge exceeds the box's diagonal.
+			switch loc := mustLocate(t, x, y, area); loc {
+			case interior, exterior:
 				d := math.Inf(1)
 				for _, r := range ringsOf(area) {
 					for i := 0; i+4 <= len(r); i += 2 {
@@ -78,24 +79,18 @@ func TestHoldsBoxAgainstPoints(t *testing.T) {
 					}
 				}
 				s := d / 4
-				if s > 0 && !p.HoldsBox(Box{MinX: x - s, MinY: y - s, MaxX: x + s, MaxY: y + s}) {
-					t.Fatalf("trial %d: (%v %v) lies %v from every edge, but the box of half side %v around it is not held", trial, x, y, d, s)
-				}
-				useful++
-			}
-			// A box well outside, likewise.
-			if mustLocate(t, x, y, area) == exterior {
-				d := math.Inf(1)
-				for _, r := range ringsOf(area) {
-					for i := 0; i+4 <= len(r); i += 2 {
-						d = math.Min(d, segmentDistance(x, y, r[i], r[i+1], r[i+2], r[i+3]))
+				b := Box{MinX: x - s, MinY: y - s, MaxX: x + s, MaxY: y + s}
+				if loc == interior {
+					useful++
+					if s > 0 && !p.HoldsBox(b) {
+						t.Fatalf("trial %d: (%v %v) lies %v from every edge, but the box of half side %v around it is not held", trial, x, y, d, s)
+					}
+				} else {
+					usefulOut++
+					if s > 0 && !p.MissesBox(b) {
+						t.Fatalf("trial %d: (%v %v) lies %v outside every edge, but the box of half side %v around it is not missed", trial, x, y, d, s)
 					}
 				}
-				s := d / 4
-				if s > 0 && !p.MissesBox(Box{MinX: x - s, MinY: y - s, MaxX: x + s, MaxY: y + s}) {
-					t.Fatalf("trial %d: (%v %v) lies %v outside every edge, but the box of half side %v around it is not missed", trial, x, y, d, s)
-				}
-				usefulOut++
 			}
 		}
 		for _, b := range []Box{{MinX: math.Inf(-1), MinY: 4, MaxX: 5, MaxY: 5}, {MinX: math.NaN(), MinY: 4, MaxX: 5, MaxY: 5}, {MinX: 5, MinY: 5, MaxX: 4, MaxY: 6}} {
