@@ -1136,9 +1136,6 @@ func (st *shardStream) closeSpent() {
 	}
 }
 
-// endRange is done with the current range's iterator and moves to the
-// next range. The iterator is kept for the next range when the store can
-// move it there (kv.Rescanner) and no prefetched iterator is waiting.
 // skipTo passes over an entry outside what the scan reads, whose next
 // address that may be read is next: a store with cheap seeks steps a few
 // entries and then seeks (target); another seeks once sparseSeek entries
@@ -1159,6 +1156,9 @@ func (st *shardStream) skipTo(next []byte) (bool, error) {
 	return true, nil
 }
 
+// endRange is done with the current range's iterator and moves to the
+// next range. The iterator is kept for the next range when the store can
+// move it there (kv.Rescanner) and no prefetched iterator is waiting.
 func (st *shardStream) endRange() (bool, error) {
 	err := st.it.Err()
 	st.ri++

@@ -140,7 +140,7 @@ func (s *Schema) NearestCells(base Box, x, y int, cx, cy float64) *NearestCells 
 
 // cellBuffer is a finished search's queue and stack, kept for the next
 // (Release): a batch queues every cell beyond its radius that a split
-// leaves, 144 bytes each, which grown afresh were most of a search's
+// leaves, 144 bytes each, which grown afresh were a seventh of a search's
 // allocation.
 type cellBuffer struct {
 	queue cellQueue
