@@ -82,6 +82,13 @@ type ColumnStats struct {
 	// values that are not among MCV: each bucket holds about the same
 	// number of rows.
 	Histogram []sqltypes.Value `json:"-"`
+	// Extent is [xlo, xhi, ylo, yhi], the extent of the finite points of
+	// a column of a planar point type (builtins.PlanarTypeOf) over every
+	// row, nil for other types and where there is none. Over it the rows
+	// give a nearest-neighbour search the density of the points
+	// (optimizer's statsDensity): the data bounds a gist index keeps are
+	// widened in coarse cells, a quarter to half again as large.
+	Extent *[4]float64 `json:"extent,omitempty"`
 
 	// The text forms, as stored.
 	MinText       *string  `json:"min,omitempty"`

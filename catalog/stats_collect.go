@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -27,6 +28,11 @@ type StatsCollector struct {
 	max     []sqltypes.Value
 	sketch  []*hyperLogLog
 	ordered []bool
+	// planar are the coordinates of the columns of a planar point type
+	// (nil for others), extent their finite points' extent so far
+	// (ColumnStats.Extent), unset while it has no point.
+	planar []builtins.PlanarPoint
+	extent []*[4]float64
 }
 
 // NewStatsCollector starts collecting statistics of t from at most
@@ -38,10 +44,11 @@ func NewStatsCollector(t *Table, sampleSize int) *StatsCollector {
 	n := len(t.Columns)
 	c := &StatsCollector{t: t, size: sampleSize, rng: rand.New(rand.NewPCG(t.ID, 0x5eed)), // reproducible samples
 		nulls: make([]int64, n), width: make([]int64, n), min: make([]sqltypes.Value, n), max: make([]sqltypes.Value, n),
-		sketch: make([]*hyperLogLog, n), ordered: make([]bool, n)}
+		sketch: make([]*hyperLogLog, n), ordered: make([]bool, n), planar: make([]builtins.PlanarPoint, n), extent: make([]*[4]float64, n)}
 	for i, col := range t.Columns {
 		c.sketch[i] = newHyperLogLog()
 		c.ordered[i] = orderable(col.Type)
+		c.planar[i] = builtins.PlanarPointOf(col.Type)
 	}
 	return c
 }
@@ -57,6 +64,9 @@ func (c *StatsCollector) Add(row []sqltypes.Value) {
 		}
 		c.width[i] += int64(valueWidth(c.t.Columns[i].Type, v))
 		c.sketch[i].add(mix64(v.Hash(14695981039346656037)))
+		if c.planar[i] != nil {
+			c.addPoint(i, v)
+		}
 		if !c.ordered[i] {
 			continue
 		}
@@ -77,12 +87,26 @@ func (c *StatsCollector) Add(row []sqltypes.Value) {
 	}
 }
 
+// addPoint widens column i's extent to its value v's point, if finite.
+func (c *StatsCollector) addPoint(i int, v sqltypes.Value) {
+	x, y, ok := c.planar[i](v)
+	if !ok || math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
+		return
+	}
+	e := c.extent[i]
+	if e == nil {
+		c.extent[i] = &[4]float64{x, x, y, y}
+		return
+	}
+	e[0], e[1], e[2], e[3] = min(e[0], x), max(e[1], x), min(e[2], y), max(e[3], y)
+}
+
 // Finish returns the statistics of the rows added.
 func (c *StatsCollector) Finish(auto bool) *TableStats {
 	ts := &TableStats{TableID: c.t.ID, Rows: float64(c.rows), Sampled: len(c.sample), AnalyzedAt: time.Now().UTC(), Auto: auto}
 	whole := int64(len(c.sample)) == c.rows
 	for i, col := range c.t.Columns {
-		cs := ColumnStats{Attr: col.AttrName(), Name: col.Name, Type: col.Type, Min: c.min[i], Max: c.max[i]}
+		cs := ColumnStats{Attr: col.AttrName(), Name: col.Name, Type: col.Type, Min: c.min[i], Max: c.max[i], Extent: c.extent[i]}
 		nonNull := c.rows - c.nulls[i]
 		if c.rows > 0 {
 			cs.NullFrac = float64(c.nulls[i]) / float64(c.rows)

@@ -28,8 +28,11 @@ import (
 // rings (zorder.NearestSearch). After each batch or ring the candidates
 // are cut to the K nearest and every row tied with the K-th, and the
 // search stops once the K-th is settled: no unread row can be nearer.
-// Those candidates are its rows, nearest first; the Sort and Limit above
-// order them by every ORDER BY key and take K.
+// Those candidates are its rows, nearest first (ties in the order they
+// were read); the Sort and Limit above order them by every ORDER BY key
+// and take K, or, where the distance is the only key, the Limit alone.
+// Over a gist index on the embedded store, with statistics and no
+// filter, the square search (nearest_square.go) comes first.
 type nearestRows struct {
 	ec            *execCtx
 	planned, node *optimizer.Scan
@@ -55,18 +58,69 @@ type nearestRows struct {
 	// batches, cells and batchRanges are the best-first batches of
 	// runCells, the cells they handed out and their merged ranges.
 	batches, cells, batchRanges int64
-	probeK, probed              int
+	// squares and decoded are the square search's squares and the
+	// entries it decoded (nearest_square.go).
+	squares, decoded int64
+	probeK, probed   int
+	seq              uint32 // candidates made (newCand)
 	// entryCols, when set, are the columns the rings read from the index
 	// entries alone (deferred lookups): the distance and the residual
 	// filter need no others, so only the final candidates' rows are
 	// fetched (fetchRows), not a row per entry read.
 	entryCols []int
+	// gate, while the square search reads, tests the entries by their
+	// keys (nearest_square.go).
+	gate *nearestGate
 }
 
 type nearestCand struct {
 	row  []sqltypes.Value
 	dist sqltypes.Value
+	// rank and num are dist as trim orders it (distOrder), seq the
+	// candidate's place in the order the search read it, which ties
+	// keep: a float comparison, not a comparison of values, per step of
+	// the sort.
+	rank uint8
+	num  float64
+	seq  uint32
 }
+
+// newCand is a candidate of the search: row, read as the search's seq-th,
+// at distance d.
+func (r *nearestRows) newCand(row []sqltypes.Value, d sqltypes.Value) nearestCand {
+	r.seq++
+	rank, num := distOrder(d)
+	return nearestCand{row: row, dist: d, rank: rank, num: num, seq: r.seq}
+}
+
+// distOrder is a distance's place in ORDER BY ... ASC: numbers (rank 0,
+// by num), then NaN (1), then NULL (2).
+func distOrder(d sqltypes.Value) (rank uint8, num float64) {
+	if d.IsNull() {
+		return 2, 0
+	}
+	if f := d.AsFloat(); !math.IsNaN(f) {
+		return 0, f
+	}
+	return 1, 0
+}
+
+// compareCands orders candidates by distance, ties in the order they
+// were read.
+func compareCands(a, b nearestCand) int {
+	switch {
+	case a.rank != b.rank:
+		return int(a.rank) - int(b.rank)
+	case a.num < b.num:
+		return -1
+	case a.num > b.num:
+		return 1
+	}
+	return int(a.seq) - int(b.seq)
+}
+
+// sameDist reports whether two candidates are at the same distance.
+func sameDist(a, b nearestCand) bool { return a.rank == b.rank && a.num == b.num }
 
 // newNearest opens the search of n, the resolved scan of plan node
 // planned (which EXPLAIN ANALYZE's figures are kept against). It runs at
@@ -158,6 +212,14 @@ func (r *nearestRows) run(ctx context.Context) error {
 		cx, cy = math.NaN(), math.NaN()
 	}
 	if n.ZSchema.Dims() == 2 {
+		if r.squareSearch(cx, cy) {
+			if settled, err := r.runSquares(ctx, cx, cy); err != nil || settled {
+				if err != nil {
+					return err
+				}
+				return r.finish(ctx)
+			}
+		}
 		return r.runCells(ctx, cx, cy)
 	}
 	return r.runRings(ctx, cx, cy)
@@ -270,7 +332,12 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 		}
 	}
 	if finiteF(cx) && finiteF(cy) {
-		if near, far, _ := r.candSpan(); !outside && (near < 0 || near > d0 && (rad > d0 && near > d0+nearestFarProbe*(rad-d0) || near-d0 > nearestFarProbe*(far-near))) {
+		// A probe cell the statistics sized holds about K/8 rows: within
+		// the points' extent ANALYZE found, it is empty as often as a
+		// fifth of the time by chance alone, and its batches, sized by
+		// the same density, find the K nearest.
+		chance := celled && withinExtent(q.Points, cx, cy)
+		if near, far, _ := r.candSpan(); !outside && (near < 0 && !chance || near > d0 && (rad > d0 && near > d0+nearestFarProbe*(rad-d0) || near-d0 > nearestFarProbe*(far-near))) {
 			// Within the data's bounds but far from its rows (bounds
 			// padded in coarse cells, as float codes are near 0, or a
 			// hole in the data): the probe found no row (the cell around
@@ -588,6 +655,8 @@ func (r *nearestRows) finish(ctx context.Context) error {
 		st.Batches += r.batches
 		st.BatchCells += r.cells
 		st.BatchRanges += r.batchRanges
+		st.Squares += r.squares
+		st.SquareDecoded += r.decoded
 	}
 	if r.entryCols != nil {
 		return r.fetchRows(ctx)
@@ -635,7 +704,9 @@ func (r *nearestRows) fetchRows(ctx context.Context) error {
 		if j == len(r.cands) {
 			break
 		}
-		out = append(out, nearestCand{row: row, dist: r.cands[j].dist})
+		c := r.cands[j]
+		c.row = row
+		out = append(out, c)
 		j++
 	}
 	clear(r.cands[len(out):])
@@ -776,7 +847,7 @@ func (r *nearestRows) read(ctx context.Context, box zorder.Box, ranges []zorder.
 	if into == nil {
 		into = &r.cands
 	}
-	s := &scanRows{ec: ec, node: &rs, statKey: r.planned}
+	s := &scanRows{ec: ec, node: &rs, statKey: r.planned, gate: r.gate}
 	defer s.Close()
 	if err := s.start(ctx); err != nil {
 		return err
@@ -790,7 +861,7 @@ func (r *nearestRows) read(ctx context.Context, box zorder.Box, ranges []zorder.
 		if err != nil {
 			return err
 		}
-		*into = append(*into, nearestCand{row: row, dist: d})
+		*into = append(*into, r.newCand(row, d))
 	}
 }
 
@@ -832,12 +903,12 @@ func compareDist(a, b sqltypes.Value) int {
 // one tied with the k-th: a later ring only adds rows, so no row past
 // those can be among the k nearest.
 func (r *nearestRows) trim(k int) {
-	slices.SortStableFunc(r.cands, func(a, b nearestCand) int { return compareDist(a.dist, b.dist) })
+	slices.SortFunc(r.cands, compareCands)
 	if len(r.cands) <= k {
 		return
 	}
 	end := k
-	for end < len(r.cands) && compareDist(r.cands[end].dist, r.cands[k-1].dist) == 0 {
+	for end < len(r.cands) && sameDist(r.cands[end], r.cands[k-1]) {
 		end++
 	}
 	clear(r.cands[end:]) // let the rows go

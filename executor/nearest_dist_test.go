@@ -65,7 +65,7 @@ func TestProjectTakesNearestDistance(t *testing.T) {
 	r := (&execCtx{}).newNearest(n, n).(*nearestRows)
 	r.started = true // the search has run: these are its candidates
 	for i := range 5 {
-		r.cands = append(r.cands, nearestCand{row: []sqltypes.Value{sqltypes.NewFloat(float64(10 + i))}, dist: sqltypes.NewFloat(float64(i))})
+		r.cands = append(r.cands, r.newCand([]sqltypes.Value{sqltypes.NewFloat(float64(10 + i))}, sqltypes.NewFloat(float64(i))))
 	}
 	exprs := []ir.Expr{&ir.ColRef{Index: 0}, dist, other}
 	p := &projectRows{in: r, exprs: exprs, ec: &execCtx{}, out: make([]sqltypes.Value, len(exprs))}

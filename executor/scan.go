@@ -108,6 +108,10 @@ type scanRows struct {
 	// runs on an entry before its row is fetched: a row it rejects is
 	// never read.
 	entryFilter bool
+	// gate, when set, tests a Z-order scan's in-box entries by their keys
+	// before they are decoded, and may narrow the scan's box: a
+	// nearest-neighbour search's square (nearest_square.go).
+	gate *nearestGate
 	// reuseRows: the consumer is done with a batch's rows once it asks
 	// for the next batch (a projection of plain columns, which copies
 	// every value it keeps), so inline streams decode each batch into the
@@ -1037,6 +1041,12 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 			}
 		}
 		st.misses = 0
+		if g := st.s.gate; g != nil {
+			if !g.admit(sort) {
+				return true, nil
+			}
+			st.box = g.box // narrowed to the K-th candidate's square
+		}
 		if held && st.s.ec.stats != nil {
 			st.s.held.Add(1)
 		}

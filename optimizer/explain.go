@@ -39,6 +39,11 @@ type NodeStats struct {
 	// those made once merged, all openings together; the probe before
 	// them is no batch.
 	Batches, BatchCells, BatchRanges int64
+	// Squares and SquareDecoded are the squares the square search of a
+	// gist index on points read (executor's runSquares, where statistics
+	// give the points' density) and the entries it decoded, the others
+	// having been passed over by their keys alone.
+	Squares, SquareDecoded int64
 	// TopNBatches, TopNCells and TopNRanges are the best-first batches a
 	// top-N Z-order scan read (TopNQuery, zorder.TopNCells), the Z-cells
 	// they handed out and the ranges those made once merged.
@@ -165,6 +170,9 @@ func analyzed(s *NodeStats) string {
 	}
 	if s.Rings > 0 {
 		out += fmt.Sprintf(" rings=%d ranges=%d", s.Rings, s.RingRanges)
+	}
+	if s.Squares > 0 {
+		out += fmt.Sprintf(" squares=%d decoded=%d", s.Squares, s.SquareDecoded)
 	}
 	if s.Batches > 0 {
 		out += fmt.Sprintf(" batches=%d cells=%d ranges=%d", s.Batches, s.BatchCells, s.BatchRanges)

@@ -355,6 +355,9 @@ func (n *pgNode) props(relationship []pgProp, stats map[Node]*NodeStats, doc Exp
 	if st != nil && st.Rings > 0 {
 		out = append(out, pgInt("zproxy Nearest Rings", st.Rings), pgInt("zproxy Nearest Ranges", st.RingRanges))
 	}
+	if st != nil && st.Squares > 0 {
+		out = append(out, pgInt("zproxy Nearest Squares", st.Squares), pgInt("zproxy Nearest Decoded", st.SquareDecoded))
+	}
 	if st != nil && st.Batches > 0 {
 		out = append(out, pgInt("zproxy Nearest Batches", st.Batches), pgInt("zproxy Nearest Cells", st.BatchCells),
 			pgInt("zproxy Nearest Ranges", st.BatchRanges))

@@ -20,7 +20,9 @@ import (
 // pass the scan's filter. The Sort and Limit above stay: the scan hands
 // them the candidates (the k nearest and every row tied with the k-th), so
 // the order, the tie-breaks of later sort keys and the OFFSET are the
-// ordinary operators' and exactly PostgreSQL's.
+// ordinary operators' and exactly PostgreSQL's. Where the distance is the
+// only sort key, the candidates come in its order and the Sort goes
+// (yieldsNearest in physical.go).
 //
 // Over shapes (a gist index XZ-ordering a geometry column of any shape, or
 // a box, polygon or circle column: catalog.GistKey.XZ), the scan is an
@@ -61,17 +63,24 @@ type NearestQuery struct {
 	Extent *[4]float64
 	// Budget bounds each ring's cover.
 	Budget int
-	// Density is the table's rows per unit of x-y area over the data's
-	// extent (Extent), set where the table was analyzed and the scan has
-	// no filter, 0 otherwise. The data bounds hold every entry, widened in
-	// coarse cells, so it is a floor of the mean density (a fifth low over
-	// a one-degree square). Where every range read is a store request (no
+	// Density is the table's rows per unit of x-y area, set where the
+	// table was analyzed and the scan has no filter, 0 otherwise: over
+	// the extent of the column's points that ANALYZE found (Points), or,
+	// for statistics older than that, over the data's extent (Extent),
+	// whose bounds hold every entry widened in coarse cells, so that it is
+	// a floor of the mean density (a fifth low over a one-degree square).
+	// On a store with cheap seeks it sizes the square search's first
+	// square (the executor's runSquares). Where every range read is a store request (no
 	// cheap seeks), the executor sizes its probe by it, one cell around
 	// the centre, rather than reading a run of the Z-curve whose entries
 	// mostly lie outside the disc it then reads; elsewhere it is the floor
 	// of the density the probe measures, which a probe through the empty
 	// margin of the data's bounds would put far too low.
 	Density float64
+	// Points is [xlo, xhi, ylo, yhi], the extent of the column's finite
+	// points when the table was analyzed (catalog.ColumnStats.Extent),
+	// nil otherwise, or where Density is 0.
+	Points *[4]float64
 	// XZ, on an XZNearest scan, is the index's XZ2 world; XZKey is its key
 	// expression (the row's code) over the table row, and Margin how much
 	// nearer than its bounding box the distance may call a shape
@@ -178,30 +187,47 @@ func nearestPath(s *scanSpec, orig *catalog.Table, b bounds, view *indexView, op
 				ylo, yhi, oky := c.zschema.Attr(q.Y).FloatSpan(data[q.Y])
 				if okx && oky {
 					q.Extent = &[4]float64{xlo, xhi, ylo, yhi}
-					q.Density = statsDensity(s, orig, opts, q.Extent)
 				}
 			}
 		}
+		q.Density, q.Points = statsDensity(s, orig, col, opts, q.Extent)
 		return c, q
 	}
 	return nil, nil
 }
 
-// statsDensity is the statistics' rows per unit of area over extent, for
-// a nearest-neighbour scan of s, 0 when
-// the table was never analyzed, the extent has no area, or a filter makes
-// the rows that qualify fewer than the table's (the probe then measures
-// their density itself).
-func statsDensity(s *scanSpec, t *catalog.Table, opts Options, e *[4]float64) float64 {
+// statsDensity is the statistics' rows per unit of area, for a
+// nearest-neighbour scan of s of column col, 0 when the table was never
+// analyzed, the area is none, or a filter makes the rows that qualify
+// fewer than the table's (the probe then measures their density itself).
+// The area is that of the column's points when ANALYZE found them
+// (catalog.ColumnStats.Extent, returned as points), and the rows those
+// with a point; else that of extent, the data bounds, which are coarser,
+// if any.
+func statsDensity(s *scanSpec, t *catalog.Table, col int, opts Options, extent *[4]float64) (density float64, points *[4]float64) {
 	if opts.Stats == nil || s.Filter != nil {
-		return 0
+		return 0, nil
 	}
 	ts := opts.Stats(t.ID)
-	area := (e[1] - e[0]) * (e[3] - e[2])
-	if ts == nil || !(ts.Rows > 0) || !(area > 0) || math.IsInf(area, 0) {
-		return 0
+	if ts == nil || !(ts.Rows > 0) {
+		return 0, nil
 	}
-	return ts.Rows / area
+	rows, area := ts.Rows, math.Inf(1)
+	if e := extent; e != nil {
+		area = (e[1] - e[0]) * (e[3] - e[2])
+	}
+	if col < len(t.Columns) {
+		if cs := ts.Column(&t.Columns[col]); cs != nil && cs.Extent != nil {
+			x := cs.Extent
+			if a := (x[1] - x[0]) * (x[3] - x[2]); a > 0 && a < area {
+				rows, area, points = rows*(1-cs.NullFrac), a, x
+			}
+		}
+	}
+	if !(area > 0) || math.IsInf(area, 0) || !(rows > 0) {
+		return 0, nil
+	}
+	return rows / area, points
 }
 
 // xzNearestBudget caps a ring's XZ code ranges, on Pebble too: a small

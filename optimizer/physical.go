@@ -770,7 +770,7 @@ func (b *builder) planProject(n *ir.Project, req request) (Node, bool, error) {
 		return nil, false, err
 	}
 	if len(req.order) > 0 && order == nil {
-		delivered = false
+		delivered = nearest != nil && len(req.order) == 1 && yieldsNearest(in, nearest)
 	}
 	if isIdentity(n, in) {
 		return in, delivered, nil
@@ -785,6 +785,15 @@ func (b *builder) planProject(n *ir.Project, req request) (Node, bool, error) {
 		in = inner.Input
 	}
 	return &Project{Input: in, Exprs: exprs, Cols: n.Cols}, delivered, nil
+}
+
+// yieldsNearest reports whether in is the nearest-neighbour scan that
+// answers req: its rows come nearest first (numbers, then NaN, then NULL,
+// as ORDER BY ... ASC NULLS LAST), so an ORDER BY of the distance alone
+// needs no sort above it, only the LIMIT.
+func yieldsNearest(in Node, req *nearestReq) bool {
+	s, ok := in.(*Scan)
+	return ok && s.Nearest != nil && !s.Dynamic && s.Nearest.Dist == req.dist
 }
 
 // planSort plans a logical Sort.
