@@ -790,10 +790,12 @@ func (b *builder) planProject(n *ir.Project, req request) (Node, bool, error) {
 // yieldsNearest reports whether in is the nearest-neighbour scan that
 // answers req: its rows come nearest first (numbers, then NaN, then NULL,
 // as ORDER BY ... ASC NULLS LAST), so an ORDER BY of the distance alone
-// needs no sort above it, only the LIMIT.
+// needs no sort above it, only the LIMIT. A locking scan keeps its sort,
+// above which the lock moves (lockAboveSort), so that only the rows
+// returned are locked, not every candidate.
 func yieldsNearest(in Node, req *nearestReq) bool {
 	s, ok := in.(*Scan)
-	return ok && s.Nearest != nil && !s.Dynamic && s.Nearest.Dist == req.dist
+	return ok && s.Nearest != nil && !s.Dynamic && s.Lock == ir.LockNone && s.Nearest.Dist == req.dist
 }
 
 // planSort plans a logical Sort.

@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -312,6 +314,40 @@ func TestSquareSearchWithStaleStatistics(t *testing.T) {
 			if be.name == "pebble" && (grown < 10 || narrowed < 36) {
 				t.Fatalf("%d searches read more than one square, %d of 40 after the inserts read at most 60K + 200 entries", grown, narrowed)
 			}
+		})
+	}
+}
+
+// TestNearestForUpdateLocksItsRowsAlone: a kNN search FOR UPDATE locks the
+// K rows it returns, as PostgreSQL's does, not the other candidates the
+// search read: its sort stays, and the lock is taken above it.
+func TestNearestForUpdateLocksItsRowsAlone(t *testing.T) {
+	for _, be := range backends(t) {
+		t.Run(be.name, func(t *testing.T) {
+			eng, a := newSession(t, be.open(t))
+			b := openSession(t, eng)
+			mustExec(t, a, "CREATE TABLE lpts (id int PRIMARY KEY, p point)")
+			mustExec(t, a, "CREATE INDEX lpts_p ON lpts USING gist (p)")
+			mustExec(t, a, "INSERT INTO lpts SELECT g, point(g % 20, g / 20) FROM generate_series(0, 399) g")
+			mustExec(t, a, "ANALYZE lpts")
+			order := mustExec(t, a, "SELECT id FROM lpts ORDER BY p <-> point '(10.3,10.1)', id LIMIT 6")
+			mustExec(t, a, "BEGIN")
+			q := "SELECT id FROM lpts ORDER BY p <-> point '(10.3,10.1)' LIMIT 2 FOR UPDATE"
+			if plan := strings.Join(mustExec(t, a, "EXPLAIN "+q), "\n"); !strings.Contains(plan, "z-order nearest") || !strings.Contains(plan, "TopN") {
+				t.Fatalf("%s: want a nearest scan under its sort:\n%s", q, plan)
+			}
+			got := mustExec(t, a, q)
+			if strings.Join(got, ",") != strings.Join(order[:2], ",") {
+				t.Fatalf("%s: %v, want %v", q, got, order[:2])
+			}
+			ctx := context.Background()
+			for i, id := range order {
+				_, err := runSQL(ctx, b, "SELECT id FROM lpts WHERE id = "+id+" FOR UPDATE NOWAIT")
+				if locked := i < 2; locked != (pgerr.CodeOf(err) == pgerr.LockNotAvailable) || !locked && err != nil {
+					t.Fatalf("row %s, %d-th nearest: %v (locked: %v)", id, i+1, err, locked)
+				}
+			}
+			mustExec(t, a, "ROLLBACK")
 		})
 	}
 }
