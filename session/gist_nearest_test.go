@@ -318,9 +318,11 @@ func TestSquareSearchWithStaleStatistics(t *testing.T) {
 	}
 }
 
-// TestNearestForUpdateLocksItsRowsAlone: a kNN search FOR UPDATE locks the
-// K rows it returns, as PostgreSQL's does, not the other candidates the
-// search read: its sort stays, and the lock is taken above it.
+// TestNearestForUpdateLocksItsRowsAlone: a kNN search ordered by the
+// distance alone has no sort above it (its rows come in that order), but
+// FOR UPDATE keeps it: the search locks the K rows it returns, as
+// PostgreSQL's does, not the other candidates it read, and the lock is
+// taken above the sort.
 func TestNearestForUpdateLocksItsRowsAlone(t *testing.T) {
 	for _, be := range backends(t) {
 		t.Run(be.name, func(t *testing.T) {
@@ -331,8 +333,12 @@ func TestNearestForUpdateLocksItsRowsAlone(t *testing.T) {
 			mustExec(t, a, "INSERT INTO lpts SELECT g, point(g % 20, g / 20) FROM generate_series(0, 399) g")
 			mustExec(t, a, "ANALYZE lpts")
 			order := mustExec(t, a, "SELECT id FROM lpts ORDER BY p <-> point '(10.3,10.1)', id LIMIT 6")
+			plain := "SELECT id FROM lpts ORDER BY p <-> point '(10.3,10.1)' LIMIT 2"
+			if plan := strings.Join(mustExec(t, a, "EXPLAIN "+plain), "\n"); !strings.Contains(plan, "z-order nearest") || strings.Contains(plan, "TopN") || strings.Contains(plan, "Sort") {
+				t.Fatalf("%s: want a nearest scan under a Limit alone:\n%s", plain, plan)
+			}
 			mustExec(t, a, "BEGIN")
-			q := "SELECT id FROM lpts ORDER BY p <-> point '(10.3,10.1)' LIMIT 2 FOR UPDATE"
+			q := plain + " FOR UPDATE"
 			if plan := strings.Join(mustExec(t, a, "EXPLAIN "+q), "\n"); !strings.Contains(plan, "z-order nearest") || !strings.Contains(plan, "TopN") {
 				t.Fatalf("%s: want a nearest scan under its sort:\n%s", q, plan)
 			}
