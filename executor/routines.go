@@ -7,6 +7,7 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -241,6 +242,21 @@ func changeOf(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who Rout
 	return ch, notes, nil
 }
 
+// extensionDuplicate is the error of creating, in public, a function of
+// an extension's name and parameters (PostgreSQL keeps the extension's
+// functions there): 42723 as for any duplicate, and 0A000 for OR
+// REPLACE, which PostgreSQL lets replace the extension's function and
+// zproxy, whose extensions are built in, cannot.
+func extensionDuplicate(key string, fn *catalog.Function, replace bool) error {
+	if strings.IndexByte(key, '.') >= 0 || pgcatalog.CoreFunction(key) || fn.IsAggregate() || !builtins.HasOverload(key, identity(fn)) {
+		return nil
+	}
+	if replace {
+		return pgerr.New(pgerr.FeatureNotSupported, "%s is an extension's function built into zproxy and cannot be replaced", signature(key, identity(fn)))
+	}
+	return pgerr.New(pgerr.DuplicateFunction, "%s \"%s\" already exists with same argument types", routineKind(fn.Procedure()), key)
+}
+
 // createRoutine is CREATE [OR REPLACE] FUNCTION | PROCEDURE.
 func createRoutine(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who RoutineActor, mustOwn func(*catalog.Function) error) (catalog.Change, []*pgerr.Error, error) {
 	name := x.Routine().Name
@@ -250,6 +266,9 @@ func createRoutine(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who
 	}
 	if len(name) > 63 {
 		return catalog.Change{}, nil, pgerr.New(pgerr.NameTooLong, "function name \"%s\" is too long", name)
+	}
+	if err := extensionDuplicate(name, fn, x.Replace); err != nil {
+		return catalog.Change{}, nil, err
 	}
 	for _, old := range s.FunctionsByKey(name) {
 		if !sameTypes(identity(old), identity(fn)) {

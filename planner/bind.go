@@ -34,6 +34,11 @@ type Binder struct {
 	// lockClauses counts the locking clauses bound so far, each the next
 	// of stmt.LockStrengths and stmt.LockOf.
 	lockClauses int
+	// publicCall: the call being bound was qualified public.f(...) (and
+	// public holds no routine f, so the qualifier left it so): an
+	// extension's function, which PostgreSQL keeps in public, with no
+	// user function of another schema among its candidates.
+	publicCall bool
 	// keepCollate: x COLLATE name binds as ir.Collate, not as x alone
 	// (pg_collation_for's argument; bindCollate).
 	keepCollate bool

@@ -614,7 +614,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if isNamedSRF(n.FnName.L) {
 			return b.namedSetCall(n.FnName.L, args)
 		}
+		b.publicCall = n.Schema.L == catalog.PublicSchema
 		e, err := b.bindFunc(n.FnName.L, args)
+		b.publicCall = false
 		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.UndefinedFunction && pe.Position == 0 &&
 			b.stmt != nil && b.stmt.CatalogQualified(n.OriginTextPosition()) {
 			// pg_catalog.lower(1, 2): PostgreSQL names the function as

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -269,7 +270,7 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 	if err := checkNamedArgs(args); err != nil {
 		return nil, err
 	}
-	var user []builtins.Overload
+	var user, ahead []builtins.Overload
 	if b.snap != nil && b.snap.HasFunctions() {
 		user = b.userOverloads(name, false)
 	}
@@ -305,6 +306,9 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 			return b.coerceTo(args[0], t, true)
 		}
 	}
+	if b.snap != nil {
+		user, ahead = b.extensionShadowing(name, user)
+	}
 	types := make([]sqltypes.Type, len(args))
 	for i, a := range args {
 		types[i] = a.Type()
@@ -313,7 +317,18 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 	if spread {
 		resolve = builtins.ResolveSpread
 	}
-	res, err := resolve(name, types, user)
+	registered := name
+	if bare, ok := strings.CutPrefix(name, catalog.PublicSchema+"."); ok && builtins.Exists(bare) && !pgcatalog.CoreFunction(bare) {
+		// public.f(...) where public holds a user-defined f: an
+		// extension's f is in public too, beside it.
+		registered = bare
+	}
+	var res builtins.Resolved
+	if len(ahead) > 0 && !spread {
+		res, err = builtins.ResolveAhead(registered, types, ahead, user)
+	} else {
+		res, err = resolve(registered, types, append(ahead, user...))
+	}
 	if err != nil {
 		if pgerr.CodeOf(err) == pgerr.UndefinedFunction && hasNamedArgs(written) {
 			// The arguments as the call named them, not as placed.
@@ -362,6 +377,45 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 		f.Op = ir.OpVariadic
 	}
 	return fold(f)
+}
+
+// extensionShadowing splits the user-defined overloads of a call of an
+// extension's function, which PostgreSQL keeps in schema public, as the
+// search path orders them: ahead are those of schemas the path puts
+// before public, which hide the extension's overloads of the same
+// parameters (s.st_x(geometry) under search_path = s, public); the rest
+// are hidden by them. A call qualified public.f keeps public's alone. A
+// core function (pg_catalog's) and a name no extension has are left as
+// they are: pg_catalog comes first.
+func (b *Binder) extensionShadowing(name string, user []builtins.Overload) (rest, ahead []builtins.Overload) {
+	if len(user) == 0 || strings.IndexByte(name, '.') >= 0 || !builtins.Exists(name) || pgcatalog.CoreFunction(name) {
+		return user, nil
+	}
+	path, _ := b.snap.SearchPath()
+	public := slices.Index(path, catalog.PublicSchema)
+	if public < 0 {
+		public = len(path) // public off the path: every schema on it is ahead
+	}
+	for _, o := range user {
+		fn, ok := o.Routine.(*catalog.Function)
+		if !ok {
+			rest = append(rest, o)
+			continue
+		}
+		schema, _, qualified := strings.Cut(fn.Name, ".")
+		if !qualified {
+			schema = catalog.PublicSchema
+		}
+		switch at := slices.Index(path, schema); {
+		case b.publicCall && schema != catalog.PublicSchema:
+			// public.f(...): another schema's f is no candidate.
+		case !b.publicCall && at >= 0 && at < public:
+			ahead = append(ahead, o)
+		default:
+			rest = append(rest, o)
+		}
+	}
+	return rest, ahead
 }
 
 // coerceArgs casts the arguments of a resolved call to the types of its

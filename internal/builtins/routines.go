@@ -14,7 +14,10 @@ import (
 // Eval or Set hands the call to the session's Routines, and ResolveAmong
 // chooses among the built-in and the user overloads by the one set of
 // rules. A user function with a built-in's exact signature is shadowed by
-// it, as pg_catalog comes first on PostgreSQL's search path.
+// it, as pg_catalog comes first on PostgreSQL's search path; an
+// extension's function (PostgreSQL keeps it in public) is shadowed in
+// turn by a user function of a schema the path puts before public
+// (ResolveAhead).
 
 // Routines runs user-defined functions for the statement that calls them
 // (the session implements it: it binds and runs the routine's body in the
@@ -43,6 +46,44 @@ func ResolveAmong(name string, args []sqltypes.Type, extra []Overload) (Resolved
 	})
 }
 
+// ResolveAhead is ResolveAmong for a function of an extension, which
+// PostgreSQL keeps in schema public rather than pg_catalog: the
+// user-defined overloads of ahead, from schemas the search path puts
+// before public, hide the registry's overloads of the same parameters,
+// as those hide the ones of extra.
+func ResolveAhead(name string, args []sqltypes.Type, ahead, extra []Overload) (Resolved, error) {
+	if len(ahead) == 0 {
+		return ResolveAmong(name, args, extra)
+	}
+	ovs := slices.Clip(ahead)
+	for _, o := range registry[name] {
+		if !shadowed(ahead, &o) {
+			ovs = append(ovs, o)
+		}
+	}
+	for _, u := range extra {
+		if !shadowed(ovs, &u) {
+			ovs = append(ovs, u)
+		}
+	}
+	return choose(ovs, args, func() error { return NoFunction(name, args) }, func() error {
+		return pgerr.New(pgerr.AmbiguousFunction, "function %s(%s) is not unique", name, sqltypes.UnmodifiedNames(args...)).
+			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+	})
+}
+
+// HasOverload reports whether the registry has an overload of name whose
+// parameters are exactly params (no polymorphic or variadic one): a
+// user-defined function of that signature in the schema the function
+// lives in would be its duplicate.
+func HasOverload(name string, params []sqltypes.Type) bool {
+	u := Overload{Params: make([]Param, len(params))}
+	for i, t := range params {
+		u.Params[i] = T(t)
+	}
+	return shadowed(registry[name], &u)
+}
+
 // candidates are the registry's overloads of name and those of extra
 // that no registry overload shadows.
 func candidates(name string, extra []Overload) []Overload {
@@ -55,11 +96,16 @@ func candidates(name string, extra []Overload) []Overload {
 	return ovs
 }
 
-// shadowed reports whether a registry overload of ovs has u's parameters.
+// shadowed reports whether an overload of ovs has u's parameters. In
+// ResolveAmong, ovs holds the registry's overloads and the user ones
+// added so far: only the registry's shadow (user overloads of one
+// signature from several schemas were cut to the first by the search
+// path already); in ResolveAhead, ahead's user overloads shadow the
+// registry's.
 func shadowed(ovs []Overload, u *Overload) bool {
 	for i := range ovs {
 		o := &ovs[i]
-		if o.Routine != nil || len(o.Params) != len(u.Params) || o.Variadic != u.Variadic {
+		if o.Routine != nil && u.Routine != nil || len(o.Params) != len(u.Params) || o.Variadic != u.Variadic {
 			continue
 		}
 		same := true
