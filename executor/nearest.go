@@ -316,6 +316,20 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 			// density of that disc says, or the K-th candidate's
 			// distance.
 			dens = max(float64(m)/area, q.Density)
+			if _, far, _ := r.candSpan(); far > 0 {
+				// On an axis (a coordinate of 0) the Z-cells the probe
+				// read span floats of every size, from denormal to
+				// 1e38, and their area says nothing: a density of
+				// 1e230 sent the search out in batches of doubling
+				// radius from 1e-116 (some 380 of them), one of 4e-39
+				// read the whole table in one. The probe's rows lie
+				// within its farthest's distance, so the density there
+				// is at least theirs over that disc, and that distance
+				// overstates the K-th nearest's at most
+				// nearestProbeOverstate times in area.
+				atLeast := float64(m) / (math.Pi * far * far)
+				dens = min(max(dens, atLeast), nearestProbeOverstate*atLeast)
+			}
 			want := float64(q.K) + nearestFirstSpread*math.Sqrt(float64(q.K))
 			reach := math.Sqrt(want / (math.Pi * dens))
 			rad = min(bound, d0+reach)
@@ -427,6 +441,12 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 	}
 	return r.finish(ctx)
 }
+
+// nearestProbeOverstate bounds the probe's density: at most this many
+// times its rows over the disc of its farthest's distance (the probe's
+// distances, along the Z-curve, overstate the K-th nearest's by 1.4 to
+// 10 times).
+const nearestProbeOverstate = 100
 
 // nearestFarProbe is how many times farther than the first batch's reach,
 // or than its rows spread over, the probe's nearest row must lie for the

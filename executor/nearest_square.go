@@ -197,13 +197,19 @@ func (r *nearestRows) runSquares(ctx context.Context, cx, cy float64) (bool, err
 			}
 			m++
 		}
-		if m == 0 {
-			// An empty square where the statistics put K: a hole in the
-			// data, or the margin its bounds leave around it. The
+		if m == 0 && q.Points == nil {
+			// An empty square where the data bounds' density put K: the
+			// margin those bounds leave around the data, it may be. The
 			// best-first batches find the nearest cells that hold a row.
 			break
 		}
-		grow := math.Sqrt((k + nearestSquareSpread*math.Sqrt(k)) / float64(m))
+		// (Within the points' extent ANALYZE found, an empty square is a
+		// sparse spot or chance: one of K + 2√K = 3 points at K = 1 is
+		// empty one time in twenty; the next is as wide as it may grow.)
+		grow := nearestSquareGrowth
+		if m > 0 {
+			grow = math.Sqrt((k + nearestSquareSpread*math.Sqrt(k)) / float64(m))
+		}
 		half *= min(max(grow, math.Sqrt2), nearestSquareGrowth)
 		g.read = box
 	}

@@ -609,7 +609,7 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 	}
 	if geometryOperand(l) || geometryOperand(r) {
 		switch op {
-		case "&&", "~=":
+		case "&&", "~=", "~", "@", "<<", "&<", ">>", "&>", "<<|", "&<|", "|>>", "|&>":
 			// PostGIS's box operators (builtins/ext_postgis.go).
 			return b.bindRegisteredOp(op, l, r)
 		}

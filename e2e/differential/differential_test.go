@@ -67,14 +67,20 @@ func servers(t *testing.T) (pgDSN, zproxyBin string) {
 // startZproxy starts zproxy on a fresh data directory; the process is
 // killed at the end of the test.
 func startZproxy(t *testing.T, zproxyBin string) *harness.Proc {
+	return startZproxyWith(t, zproxyBin, nil)
+}
+
+// startZproxyWith is startZproxy with more environment variables and
+// flags (a DynamoDB backend's).
+func startZproxyWith(t *testing.T, zproxyBin string, env []string, args ...string) *harness.Proc {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "zproxy-difftest-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	p, err := harness.Start(zproxyBin, "--listen", "127.0.0.1:0", "--metrics-listen", "",
-		"--data-dir", filepath.Join(dir, "data"), "--shutdown-timeout", "5s")
+	args = append([]string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--data-dir", filepath.Join(dir, "data"), "--shutdown-timeout", "5s"}, args...)
+	p, err := harness.StartEnv(zproxyBin, env, args...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -554,6 +554,33 @@ func init() {
 	RegisterOperator("~=", binop(tGeom, tGeom, sqltypes.TypeBool, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
 		return boxOp(a, b, func(x, y gis.Box) bool { return x.Float4() == y.Float4() })
 	}))
+	// The other bounding-box operators, as PostGIS's box2df_* compare the
+	// float4 boxes (gserialized_gist_2d.c): containment and the eight
+	// relative positions.
+	for _, o := range []struct {
+		op string
+		f  func(x, y gis.Box) bool
+	}{
+		{"~", func(x, y gis.Box) bool {
+			return x.MinX <= y.MinX && x.MaxX >= y.MaxX && x.MinY <= y.MinY && x.MaxY >= y.MaxY
+		}},
+		{"@", func(x, y gis.Box) bool {
+			return y.MinX <= x.MinX && y.MaxX >= x.MaxX && y.MinY <= x.MinY && y.MaxY >= x.MaxY
+		}},
+		{"<<", func(x, y gis.Box) bool { return x.MaxX < y.MinX }},
+		{"&<", func(x, y gis.Box) bool { return x.MaxX <= y.MaxX }},
+		{">>", func(x, y gis.Box) bool { return x.MinX > y.MaxX }},
+		{"&>", func(x, y gis.Box) bool { return x.MinX >= y.MinX }},
+		{"<<|", func(x, y gis.Box) bool { return x.MaxY < y.MinY }},
+		{"&<|", func(x, y gis.Box) bool { return x.MaxY <= y.MaxY }},
+		{"|>>", func(x, y gis.Box) bool { return x.MinY > y.MaxY }},
+		{"|&>", func(x, y gis.Box) bool { return x.MinY >= y.MinY }},
+	} {
+		f := o.f
+		RegisterOperator(o.op, binop(tGeom, tGeom, sqltypes.TypeBool, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
+			return boxOp(a, b, func(x, y gis.Box) bool { return f(x.Float4(), y.Float4()) })
+		}))
+	}
 	RegisterOperator("<->",
 		sitedBinary(binop(tGeom, tGeom, sqltypes.TypeFloat8, Immutable, nil), distanceValue),
 		binop(tGeog, tGeog, sqltypes.TypeFloat8, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {

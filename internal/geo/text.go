@@ -280,9 +280,12 @@ func FormatHex(g Geom) string {
 }
 
 // AppendNumber appends f as PostGIS's lwprint_double prints it: the
-// shortest form that reads back as f, rounded to at most precision
-// decimals; exponent form outside [1e-8, 1e15); Infinity, -Infinity and
-// NaN as C's printf spells them there.
+// shortest form that reads back as f, its digits rounded to at most
+// precision decimals, halves to even (ryu's shortest digits, then
+// PostGIS's rounding of them: 1.3989602337443565 is 1.398960233744356 at
+// 15 decimals, where rounding the binary value itself gives ...357);
+// exponent form outside [1e-8, 1e15), its mantissa rounded alike;
+// Infinity, -Infinity and NaN as C's printf spells them there.
 func AppendNumber(dst []byte, f float64, precision int) []byte {
 	switch {
 	case f == 0:
@@ -294,30 +297,71 @@ func AppendNumber(dst []byte, f float64, precision int) []byte {
 	case math.IsNaN(f):
 		return append(dst, "NaN"...)
 	}
+	precision = max(precision, 0)
 	a := math.Abs(f)
 	if a >= 1e15 || a < 1e-8 {
 		s := strconv.FormatFloat(f, 'e', -1, 64)
 		mant, exp, _ := strings.Cut(s, "e")
-		if dot := strings.IndexByte(mant, '.'); dot >= 0 && len(mant)-dot-1 > precision {
-			s = strconv.FormatFloat(f, 'e', precision, 64)
-			mant, exp, _ = strings.Cut(s, "e")
-			if strings.IndexByte(mant, '.') >= 0 {
-				mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
-			}
+		// The digits rounded as in fixed form, 9.99e-10 to 10e-10 (PostGIS
+		// does not move the point back); the exponent with its sign and
+		// without leading zeros, e-9 and e+15.
+		mant, _ = roundDecimals(mant, precision)
+		e, _ := strconv.Atoi(exp)
+		dst = append(append(dst, mant...), 'e')
+		if e >= 0 {
+			dst = append(dst, '+')
 		}
-		return append(append(append(dst, mant...), 'e'), exp...)
+		return strconv.AppendInt(dst, int64(e), 10)
 	}
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if dot := strings.IndexByte(s, '.'); dot >= 0 && len(s)-dot-1 > precision {
-		s = strconv.FormatFloat(f, 'f', precision, 64)
-		if strings.IndexByte(s, '.') >= 0 {
-			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-		}
-		if s == "-0" {
-			s = "0"
-		}
+	s, _ := roundDecimals(strconv.FormatFloat(f, 'f', -1, 64), precision)
+	if s == "-0" {
+		s = "0"
 	}
 	return append(dst, s...)
+}
+
+// roundDecimals rounds the decimal number s (an optional sign, digits, an
+// optional point and digits) to at most prec decimals, a half to even,
+// and drops the trailing zeros and point that leaves; carried reports
+// that the rounding added a digit before the point (9.96 → 10).
+func roundDecimals(s string, prec int) (out string, carried bool) {
+	dot := strings.IndexByte(s, '.')
+	if dot < 0 || len(s)-dot-1 <= prec {
+		return s, false
+	}
+	sign := ""
+	if s[0] == '-' {
+		sign, s, dot = "-", s[1:], dot-1
+	}
+	digits := []byte(s[:dot] + s[dot+1:dot+1+prec])
+	rest := s[dot+1+prec:]
+	last := byte('0')
+	if len(digits) > 0 {
+		last = digits[len(digits)-1]
+	}
+	up := rest[0] > '5' || rest[0] == '5' && (strings.TrimRight(rest[1:], "0") != "" || (last-'0')%2 == 1)
+	intLen := dot
+	if up {
+		i := len(digits) - 1
+		for ; i >= 0 && digits[i] == '9'; i-- {
+			digits[i] = '0'
+		}
+		if i >= 0 {
+			digits[i]++
+		} else {
+			digits = append([]byte{'1'}, digits...)
+			intLen++
+			carried = true
+		}
+	}
+	out = string(digits[:intLen])
+	if frac := strings.TrimRight(string(digits[intLen:]), "0"); frac != "" {
+		out += "." + frac
+	}
+	if out == "" {
+		out = "0"
+	}
+	return sign + out, carried
 }
 
 // FormatWKT is ST_AsText: ISO WKT (POINT Z (1 2 3)) without the SRID.
