@@ -171,7 +171,7 @@ func (r *nearestRows) runSquares(ctx context.Context, cx, cy float64) (bool, err
 	k := float64(q.K)
 	half := math.Sqrt((k + nearestSquareSpread*math.Sqrt(k)) / (math.Pi * q.Density))
 	g := &nearestGate{s: n.ZSchema, x: q.X, y: q.Y, cx: cx, cy: cy, k: q.K, base: n.ZBox, bound: math.Inf(1),
-		fars: make([]float64, 0, q.K)}
+		fars: make([]float64, 0, min(q.K, nearestCandsCap))}
 	for round := 0; round < nearestSquareRounds; round++ {
 		box := g.square(half)
 		r.squares++
@@ -211,6 +211,8 @@ func (r *nearestRows) runSquares(ctx context.Context, cx, cy float64) (bool, err
 			grow = math.Sqrt((k + nearestSquareSpread*math.Sqrt(k)) / float64(m))
 		}
 		half *= min(max(grow, math.Sqrt2), nearestSquareGrowth)
+		// The whole square was read: a scan narrows only once K entries
+		// lie within the narrower square, and then settles.
 		g.read = box
 	}
 	clear(r.cands)
