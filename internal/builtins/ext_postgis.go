@@ -437,6 +437,9 @@ func init() {
 		fn([]Param{pGeom, pGeom, f8}, sqltypes.TypeFloat8, "the distance of lon/lat points on a sphere of the radius", sphere))
 
 	// Processing.
+	// maxQuadSegs bounds ST_Buffer's quad_segs: a circle of 4M vertices,
+	// 64 MB.
+	const maxQuadSegs = 1 << 20
 	buffer := func(a []sqltypes.Value) (sqltypes.Value, error) {
 		g, err := geomOf(a[0])
 		if err != nil {
@@ -460,6 +463,11 @@ func init() {
 		}
 		if g.Shape.Kind != gis.Point {
 			return sqltypes.Null, unsupportedGeo("ST_Buffer of a %s is not supported (points only)", g.Shape.Kind)
+		}
+		if quadSegs > maxQuadSegs {
+			// 4·quad_segs vertices of 16 bytes: quad_segs = 1e9 asked
+			// for 64 GB, which no session's memory limit stopped.
+			return sqltypes.Null, pgerr.New(pgerr.ProgramLimitExceeded, "ST_Buffer: quad_segs %d is more than %d", quadSegs, maxQuadSegs)
 		}
 		if len(g.Shape.Coords) == 0 {
 			return geomV(gis.Geom{SRID: g.SRID, Shape: &gis.Shape{Kind: gis.Polygon}}), nil

@@ -180,12 +180,26 @@ func circleUnits(n int) []float64 {
 	}
 	inc := 2 * math.Pi / float64(n)
 	u := make([]float64, 2*n)
+	exact := n <= maxExactCircle
 	for i := range n {
-		u[2*i+1], u[2*i] = correctlyRoundedSinCos(-float64(i) * inc)
+		if exact {
+			u[2*i+1], u[2*i] = correctlyRoundedSinCos(-float64(i) * inc)
+		} else {
+			u[2*i+1], u[2*i] = math.Sincos(-float64(i) * inc)
+		}
 	}
-	circleUnitCache.Store(n, u)
+	if exact {
+		circleUnitCache.Store(n, u)
+	}
 	return u
 }
+
+// maxExactCircle bounds the circles whose angles are computed exactly and
+// kept: quad_segs up to 64 (PostGIS's default is 8). A larger one, which a
+// query's quad_segs may ask for without limit, takes Go's sine and cosine
+// (an ulp off at some angles) rather than seconds of big-float series and
+// a cache entry per size.
+const maxExactCircle = 256
 
 var circleUnitCache sync.Map // n → []float64 (circleUnits)
 
