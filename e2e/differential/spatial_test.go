@@ -23,8 +23,10 @@ var spatialQueries = flag.Int("spatial-queries", 240, "statements of TestSpatial
 // on both, with gist indexes and statistics, then random boxes (at the
 // data's edges, empty, inverted), point-in-polygon and radius filters,
 // kNN from random centres with k = 1, 10, 100 and 1000 (ties broken by
-// id), a spatial join, the accessors and output formats, geography
-// distances on the spheroid and the sphere, and SRID mismatches. Every
+// id), boxes and kNN over the polygons' (XZ) gist index and kNN over the
+// geography points', a spatial join, the accessors and output formats,
+// geography distances on the spheroid and the sphere, and SRID
+// mismatches. Every
 // answer must be PostGIS's: the same rows in the same order, floats to
 // within 1e-9, errors by SQLSTATE.
 func TestSpatialAgainstPostGIS(t *testing.T) {
@@ -234,7 +236,22 @@ func (d *spatialDiff) query() (string, []int) {
 		}
 		return fmt.Sprintf("ST_MakeEnvelope(%g, %g, %g, %g, 4326)", x0, y0, x1, y1)
 	}
-	switch rng.Intn(16) {
+	switch rng.Intn(19) {
+	case 16:
+		// The polygons' gist index (an XZ one): a box, and the nearest.
+		if rng.Intn(2) == 0 {
+			op := []string{"poly && %s", "ST_Intersects(poly, %s)", "ST_Within(poly, %s)", "ST_Covers(%s, poly)"}[rng.Intn(4)]
+			return "SELECT id FROM sd_zones WHERE " + fmt.Sprintf(op, box()) + " ORDER BY id", byID
+		}
+		c := d.centre()
+		return fmt.Sprintf("SELECT id, poly <-> %s AS d FROM sd_zones ORDER BY poly <-> %s, id LIMIT %d", c, c, []int{1, 5, 40}[rng.Intn(3)]), byDistance
+	case 17:
+		// Geography's nearest: <-> on the sphere.
+		c := fmt.Sprintf("ST_SetSRID(ST_MakePoint(%.4f, %.4f), 4326)::geography", -180+360*rng.Float64(), -85+170*rng.Float64())
+		return fmt.Sprintf("SELECT id, g <-> %s AS d FROM sd_places ORDER BY g <-> %s, id LIMIT %d", c, c, []int{1, 10, 50}[rng.Intn(3)]), byDistance
+	case 18:
+		poly := d.polygon(d.coord(), d.coord(), 0.3+2*rng.Float64())
+		return fmt.Sprintf("SELECT id FROM sd_zones WHERE ST_Intersects(poly, %[1]s) OR ST_DWithin(poly, ST_Centroid(%[1]s), 0.1) ORDER BY id", poly), byID
 	case 14:
 		// Parsing and printing: WKT, GeoJSON, EWKB, and back.
 		g := strings.Trim(d.polygon(d.coord(), d.coord(), 0.1+rng.Float64()), "'")
