@@ -132,6 +132,9 @@ func changedObjects(ch Change, ops []kv.Op) []string {
 	for _, sc := range ch.PutSchemas {
 		add(namePrefix + "h:" + sc.Name)
 	}
+	for _, x := range ch.PutExtensions {
+		add(namePrefix + "x:" + x.Name)
+	}
 	for _, o := range ch.PutOperators {
 		add(namePrefix + "o:" + o.Name + "(" + strconv.FormatUint(uint64(o.Left.OID()), 10) + "," + strconv.FormatUint(uint64(o.Right.OID()), 10) + ")")
 	}
@@ -146,7 +149,7 @@ func markerKind(ch Change) string {
 	if len(ch.Put)+len(ch.Delete)+len(ch.PutViews)+len(ch.DeleteViews)+len(ch.PutSequences)+len(ch.DeleteSequences)+
 		len(ch.PutRoles)+len(ch.DeleteRoles)+len(ch.PutTypes)+len(ch.DeleteTypes)+len(ch.PutFunctions)+len(ch.DeleteFunctions)+
 		len(ch.PutSchemas)+len(ch.DeleteSchemas)+len(ch.PutOperators)+len(ch.DeleteOperators)+len(ch.PutCasts)+len(ch.DeleteCasts)+
-		len(ch.PutDefaultACLs)+len(ch.DeleteDefaultACLs) == 0 &&
+		len(ch.PutDefaultACLs)+len(ch.DeleteDefaultACLs)+len(ch.PutExtensions)+len(ch.DeleteExtensions) == 0 &&
 		len(ch.PutStats)+len(ch.DeleteStats) > 0 {
 		return markerStats
 	}

@@ -542,6 +542,9 @@ type Snapshot struct {
 	operators []*Operator            // see operators.go
 	casts     []*Cast
 	schemas   map[string]*Schema // see schemas.go
+	// extensions are the database's CREATE EXTENSION records
+	// (extensions.go).
+	extensions map[string]*Extension
 	// defaultACLs are the default privileges by key (defaultacl.go).
 	defaultACLs map[string]*DefaultACL
 	databases   map[uint64]*Database // the store's, by ID; see databases.go
@@ -995,6 +998,10 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
+		extensions, err := c.loadExtensions(ctx)
+		if err != nil {
+			return nil, err
+		}
 		databases, err := c.loadDatabases(ctx)
 		if err != nil {
 			return nil, err
@@ -1012,7 +1019,7 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, types: types, funcs: funcs, operators: operators, casts: casts, schemas: schemas, databases: databases, defaultACLs: defaultACLs, tempNum: c.tempNum, memo: newMemo()}, nil
+			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, types: types, funcs: funcs, operators: operators, casts: casts, schemas: schemas, extensions: extensions, databases: databases, defaultACLs: defaultACLs, tempNum: c.tempNum, memo: newMemo()}, nil
 		}
 	}
 }
@@ -1149,6 +1156,11 @@ type Change struct {
 	// privileges (defaultacl.go).
 	PutDefaultACLs    []*DefaultACL
 	DeleteDefaultACLs []string
+
+	// PutExtensions and DeleteExtensions (by name) change the records of
+	// CREATE EXTENSION (extensions.go).
+	PutExtensions    []*Extension
+	DeleteExtensions []string
 }
 
 // ErrConflict is returned by Update when another change won the race for the
@@ -1270,6 +1282,11 @@ func (c *Catalog) changeOps(snap *Snapshot, ch Change, rev uint64) ([]kv.Op, err
 		return nil, err
 	}
 	ops = append(ops, hops...)
+	xops, err := c.extensionOps(ch)
+	if err != nil {
+		return nil, err
+	}
+	ops = append(ops, xops...)
 	dops, err := c.databaseOps(ch)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -49,8 +50,13 @@ func (s *Snapshot) RelationVisible(key string, temp bool) bool {
 // (pg_catalog comes first), always for the session's temporary types.
 func (s *Snapshot) TypeVisible(key string) bool {
 	sc, bare := SplitName(key)
-	if _, builtin := sqltypes.LookupType(bare); builtin {
-		return false
+	if t, builtin := sqltypes.LookupType(bare); builtin {
+		if !t.ID.IsExtension() || sc != PublicSchema {
+			return false
+		}
+		// The extensions' types live in public: visible wherever public
+		// is on the path.
+		return s == nil || !s.pathSet || slices.Contains(s.path, PublicSchema)
 	}
 	if sc == TempTypeSchema || s == nil {
 		return sc == TempTypeSchema || sc == PublicSchema
@@ -113,11 +119,21 @@ func (n Names) Relation(key string, temp bool) string {
 	return sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(bare)
 }
 
+// ExtensionFunction reports whether a built-in function's name is one of
+// the extensions' (in public, where CREATE EXTENSION puts them) rather
+// than pg_catalog's; package pgcatalog, which knows PostgreSQL's core
+// functions, sets it.
+var ExtensionFunction = func(name string) bool { return false }
+
 // Routine is the routine stored under key as generate_function_name
 // prints it; a key no user routine has is a built-in's name, printed as
-// it is.
+// it is, qualified public.f when it is an extension's and the search path
+// leaves public out (pg_dump's empty path: public.digest(...)).
 func (n Names) Routine(key string) string {
 	if n.Snap == nil || len(n.Snap.FunctionsByKey(key)) == 0 {
+		if n.Snap != nil && n.Snap.pathSet && !slices.Contains(n.Snap.path, PublicSchema) && ExtensionFunction(key) {
+			return PublicSchema + "." + sqltypes.QuoteIdent(key)
+		}
 		return sqltypes.QuoteKey(key)
 	}
 	sc, bare := SplitName(key)

@@ -118,6 +118,16 @@ func (d *deparser) typeName(t sqltypes.Type) string {
 			return d.typeName(t.ElemType()) + "[]"
 		}
 	}
+	base := t
+	if t.ID == sqltypes.Array {
+		base = t.ElemType()
+	}
+	if base.ID.IsExtension() {
+		// An extension's type lives in public, which the path may leave
+		// out: public.geometry(Point,4326), modifiers and brackets kept.
+		name := base.UnmodifiedName()
+		return d.names.Type(name) + strings.TrimPrefix(t.String(), name)
+	}
 	return t.String()
 }
 

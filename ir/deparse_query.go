@@ -1271,6 +1271,12 @@ func DeparseOver(e Expr, cols []string, pretty bool) (string, bool) {
 	return (&deparser{pretty: pretty}).over(e, cols)
 }
 
+// DeparseOverNamed is DeparseOver printing the schema objects' names
+// through names (DeparseNamed).
+func DeparseOverNamed(e Expr, cols []string, pretty bool, names Namer) (string, bool) {
+	return (&deparser{pretty: pretty, names: names}).over(e, cols)
+}
+
 // over prints e over a row whose columns print as cols, with d's outer
 // rows.
 func (d *deparser) over(e Expr, cols []string) (string, bool) {

@@ -12,14 +12,17 @@ type Extension struct {
 	MissingOK bool
 	Present   []pgcatalog.Extension
 	Missing   []string
+	// Schema and Version are CREATE's SCHEMA and VERSION ("" when not
+	// given); Cascade is CASCADE.
+	Schema, Version string
+	Cascade         bool
 }
 
 // Kind implements Statement.
 func (*Extension) Kind() string { return "extension" }
 
-// Describe implements Statement: zproxy's extensions are built in, so
-// CREATE and DROP EXTENSION change nothing stored; PostgreSQL refuses
-// them in a read-only transaction all the same.
+// Describe implements Statement: CREATE and DROP EXTENSION change the
+// database's record of its extensions (catalog.Extension).
 func (x *Extension) Describe() Description {
 	tag := "CREATE EXTENSION"
 	if x.Drop {

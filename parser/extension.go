@@ -1,9 +1,8 @@
 package parser
 
 // ExtensionStatement is CREATE EXTENSION or DROP EXTENSION. zproxy's
-// extensions are built in (pg_stat_statements is always there), so the
-// session only checks the names: creating one that is there is 42710, as
-// in PostgreSQL, and anything else is not available.
+// extensions are built in, so the session records that the database
+// created one (catalog.Extension), and anything else is not available.
 type ExtensionStatement struct {
 	// Drop is DROP EXTENSION; otherwise CREATE EXTENSION.
 	Drop bool

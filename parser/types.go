@@ -40,8 +40,10 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 	if r.peek(i, "pg_catalog") && r.peek(i+1, ".") {
 		i += 2 // every type zproxy knows lives in pg_catalog
 	}
-	if r.peek(i, "public") && r.peek(i+1, ".") && (r.peek(i+2, "geometry") || r.peek(i+2, "geography")) {
-		i += 2 // ... but PostGIS's, in public as CREATE EXTENSION puts them
+	if r.peek(i, "public") && r.peek(i+1, ".") && i+2 < len(r.toks) {
+		if t, ok := sqltypes.LookupType(r.toks[i+2].val); ok && t.ID.IsExtension() {
+			i += 2 // ... but the extensions', in public as CREATE EXTENSION puts them
+		}
 	}
 	if i < len(r.toks) && r.toks[i].kind == tkQIdent && r.toks[i].val == "char" {
 		return r.arrayDecoration(sqltypes.TypeChar, i+1) // "char", not char(1)

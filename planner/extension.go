@@ -13,7 +13,7 @@ import (
 // CREATE of one zproxy lacks cannot succeed even with IF NOT EXISTS:
 // there is nothing to install.
 func bindExtension(es *parser.ExtensionStatement) (*ir.Extension, error) {
-	x := &ir.Extension{Drop: es.Drop, MissingOK: es.MissingOK}
+	x := &ir.Extension{Drop: es.Drop, MissingOK: es.MissingOK, Schema: es.Schema, Version: es.Version, Cascade: es.Cascade}
 	for _, name := range es.Names {
 		if ext, ok := pgcatalog.FindExtension(name); ok {
 			x.Present = append(x.Present, ext)

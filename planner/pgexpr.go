@@ -85,11 +85,12 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.
 		e, err = b.bindQuantified(args, name == parser.AllFunc, isQuantifiedSub(n.Args[len(n.Args)-1]))
 	case parser.OpFunc:
 		op := opText(args[0])
+		bare := publicOperator(op)
 		if len(args) == 2 {
-			e, err = b.withUserOperators(op, nil, args[1], func() (ir.Expr, error) { return b.bindPrefixOp(op, args[1]) }) // ~x
+			e, err = b.withUserOperators(op, nil, args[1], func() (ir.Expr, error) { return b.bindPrefixOp(bare, args[1]) }) // ~x
 			break
 		}
-		e, err = b.withUserOperators(op, args[1], args[2], func() (ir.Expr, error) { return b.bindOperator(op, args[1], args[2]) })
+		e, err = b.withUserOperators(op, args[1], args[2], func() (ir.Expr, error) { return b.bindOperator(bare, args[1], args[2]) })
 	case parser.SimilarFunc:
 		e, err = b.bindSimilar(args)
 	case parser.FieldFunc:

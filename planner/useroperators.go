@@ -57,6 +57,35 @@ func (b *Binder) hasUserOperators(op string, prefix bool) bool {
 	return err == nil && len(ops) > 0
 }
 
+// extensionOperand reports whether l or r (l nil for a prefix operator)
+// is of one of the built-in extensions' types, whose operators live in
+// public as CREATE EXTENSION puts them: OPERATOR(public.~~) on citext, as
+// pg_dump writes a citext domain's LIKE, is the built-in operator, which
+// the caller's builtin binds by its bare name (publicOperator).
+func extensionOperand(l, r ir.Expr) bool {
+	for _, e := range []ir.Expr{l, r} {
+		if e == nil {
+			continue
+		}
+		t := e.Type().StripDomain()
+		if t.IsArray() {
+			t = t.ElemType()
+		}
+		if t.ID.IsExtension() {
+			return true
+		}
+	}
+	return false
+}
+
+// publicOperator is op without a public qualifier (extensionOperand).
+func publicOperator(op string) string {
+	if schema, bare, ok := splitOperatorName(op); ok && schema == catalog.PublicSchema {
+		return bare
+	}
+	return op
+}
+
 // splitOperatorName splits a qualified operator name "schema.op" (an
 // operator has no dot); ok is false for a bare one.
 func splitOperatorName(op string) (schema, bare string, ok bool) {
@@ -92,7 +121,7 @@ func (b *Binder) withUserOperators(op string, l, r ir.Expr, builtin func() (ir.E
 	if o := exactOperator(ops, l, r); o != nil {
 		return b.bindUserOperator(o, l, r)
 	}
-	if _, _, qualified := splitOperatorName(op); qualified {
+	if schema, _, qualified := splitOperatorName(op); qualified && !(schema == catalog.PublicSchema && extensionOperand(l, r)) {
 		err = errNoOperator(op, l, r)
 	} else {
 		var e ir.Expr

@@ -143,7 +143,7 @@ func init() {
 		if err != nil {
 			return "", false
 		}
-		return ir.DeparseOver(e, []string{"VALUE"}, pretty)
+		return ir.DeparseOverNamed(e, []string{"VALUE"}, pretty, catalog.Names{Snap: snap})
 	}
 }
 

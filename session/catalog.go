@@ -505,27 +505,103 @@ func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (
 	return tagResult("COMMENT"), nil
 }
 
-// runExtension answers CREATE and DROP EXTENSION over the built-in
-// extensions, which are always there: creating one is 42710 (a NOTICE
-// with IF NOT EXISTS), and dropping one is refused rather than pretended.
-func (s *Session) runExtension(x *ir.Extension) (wire.Result, error) {
-	if !x.Drop {
-		name := x.Present[0].Name
-		if !x.MissingOK {
-			return nil, pgerr.New(pgerr.DuplicateObject, "extension %q already exists", name)
+// runExtension runs CREATE and DROP EXTENSION over the built-in
+// extensions, whose objects exist in every database. CREATE records that
+// the database created one (catalog.Extension): once only, as
+// PostgreSQL's (42710 after; a NOTICE with IF NOT EXISTS), and an
+// extension the database already uses counts as created (a column of
+// geometry needs postgis). DROP removes the record, unless something
+// uses the extension's types (2BP01, as PostgreSQL's dependency check;
+// zproxy cannot drop the dependents, so CASCADE is 0A000); an extension
+// the database never created cannot be dropped, since its objects are
+// built in.
+func (s *Session) runExtension(ctx context.Context, x *ir.Extension) (wire.Result, error) {
+	cat, err := s.permCatalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var notices []*pgerr.Error
+	_, err = cat.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		notices = notices[:0]
+		super := s.isSuperuser(snap)
+		var ch catalog.Change
+		if !x.Drop {
+			ext := x.Present[0]
+			_, created := snap.Extension(ext.Name)
+			if _, used := pgcatalog.ExtensionUser(snap, ext); created || used {
+				if !x.MissingOK {
+					return ch, pgerr.New(pgerr.DuplicateObject, "extension %q already exists", ext.Name)
+				}
+				n := pgerr.New(pgerr.DuplicateObject, "extension %q already exists, skipping", ext.Name)
+				n.Severity = "NOTICE"
+				notices = append(notices, n)
+				return ch, nil
+			}
+			if err := s.checkExtensionOptions(snap, x, ext); err != nil {
+				return ch, err
+			}
+			switch {
+			case super:
+			case !ext.Trusted:
+				return ch, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create extension %q", ext.Name).
+					WithHint("Must be superuser to create this extension.")
+			case !s.holdsDatabasePrivilege(snap, catalog.PrivCreate):
+				return ch, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for database %s", s.params.Database)
+			}
+			ch.PutExtensions = []*catalog.Extension{{Name: ext.Name, Owner: s.currentUser()}}
+			return ch, nil
 		}
-		n := pgerr.New(pgerr.DuplicateObject, "extension %q already exists, skipping", name)
-		n.Severity = "NOTICE"
+		for _, name := range x.Missing {
+			notices = append(notices, pgerr.Notice("extension %q does not exist, skipping", name))
+		}
+		for _, ext := range x.Present {
+			rec, created := snap.Extension(ext.Name)
+			user, used := pgcatalog.ExtensionUser(snap, ext)
+			switch {
+			case created && !super && !snap.IsMemberOf(s.currentUser(), rec.Owner):
+				return ch, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of extension %s", ext.Name)
+			case used && x.Cascade:
+				return ch, pgerr.New(pgerr.FeatureNotSupported, "DROP EXTENSION %s CASCADE is not supported: zproxy cannot drop the objects that depend on it", ext.Name).
+					WithDetail("%s", user)
+			case used:
+				return ch, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop extension %s because other objects depend on it", ext.Name).
+					WithDetail("%s", user).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			case !created:
+				return ch, pgerr.New(pgerr.FeatureNotSupported, "extension %q was not created in this database and is built into zproxy: it cannot be dropped", ext.Name)
+			}
+			ch.DeleteExtensions = append(ch.DeleteExtensions, ext.Name)
+		}
+		return ch, nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	for _, n := range notices {
 		s.notice(n)
-		return tagResult("CREATE EXTENSION"), nil
 	}
-	if len(x.Present) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "extension %q is built into zproxy and cannot be dropped", x.Present[0].Name)
+	if x.Drop {
+		return tagResult("DROP EXTENSION"), nil
 	}
-	for _, name := range x.Missing {
-		s.notice(pgerr.Notice("extension %q does not exist, skipping", name))
+	return tagResult("CREATE EXTENSION"), nil
+}
+
+// checkExtensionOptions checks CREATE EXTENSION's SCHEMA and VERSION
+// against the one schema and version zproxy has of ext.
+func (s *Session) checkExtensionOptions(snap *catalog.Snapshot, x *ir.Extension, ext pgcatalog.Extension) error {
+	if x.Version != "" && x.Version != ext.Version {
+		return pgerr.New(pgerr.InvalidParameterValue, "extension %q has no installation script nor update path for version %q", ext.Name, x.Version)
 	}
-	return tagResult("DROP EXTENSION"), nil
+	home := catalog.PublicSchema
+	if ext.Namespace == pgcatalog.NamespaceCatalog {
+		home = "pg_catalog"
+	}
+	switch {
+	case x.Schema == "" || x.Schema == home:
+		return nil
+	case !snap.HasSchema(x.Schema) && x.Schema != "pg_catalog":
+		return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", x.Schema)
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "extension %q is built into zproxy in schema %s and cannot be created in schema %s", ext.Name, home, x.Schema)
 }
 
 // SignalBackend implements pgcatalog.Session with PostgreSQL 15's rules

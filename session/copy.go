@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/executor"
 	"github.com/zproxy/zproxy/internal/pgenc"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -72,6 +73,11 @@ func (st *statement) copy(ctx context.Context, params []sqltypes.Value, start ti
 			}
 			return nil, pgerr.New(pgerr.WrongObjectType, "cannot copy from view \"%s\"", c.Table).
 				WithHint("Try the COPY (SELECT ...) TO variant.")
+		}
+		if sc, n := catalog.SplitName(c.Table); c.From && sc == catalog.PublicSchema {
+			if rel, ok := pgcatalog.Lookup(snap, sc, n); ok {
+				return st.copyIntoExtensionRelation(rel, n, c.Columns)
+			}
 		}
 		return nil, err
 	}
@@ -602,3 +608,56 @@ func parseBool(v string) (bool, bool) {
 	}
 	return false, false
 }
+
+// copyIntoExtensionRelation is COPY FROM into one of the built-in
+// extensions' relations, which zproxy computes (PostGIS's
+// spatial_ref_sys): pg_dump of a PostGIS database copies the SRIDs its
+// users added into it, none for most, and a COPY of no rows changes
+// nothing, so it succeeds; a row is 55000, as an INSERT is.
+func (st *statement) copyIntoExtensionRelation(rel *catalog.Table, name string, names []string) (wire.Result, error) {
+	cols, err := copyColumns(rel, names)
+	if err != nil {
+		return nil, err
+	}
+	wcols := make([]wire.Column, len(cols))
+	for i, col := range cols {
+		wcols[i] = wire.Column{Name: rel.Columns[col].Name, Type: rel.Columns[col].Type}
+	}
+	f, err := copyFormat(st.parsed.Utility.Copy, wcols, name, rel)
+	if err != nil {
+		return nil, err
+	}
+	return &copyNone{sess: st.sess, format: f, name: name}, nil
+}
+
+// copyNone takes a COPY FROM that may hold no row
+// (copyIntoExtensionRelation).
+type copyNone struct {
+	sess   *Session
+	format *wire.CopyFormat
+	name   string
+}
+
+var _ wire.CopyIn = (*copyNone)(nil)
+
+func (c *copyNone) CopyFormat() *wire.CopyFormat { return c.format }
+
+func (c *copyNone) Columns() []wire.Column { return nil }
+
+func (c *copyNone) Next(context.Context) ([]sqltypes.Value, bool, error) { return nil, false, nil }
+
+func (c *copyNone) Tag() string { return "COPY 0" }
+
+// Rows refuses the first row.
+func (c *copyNone) Rows(_ context.Context, rows [][]sqltypes.Value) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	c.sess.failBlock()
+	return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", c.name).
+		WithDetail("zproxy computes the extensions' relations; %s holds its built-in rows alone.", c.name)
+}
+
+func (c *copyNone) Finish(context.Context) error { return nil }
+
+func (c *copyNone) Close() error { return nil }

@@ -1508,8 +1508,7 @@ func (st *statement) runAlterSystem(ctx context.Context, x *ir.AlterSystem, env 
 
 // runExtension runs Extension.
 func (st *statement) runExtension(ctx context.Context, x *ir.Extension, env *runEnv) (wire.Result, error) {
-	s := st.sess
-	return s.runExtension(x)
+	return st.sess.runExtension(ctx, x)
 }
 
 // runReindex runs Reindex: each index is rebuilt beside itself and

@@ -22,7 +22,7 @@ const slotRewrite = 1
 
 func init() {
 	generate("pg_catalog.pg_depend", func(e *Env) []row {
-		out := extensionDepends()
+		out := e.extensionDepends()
 		if e.Snap == nil {
 			return out
 		}

@@ -54,10 +54,8 @@ func (e *Env) describeObject(classID, objID uint32, sub int64) (sqltypes.Value, 
 		}
 		return sqltypes.Null, nil
 	case pgExtensionOID:
-		for _, x := range Extensions {
-			if x.OID == objID {
-				return textV("extension " + x.Name), nil
-			}
+		if x, ok := extensionByOID(objID); ok {
+			return textV("extension " + x.Name), nil
 		}
 		return sqltypes.Null, nil
 	}

@@ -1,13 +1,17 @@
 package pgcatalog
 
 import (
+	"fmt"
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
 	. "github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
-// Extension is an extension zproxy has built in: always installed, never
-// created or dropped (CREATE EXTENSION of one is 42710, as for an
-// extension PostgreSQL already has).
+// Extension is an extension zproxy has built in: its objects exist in
+// every database. CREATE EXTENSION records that a database asked for it
+// (catalog.Extension), which ExtensionOID and ExtensionUser below read.
 type Extension struct {
 	OID         uint32
 	Name        string
@@ -139,10 +143,16 @@ func FindExtension(name string) (Extension, bool) {
 }
 
 func init() {
-	generate("pg_catalog.pg_extension", func(*Env) []row {
+	generate("pg_catalog.pg_extension", func(e *Env) []row {
 		var out []row
 		for _, x := range Extensions {
-			out = append(out, &pgExtensionRow{Oid: oidV(x.OID), Extname: nameV(x.Name), Extowner: oidV(BootstrapOID),
+			owner := uint32(BootstrapOID)
+			if e.Snap != nil {
+				if r, ok := e.Snap.Extension(x.Name); ok && r.Owner != "" {
+					owner = RoleOID(r.Owner)
+				}
+			}
+			out = append(out, &pgExtensionRow{Oid: oidV(e.ExtensionOID(x)), Extname: nameV(x.Name), Extowner: oidV(owner),
 				Extnamespace: oidV(x.Namespace), Extrelocatable: boolV(x.Relocatable), Extversion: textV(x.Version)})
 		}
 		return out
@@ -194,11 +204,11 @@ func init() {
 
 // extensionDepends are the pg_depend rows tying each extension's
 // relations to it (deptype e).
-func extensionDepends() []row {
+func (e *Env) extensionDepends() []row {
 	var out []row
 	member := func(class, oid uint32, x Extension) {
 		out = append(out, &pgDependRow{Classid: oidV(class), Objid: oidV(oid), Objsubid: intV(0),
-			Refclassid: oidV(pgExtensionOID), Refobjid: oidV(x.OID), Refobjsubid: intV(0), Deptype: charV('e')})
+			Refclassid: oidV(pgExtensionOID), Refobjid: oidV(e.ExtensionOID(x)), Refobjsubid: intV(0), Deptype: charV('e')})
 	}
 	for _, x := range Extensions {
 		for _, rel := range x.Relations {
@@ -214,4 +224,120 @@ func extensionDepends() []row {
 		}
 	}
 	return out
+}
+
+// installedExtensionOIDBase starts the OIDs of the extensions a database
+// created or uses (ExtensionOID), in a range no stored object's OID
+// reaches (user objects count up from FirstNormalOID by catalog version;
+// a session's hypothetical indexes start at 0x7f000000).
+const installedExtensionOIDBase = 0x7e000000
+
+// ExtensionOID is x's OID in this database. An extension the database
+// neither created (CREATE EXTENSION) nor uses (ExtensionUser) keeps its
+// OID below FirstNormalOID, so pg_dump takes it for part of the server
+// and dumps neither it nor its members, as it does plpgsql. One it created
+// or uses is listed above FirstNormalOID, so pg_dump writes CREATE
+// EXTENSION IF NOT EXISTS for it ahead of the objects that need it, and
+// the dump restores into PostgreSQL, where the extension's types and
+// functions exist only once it is created.
+func (e *Env) ExtensionOID(x Extension) uint32 {
+	if e.Snap == nil {
+		return x.OID
+	}
+	if e.installed == nil {
+		e.installed = map[string]bool{}
+		for _, y := range Extensions {
+			_, created := e.Snap.Extension(y.Name)
+			_, used := ExtensionUser(e.Snap, y)
+			e.installed[y.Name] = created || used
+		}
+	}
+	if e.installed[x.Name] {
+		return installedExtensionOIDBase + x.OID
+	}
+	return x.OID
+}
+
+// extensionByOID is the built-in extension with OID oid, under either of
+// the OIDs ExtensionOID gives it.
+func extensionByOID(oid uint32) (Extension, bool) {
+	for _, x := range Extensions {
+		if x.OID == oid || installedExtensionOIDBase+x.OID == oid {
+			return x, true
+		}
+	}
+	return Extension{}, false
+}
+
+// ExtensionUser describes the first object of snap's database that uses
+// one of x's types, as PostgreSQL's DROP EXTENSION names a dependent
+// ("column p of table g depends on type geometry"): a table's column, a
+// user-defined type (a domain over it, a composite type's attribute) or a
+// routine's parameter or result. ok is false when nothing does.
+func ExtensionUser(snap *catalog.Snapshot, x Extension) (string, bool) {
+	owned := map[uint32]string{}
+	for _, t := range extensionTypes {
+		if t.elem == 0 && (t.name == x.Name || typeExtension[t.name] == x.Name) {
+			owned[t.oid] = t.name
+		}
+	}
+	if len(owned) == 0 {
+		return "", false
+	}
+	// uses is the extension type t is, or holds as its elements or
+	// domain base.
+	var uses func(t sqltypes.Type) (string, bool)
+	uses = func(t sqltypes.Type) (string, bool) {
+		switch {
+		case t.IsArray():
+			return uses(t.ElemType())
+		case t.Domain != nil:
+			return uses(t.Domain.Base)
+		}
+		name, ok := owned[t.OID()]
+		return name, ok
+	}
+	for _, t := range snap.Tables() {
+		for _, c := range t.Columns {
+			if name, ok := uses(c.Type); ok && !c.Hidden {
+				return fmt.Sprintf("column %s of table %s depends on type %s", c.Name, t.BareName(), name), true
+			}
+		}
+	}
+	for _, u := range snap.UserTypes() {
+		var attrs []sqltypes.Type
+		switch {
+		case u.Domain != nil:
+			attrs = append(attrs, u.Domain.Base)
+		case u.Composite != nil:
+			for _, f := range u.Composite.Fields {
+				attrs = append(attrs, f.Type)
+			}
+		}
+		for _, a := range attrs {
+			if name, ok := uses(a); ok {
+				return fmt.Sprintf("type %s depends on type %s", u.Name, name), true
+			}
+		}
+	}
+	for _, f := range snap.AllFunctions() {
+		types := []sqltypes.Type{f.Result}
+		var args []string
+		for _, p := range f.Params {
+			types = append(types, p.Type)
+			if p.IsInput() {
+				args = append(args, p.Type.String())
+			}
+		}
+		for _, a := range types {
+			if name, ok := uses(a); ok {
+				kind := "function"
+				if f.Procedure() {
+					kind = "procedure"
+				}
+				return fmt.Sprintf("%s %s(%s) depends on type %s", kind, f.Name, strings.Join(args, ", "), name), true
+			}
+		}
+	}
+	return "", false
 }

@@ -1229,7 +1229,7 @@ func (e *Env) buildDescriptions() []descriptionEntry {
 		}
 	}
 	for _, x := range Extensions {
-		out = append(out, descriptionEntry{objoid: x.OID, classoid: pgExtensionOID, text: x.Description})
+		out = append(out, descriptionEntry{objoid: e.ExtensionOID(x), classoid: pgExtensionOID, text: x.Description})
 	}
 	return out
 }

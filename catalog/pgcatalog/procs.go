@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -187,6 +188,14 @@ var (
 	coreNamesOnce sync.Once
 	coreNames     map[string]bool
 )
+
+// The deparser qualifies the extensions' functions by public where the
+// search path leaves it out (catalog.Names.Routine).
+func init() {
+	catalog.ExtensionFunction = func(name string) bool {
+		return strings.IndexByte(name, '.') < 0 && builtins.Exists(name) && !CoreFunction(name)
+	}
+}
 
 // CoreFunction reports whether PostgreSQL 15's pg_catalog has a function
 // named name: zproxy's other built-ins are its extensions' (pg_trgm's

@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -332,12 +333,34 @@ func (e *Env) formatType(oid uint32, typmod int32, hasMod bool) string {
 			// bit of no length, quoted: unquoted, bit means bit(1).
 			return `"bit"`
 		}
+		if e.extensionTypeOffPath(st) {
+			// As PostgreSQL prints a type its search path does not reach
+			// (pg_dump's empty path): public.geometry(Point,4326).
+			return catalog.PublicSchema + "." + st.String()
+		}
 		return st.String()
 	}
 	if t, ok := e.typeByOID(oid); ok {
 		return t.display
 	}
 	return "???"
+}
+
+// extensionTypeOffPath reports whether t is (or is an array of) one of
+// the built-in extensions' types, which live in public, under a search
+// path without public.
+func (e *Env) extensionTypeOffPath(t sqltypes.Type) bool {
+	if e.Snap == nil {
+		return false
+	}
+	path, set := e.Snap.SearchPath()
+	if !set || slices.Contains(path, catalog.PublicSchema) {
+		return false
+	}
+	if t.IsArray() {
+		t = t.ElemType()
+	}
+	return t.ID.IsExtension()
 }
 
 // withTypmod applies atttypmod to a type (varchar(n), numeric(p,s), ...).

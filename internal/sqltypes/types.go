@@ -512,11 +512,25 @@ func (t Type) InfoSchemaName() string {
 		if t.Composite.Named() {
 			return "USER-DEFINED"
 		}
-	case Citext, Hstore, Enum, Geometry, Geography, UserRange, UserMultirange, Ltree, Lquery, Ltxtquery:
+	case Enum, UserRange, UserMultirange:
+		return "USER-DEFINED"
+	}
+	if t.ID.IsExtension() {
 		// Extension types are user-defined to information_schema.
 		return "USER-DEFINED"
 	}
 	return Type{ID: t.ID}.String()
+}
+
+// IsExtension reports whether id is one of the built-in extensions'
+// types (citext, hstore, PostGIS's geometry and geography, ltree's), which
+// live in schema public as CREATE EXTENSION puts them, not in pg_catalog.
+func (id TypeID) IsExtension() bool {
+	switch id {
+	case Citext, Hstore, Geometry, Geography, Ltree, Lquery, Ltxtquery:
+		return true
+	}
+	return false
 }
 
 // IsNumeric reports whether t is an integer, floating-point or numeric type.
