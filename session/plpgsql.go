@@ -1711,7 +1711,7 @@ func (x *plExec) raise(s *parser.PLRaise) error {
 		}
 		return nil
 	}
-	return e
+	return e.RaisedByUser() // RAISE ... USING ERRCODE = 'XX000' is the user's, not zproxy's
 }
 
 // raiseFormat replaces each % of format with the next argument (%% is a

@@ -281,7 +281,7 @@ func (c *conn) flush() error {
 func (c *conn) sendError(err error) {
 	c.cycleFailed = true
 	pe := toPgError(err)
-	if pe.Code == pgerr.InternalError {
+	if pe.Internal() {
 		// An unclassified error may quote a value of the statement
 		// (strconv's `parsing "..."`): the client gets it whole, the
 		// log without its quoted spans and numbers.

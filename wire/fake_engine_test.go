@@ -267,6 +267,8 @@ func (st *fakeStmt) execute(ctx context.Context, params []sqltypes.Value) (Resul
 		panic("fake panic")
 	case "PANICROWS":
 		return &fakeResult{cols: []Column{{Name: "n", Type: sqltypes.TypeInt8}}, series: 3, panicAt: 2}, nil
+	case "RAISED": // an XX000 PostgreSQL raises for the user's input
+		return nil, pgerr.Raised("fake raised error")
 	case "GOERR":
 		if len(st.words) > 1 { // GOERR words: an unclassified error quoting the statement
 			return nil, fmt.Errorf("plain go error: parsing %q", strings.Join(st.words[1:], " "))

@@ -439,6 +439,15 @@ func TestLoggedErrorsHoldNoConstants(t *testing.T) {
 	if ts.logs.count("panic in statement") != 1 || ts.logs.count("internal error") != 2 {
 		t.Errorf("logged %q", ts.logs.records)
 	}
+	// An XX000 PostgreSQL raises for the input (pgerr.Raised, PostGIS's
+	// mixed SRIDs) is the client's to see, not a failure to log.
+	c.send(&pgproto3.Query{String: "RAISED"})
+	if got := c.until("ReadyForQuery"); !strings.Contains(got[0], "XX000") || !strings.Contains(got[0], "fake raised error") {
+		t.Errorf("the client got %q", got[0])
+	}
+	if n := ts.logs.count("internal error"); n != 2 {
+		t.Errorf("the raised XX000 was logged: %q", ts.logs.records)
+	}
 	log := ts.logs.logged()
 	for _, secret := range []string{"hunter2", "7340001", "s3cret", "7340002"} {
 		if strings.Contains(log, secret) {

@@ -1504,7 +1504,7 @@ func defaultACL(kind, owner string) ([]string, error) {
 	}
 	d, ok := defs[kind]
 	if !ok {
-		return nil, pgerr.New(pgerr.InternalError, "unrecognized object type abbreviation: %s", kind)
+		return nil, pgerr.Raised("unrecognized object type abbreviation: %s", kind)
 	}
 	acl := []string{}
 	if d.public != "" {

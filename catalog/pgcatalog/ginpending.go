@@ -35,7 +35,7 @@ func registerGinPending() {
 			o := e.objects().byOID[uint32(a[0].I)]
 			switch {
 			case o == nil:
-				return sqltypes.Null, pgerr.New(pgerr.InternalError, "could not open relation with OID %d", uint32(a[0].I))
+				return sqltypes.Null, pgerr.Raised("could not open relation with OID %d", uint32(a[0].I))
 			case o.kind != 'i':
 				return sqltypes.Null, pgerr.New(pgerr.WrongObjectType, "%q is not an index", o.name)
 			case o.index == nil || !o.index.Inverted():

@@ -147,7 +147,7 @@ func (e *Env) identify(classID, objID uint32, sub int64) (objectIdentity, error)
 	if _, ok := catalogClassNames[classID]; ok {
 		return objectIdentity{}, pgerr.New(pgerr.FeatureNotSupported, "identifying objects of %s is not supported", catalogClassNames[classID])
 	}
-	return objectIdentity{}, pgerr.New(pgerr.InternalError, "unrecognized object class: %d", classID)
+	return objectIdentity{}, pgerr.Raised("unrecognized object class: %d", classID)
 }
 
 // catalogClassNames are PostgreSQL's other catalogs of addressable

@@ -112,7 +112,7 @@ func registerIntrospection() {
 		// init_sequence opens the relation before checking privileges.
 		oid := uint32(a[0].I)
 		if o := e.objects().byOID[oid]; o == nil {
-			return sqltypes.Null, pgerr.New(pgerr.InternalError, "could not open relation with OID %d", oid)
+			return sqltypes.Null, pgerr.Raised("could not open relation with OID %d", oid)
 		} else if o.seq == nil {
 			return sqltypes.Null, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", o.name)
 		}
@@ -132,7 +132,7 @@ func registerIntrospection() {
 			_ = e
 			q := o.seq
 			if q == nil {
-				return sqltypes.Null, pgerr.New(pgerr.InternalError, "cache lookup failed for sequence %d", oid)
+				return sqltypes.Null, pgerr.Raised("cache lookup failed for sequence %d", oid)
 			}
 			return sqltypes.NewRecordOf([]sqltypes.Value{intV(q.Start), intV(q.Min), intV(q.Max), intV(q.Increment), boolV(q.Cycle), intV(q.Cache),
 				oidV(seqType(q).OID())}, setColumnTypes(sequenceParameters)), nil

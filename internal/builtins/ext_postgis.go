@@ -303,7 +303,7 @@ func init() {
 				return sqltypes.Null, err
 			}
 			if g.Shape.Kind != gis.Point {
-				return sqltypes.Null, pgerr.New(pgerr.InternalError, "Argument to %s() must have type POINT", name)
+				return sqltypes.Null, pgerr.Raised("Argument to %s() must have type POINT", name)
 			}
 			if len(g.Shape.Coords) == 0 {
 				return sqltypes.Null, nil
@@ -398,7 +398,7 @@ func init() {
 	dwithin := sited(Overload{Params: []Param{pGeom, pGeom, f8}, Result: Returns(sqltypes.TypeBool), Volatility: Immutable, Doc: "whether they are within the planar distance"},
 		func(s *geoSite, a []sqltypes.Value) (sqltypes.Value, error) {
 			if a[2].F < 0 {
-				return sqltypes.Null, pgerr.New(pgerr.InternalError, "Tolerance cannot be less than zero")
+				return sqltypes.Null, pgerr.Raised("Tolerance cannot be less than zero")
 			}
 			d, ok, err := distanceSited(s, "ST_DWithin", a[0], a[1])
 			if err != nil {
@@ -408,7 +408,7 @@ func init() {
 		})
 	geogWithin := func(a []sqltypes.Value) (sqltypes.Value, error) {
 		if a[2].F < 0 {
-			return sqltypes.Null, pgerr.New(pgerr.InternalError, "Tolerance cannot be less than zero")
+			return sqltypes.Null, pgerr.Raised("Tolerance cannot be less than zero")
 		}
 		spheroid := len(a) < 4 || a[3].I != 0
 		d, ok, err := geographyDistance("ST_DWithin", a[0], a[1], spheroid)
@@ -524,7 +524,7 @@ func init() {
 		to := int32(a[1].I)
 		switch {
 		case g.SRID == 0:
-			return sqltypes.Null, pgerr.New(pgerr.InternalError, "ST_Transform: Input geometry has unknown (0) SRID")
+			return sqltypes.Null, pgerr.Raised("ST_Transform: Input geometry has unknown (0) SRID")
 		case g.SRID == to:
 			return a[0], nil
 		case g.SRID == 4326 && to == 3857:

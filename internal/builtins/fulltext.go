@@ -247,7 +247,7 @@ func init() {
 		}
 		w, ok := tsearch.WeightOf(c)
 		if !ok {
-			return 0, pgerr.New(pgerr.InternalError, "unrecognized weight: %d", c)
+			return 0, pgerr.Raised("unrecognized weight: %d", c)
 		}
 		return w, nil
 	}
@@ -366,7 +366,7 @@ func init() {
 	Register("ts_lexize", fn([]Param{T(sqltypes.TypeRegDictionary), text}, sqltypes.ArrayOf(sqltypes.TypeText), Immutable, "the word through the dictionary: its lexemes, empty for a stop word", func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		dict, ok := sqltypes.TSDictionaryByOID(uint32(a[0].I))
 		if !ok {
-			return sqltypes.Null, pgerr.New(pgerr.InternalError, "cache lookup failed for text search dictionary %d", a[0].I)
+			return sqltypes.Null, pgerr.Raised("cache lookup failed for text search dictionary %d", a[0].I)
 		}
 		d, err := tsearch.DictionaryByName(dict.Name)
 		if err != nil {
@@ -473,7 +473,7 @@ func jsonTexts(j *sqltypes.JSONValue, flags int, out []string) []string {
 func parserArg(v sqltypes.Value) error {
 	if v.K == sqltypes.KindInt {
 		if v.I != tsearch.DefaultParserOID {
-			return pgerr.New(pgerr.InternalError, "cache lookup failed for text search parser %d", v.I)
+			return pgerr.Raised("cache lookup failed for text search parser %d", v.I)
 		}
 		return nil
 	}

@@ -328,7 +328,7 @@ func (e *jpExec) itemOpt(it *sqltypes.JSONPathItem, jb *sqltypes.JSONValue, foun
 
 	case sqltypes.JPLast:
 		if e.innermostArray < 0 {
-			return jpNotFound, pgerr.New(pgerr.InternalError, "evaluating jsonpath LAST outside of array subscript")
+			return jpNotFound, pgerr.Raised("evaluating jsonpath LAST outside of array subscript")
 		}
 		if it.Next == nil && found == nil {
 			return jpOK, nil
@@ -348,7 +348,7 @@ func (e *jpExec) itemOpt(it *sqltypes.JSONPathItem, jb *sqltypes.JSONValue, foun
 		e.base = saved
 		return res, err
 	}
-	return jpNotFound, pgerr.New(pgerr.InternalError, "unrecognized jsonpath item type: %d", it.Kind)
+	return jpNotFound, pgerr.Raised("unrecognized jsonpath item type: %d", it.Kind)
 }
 
 // literal is getJsonPathItem: a constant, or a variable's value from vars.
@@ -410,7 +410,7 @@ func jpParseDouble(s string) (float64, bool) {
 // unwrapArray is executeItemUnwrapTargetArray: it for each element.
 func (e *jpExec) unwrapArray(it *sqltypes.JSONPathItem, jb *sqltypes.JSONValue, found *[]*sqltypes.JSONValue, unwrapElements bool) (jpRes, error) {
 	if jb.Kind != sqltypes.JSONArray {
-		return jpNotFound, pgerr.New(pgerr.InternalError, "invalid jsonb array value type: %d", jb.Kind)
+		return jpNotFound, pgerr.Raised("invalid jsonb array value type: %d", jb.Kind)
 	}
 	return e.anyItem(it, jb, found, 1, 1, 1, false, unwrapElements)
 }
@@ -659,7 +659,7 @@ func (e *jpExec) nestedBool(it *sqltypes.JSONPathItem, jb *sqltypes.JSONValue) (
 // boolItem is executeBoolItem.
 func (e *jpExec) boolItem(it *sqltypes.JSONPathItem, jb *sqltypes.JSONValue, canHaveNext bool) (jpBool, error) {
 	if !canHaveNext && it.Next != nil {
-		return jpUnknown, pgerr.New(pgerr.InternalError, "boolean jsonpath item cannot have next item")
+		return jpUnknown, pgerr.Raised("boolean jsonpath item cannot have next item")
 	}
 	switch it.Kind {
 	case sqltypes.JPAnd:
@@ -759,7 +759,7 @@ func (e *jpExec) boolItem(it *sqltypes.JSONPathItem, jb *sqltypes.JSONValue, can
 		}
 		return jpFalse, nil
 	}
-	return jpUnknown, pgerr.New(pgerr.InternalError, "invalid boolean jsonpath item type: %d", it.Kind)
+	return jpUnknown, pgerr.Raised("invalid boolean jsonpath item type: %d", it.Kind)
 }
 
 // predicate is executePredicate: the test over every pair of the

@@ -70,7 +70,7 @@ func init() {
 // relation has none: PostgreSQL fails to open it (XX000, nextval(1)).
 func sequenceName(v sqltypes.Value) (string, error) {
 	if v.S == "" {
-		return "", pgerr.New(pgerr.InternalError, "could not open relation with OID %d", uint32(v.I))
+		return "", pgerr.Raised("could not open relation with OID %d", uint32(v.I))
 	}
 	return v.S, nil
 }

@@ -227,5 +227,5 @@ func NewPoint(x, y float64, srid int32) Geom {
 // errInvalid is PostGIS's error for input it cannot read (XX000, as
 // lwgeom_pg's errors are).
 func errInvalid(format string, args ...any) error {
-	return pgerr.New(pgerr.InternalError, format, args...)
+	return pgerr.Raised(format, args...)
 }

@@ -218,3 +218,21 @@ func FuzzParseGeoJSON(f *testing.F) {
 		}
 	})
 }
+
+// PostGIS's errors for the user's input are XX000, as lwgeom's are, but
+// raised (pgerr.Raised), so the server does not log them as its own
+// internal errors.
+func TestInputErrorsAreRaisedNotInternal(t *testing.T) {
+	_, parseErr := Parse("POINT(1")
+	_, jsonErr := ParseGeoJSON(`{"type": "Blob"}`)
+	for name, err := range map[string]error{
+		"mixed SRIDs": CheckSRIDs("ST_Distance", Point, 4326, Point, 0),
+		"bad text":    parseErr,
+		"bad GeoJSON": jsonErr,
+	} {
+		pe := pgerr.As(err)
+		if pe == nil || pe.Code != pgerr.InternalError || pe.Internal() {
+			t.Errorf("%s: %v, want an XX000 raised for the input", name, err)
+		}
+	}
+}

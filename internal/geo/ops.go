@@ -20,7 +20,7 @@ func CheckSRIDs(fn string, ak Kind, asrid int32, bk Kind, bsrid int32) error {
 	if asrid == bsrid {
 		return nil
 	}
-	return pgerr.New(pgerr.InternalError, "%s: Operation on mixed SRID geometries (%s, %d) != (%s, %d)",
+	return pgerr.Raised("%s: Operation on mixed SRID geometries (%s, %d) != (%s, %d)",
 		fn, ak, asrid, bk, bsrid)
 }
 
@@ -30,6 +30,8 @@ func CheckSRIDs(fn string, ak Kind, asrid int32, bk Kind, bsrid int32) error {
 // statement rather than the session.
 func recoverLibrary(err *error) {
 	if r := recover(); r != nil {
+		// A panic may also be a fault of the library's on valid input:
+		// logged as zproxy's internal error, not Raised.
 		*err = pgerr.New(pgerr.InternalError, "geometry operation failed on an invalid geometry: %v", r)
 	}
 }

@@ -53,6 +53,9 @@ type Error struct {
 	cause error
 	// values renders a DETAIL that shows a row's values (see WithValues).
 	values func(ColumnVisibility, any) string
+	// raised marks an XX000 that PostgreSQL or an extension raises for
+	// the user's input (Raised), which is no failure of zproxy's.
+	raised bool
 }
 
 // Error returns the message text.
@@ -65,6 +68,26 @@ func (e *Error) Unwrap() error { return e.cause }
 func New(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Severity: "ERROR", Message: fmt.Sprintf(format, args...)}
 }
+
+// Raised returns an XX000 ERROR that PostgreSQL or one of its extensions
+// raises for the user's input as zproxy does (PostGIS's "Operation on
+// mixed SRID geometries", an elog(ERROR) a user can reach): the client
+// sees internal_error, as it would from PostgreSQL, but the server does
+// not log it as one of its own failures (Internal).
+func Raised(format string, args ...any) *Error {
+	return New(InternalError, format, args...).RaisedByUser()
+}
+
+// RaisedByUser marks e as raised by the statement's own code (PL/pgSQL's
+// RAISE, whatever SQLSTATE it names), as Raised does, and returns it.
+func (e *Error) RaisedByUser() *Error {
+	e.raised = true
+	return e
+}
+
+// Internal reports whether e is an internal error of zproxy's own: XX000,
+// not Raised.
+func (e *Error) Internal() bool { return e.Code == InternalError && !e.raised }
 
 // Wrap returns an ERROR with the given code whose message is msg and whose
 // cause is err. Use it where a lower-level error (an I/O failure, say) must be
