@@ -89,6 +89,11 @@ type ColumnStats struct {
 	// (optimizer's statsDensity): the data bounds a gist index keeps are
 	// widened in coarse cells, a quarter to half again as large.
 	Extent *[4]float64 `json:"extent,omitempty"`
+	// Estimated is [xmin, ymin, xmax, ymax], a geometry column's
+	// estimated extent as PostGIS's ANALYZE computes it from the sample
+	// (ST_EstimatedExtent; EstimatedExtent in stats_geo.go), nil for
+	// other types and where the sample holds no box.
+	Estimated *[4]float64 `json:"estimated,omitempty"`
 
 	// The text forms, as stored.
 	MinText       *string  `json:"min,omitempty"`

@@ -120,6 +120,9 @@ func (c *StatsCollector) Finish(auto bool) *TableStats {
 				vals = append(vals, r[i])
 			}
 		}
+		if col.Type.ID == sqltypes.Geometry {
+			cs.Estimated = EstimatedExtent(vals)
+		}
 		counts := distinctCounts(vals)
 		switch {
 		case whole:

@@ -116,6 +116,8 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 		return sqltypes.NewHstore(h), nil
 	case sqltypes.Bit, sqltypes.VarBit:
 		return decodeBit(t, src)
+	case sqltypes.Box2D:
+		return sqltypes.Null, pgerr.New(pgerr.UndefinedFunction, "no binary input function available for type box2d")
 	case sqltypes.Geometry, sqltypes.Geography:
 		// geometry_recv and geography_recv: EWKB (or ISO WKB).
 		g, err := geo.DecodeEWKB(src)
@@ -380,6 +382,8 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return sqltypes.LtreeVersionedText(buf, v), nil // ltree_send ...: version 1, then the text
 	case sqltypes.Geometry, sqltypes.Geography:
 		return append(buf, v.S...), nil // geometry_send: the EWKB
+	case sqltypes.Box2D:
+		return buf, pgerr.New(pgerr.UndefinedFunction, "no binary output function available for type box2d")
 	case sqltypes.XID:
 		return binary.BigEndian.AppendUint32(buf, uint32(v.I)), nil
 	case sqltypes.GeoPoint, sqltypes.GeoLSeg, sqltypes.GeoBox, sqltypes.GeoLine, sqltypes.GeoPath, sqltypes.GeoPolygon, sqltypes.GeoCircle:

@@ -108,6 +108,13 @@ var extensionTypes = []pgType{
 	{oid: sqltypes.GeographyArrayOID, name: "_geography", len: -1, typtype: 'b', category: 'A', delim: ':', elem: sqltypes.GeographyOID,
 		in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
 		align: 'd', storage: 'x', subscript: "array_subscript_handler", display: "geography[]"},
+	// box2d has no binary I/O (no receive or send function), as PostGIS's.
+	{oid: sqltypes.Box2DOID, name: "box2d", len: 65, typtype: 'b', category: 'U', delim: ',', array: sqltypes.Box2DArrayOID,
+		in: proc{12954, "box2d_in"}, out: proc{12955, "box2d_out"},
+		align: 'd', storage: 'p', subscript: "-", display: "box2d"},
+	{oid: sqltypes.Box2DArrayOID, name: "_box2d", len: -1, typtype: 'b', category: 'A', delim: ',', elem: sqltypes.Box2DOID,
+		in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
+		align: 'd', storage: 'x', subscript: "array_subscript_handler", display: "box2d[]"},
 	{oid: sqltypes.LtreeOID, name: "ltree", len: -1, typtype: 'b', category: 'U', delim: ',', array: sqltypes.LtreeArrayOID,
 		in: proc{12987, "ltree_in"}, out: proc{12988, "ltree_out"}, recv: proc{12989, "ltree_recv"}, send: proc{12990, "ltree_send"},
 		align: 'i', storage: 'x', subscript: "-", display: "ltree"},
@@ -130,7 +137,7 @@ var extensionTypes = []pgType{
 
 // typeExtension names the extension of the extension types not named
 // after theirs.
-var typeExtension = map[string]string{"geometry": "postgis", "geography": "postgis", "lquery": "ltree", "ltxtquery": "ltree"}
+var typeExtension = map[string]string{"geometry": "postgis", "geography": "postgis", "box2d": "postgis", "lquery": "ltree", "ltxtquery": "ltree"}
 
 // FindExtension returns the built-in extension of that name.
 func FindExtension(name string) (Extension, bool) {

@@ -665,7 +665,9 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 		// ST_DWithin(geog, ST_MakePoint(...), 1000) is geography's), and
 		// bytea to either.
 		return from.ID == sqltypes.Geometry && to.ID == sqltypes.Geography ||
-			from.ID == sqltypes.Bytea && to.Kind() == sqltypes.KindGeometry
+			from.ID == sqltypes.Bytea && (to.ID == sqltypes.Geometry || to.ID == sqltypes.Geography) ||
+			from.ID == sqltypes.Box2D && to.ID == sqltypes.Geometry ||
+			from.ID == sqltypes.Geometry && to.ID == sqltypes.Box2D
 	case isNetType(from) || isNetType(to):
 		// pg_cast's implicit casts among the network types: cidr to
 		// inet (binary-coercible) and macaddr to macaddr8 and back.

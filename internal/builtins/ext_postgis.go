@@ -288,11 +288,88 @@ func init() {
 		g, err := geomOf(a[0])
 		return sqltypes.NewBytes(gis.AppendISOWKB(nil, g.Shape)), err
 	}
+	// The byte order a second argument names: XDR (big-endian) when it
+	// begins with xdr or XDR, else NDR, as PostGIS reads it.
+	inOrder := func(ewkb bool) func(a []sqltypes.Value) (sqltypes.Value, error) {
+		return func(a []sqltypes.Value) (sqltypes.Value, error) {
+			g, err := geomOf(a[0])
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			xdr := strings.HasPrefix(a[1].S, "xdr") || strings.HasPrefix(a[1].S, "XDR")
+			return sqltypes.NewBytes(gis.AppendWKBOrder(nil, g, ewkb, xdr)), nil
+		}
+	}
 	Register("st_asbinary",
 		fn([]Param{pGeom}, sqltypes.TypeBytea, "the ISO WKB", asBinary),
-		fn([]Param{pGeog}, sqltypes.TypeBytea, "the ISO WKB", asBinary))
+		fn([]Param{pGeog}, sqltypes.TypeBytea, "the ISO WKB", asBinary),
+		fn([]Param{pGeom, text}, sqltypes.TypeBytea, "the ISO WKB in the byte order named (NDR, XDR)", inOrder(false)),
+		fn([]Param{pGeog, text}, sqltypes.TypeBytea, "the ISO WKB in the byte order named (NDR, XDR)", inOrder(false)))
 	Register("st_asewkb", fn([]Param{pGeom}, sqltypes.TypeBytea, "the EWKB", func(a []sqltypes.Value) (sqltypes.Value, error) {
 		return sqltypes.NewBytes([]byte(a[0].S)), nil
+	}), fn([]Param{pGeom, text}, sqltypes.TypeBytea, "the EWKB in the byte order named (NDR, XDR)", inOrder(true)))
+
+	// Dimensions: zproxy's geometries have no curves, so ST_CurveToLine
+	// is the geometry itself and ST_HasArc false.
+	dims := func(f func(s *gis.Shape) sqltypes.Value) func(a []sqltypes.Value) (sqltypes.Value, error) {
+		return func(a []sqltypes.Value) (sqltypes.Value, error) {
+			g, err := geomOf(a[0])
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			return f(g.Shape), nil
+		}
+	}
+	ndims := dims(func(s *gis.Shape) sqltypes.Value { return sqltypes.NewInt(int64(s.Stride())) })
+	Register("st_ndims", fn([]Param{pGeom}, sqltypes.TypeInt2, "the number of ordinates a vertex has (2, 3 or 4)", ndims))
+	Register("st_coorddim", fn([]Param{pGeom}, sqltypes.TypeInt2, "the number of ordinates a vertex has (2, 3 or 4)", ndims))
+	Register("st_zmflag", fn([]Param{pGeom}, sqltypes.TypeInt2, "0 for 2D, 1 with M, 2 with Z, 3 with both", dims(func(s *gis.Shape) sqltypes.Value {
+		flag := int64(0)
+		if s.Z {
+			flag += 2
+		}
+		if s.M {
+			flag++
+		}
+		return sqltypes.NewInt(flag)
+	})))
+	Register("st_force2d", fn([]Param{pGeom}, tGeom, "the geometry without Z and M", func(a []sqltypes.Value) (sqltypes.Value, error) {
+		g, err := geomOf(a[0])
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return geomV(gis.Geom{SRID: g.SRID, Shape: g.Shape.Force2D()}), nil
+	}))
+	identity := func(a []sqltypes.Value) (sqltypes.Value, error) { return a[0], nil }
+	Register("st_curvetoline", fn([]Param{pGeom}, tGeom, "the geometry, its curves as lines (zproxy's have none)", identity),
+		fn([]Param{pGeom, f8, i4, i4}, tGeom, "the geometry, its curves as lines (zproxy's have none)", identity))
+	Register("st_hasarc", fn([]Param{pGeom}, sqltypes.TypeBool, "whether it has a circular string (zproxy's have none)", func(a []sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.NewBool(false), nil
+	}))
+	// A geometry typmod's parts, as QGIS reads a query's column.
+	Register("postgis_typmod_type", fn([]Param{i4}, sqltypes.TypeText, "the geometry type a typmod names (Point, PointZ, ...)", func(a []sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.NewText(sqltypes.GeomTypmodTypeName(int(a[0].I))), nil
+	}))
+	Register("postgis_typmod_srid", fn([]Param{i4}, sqltypes.TypeInt4, "the SRID a typmod names (0: any)", func(a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].I < 0 {
+			return sqltypes.NewInt(0), nil
+		}
+		_, srid, _, _ := sqltypes.Type{ID: sqltypes.Geometry, Width: int(a[0].I)}.GeomTypmodParts()
+		return sqltypes.NewInt(int64(srid)), nil
+	}))
+	Register("postgis_typmod_dims", fn([]Param{i4}, sqltypes.TypeInt4, "the dimensions a typmod names (NULL: any)", func(a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].I < 0 {
+			return sqltypes.Null, nil
+		}
+		_, _, z, m := sqltypes.Type{ID: sqltypes.Geometry, Width: int(a[0].I)}.GeomTypmodParts()
+		n := int64(2)
+		if z {
+			n++
+		}
+		if m {
+			n++
+		}
+		return sqltypes.NewInt(n), nil
 	}))
 
 	// Accessors.
@@ -358,6 +435,12 @@ func init() {
 		{"st_contains", "ST_Contains", gis.Contains, "whether the second lies inside the first"},
 		{"st_within", "ST_Within", gis.Within, "whether the first lies inside the second"},
 		{"st_covers", "ST_Covers", gis.Covers, "whether no point of the second is outside the first"},
+		{"st_coveredby", "ST_CoveredBy", gis.CoveredBy, "whether no point of the first is outside the second"},
+		{"st_equals", "ST_Equals", gis.Equals, "whether they are the same set of points"},
+		{"st_touches", "ST_Touches", gis.Touches, "whether they meet on their boundaries alone"},
+		{"st_crosses", "ST_Crosses", gis.Crosses, "whether they share some interior points of a lower dimension"},
+		{"st_overlaps", "ST_Overlaps", gis.Overlaps, "whether they share some interior points of the same dimension, neither holding the other"},
+		{"st_disjoint", "ST_Disjoint", gis.Disjoint, "whether they share no point"},
 	} {
 		p := p
 		g := sited(Overload{Params: []Param{pGeom, pGeom}, Result: Returns(sqltypes.TypeBool), Volatility: Immutable, Doc: p.doc},
@@ -542,6 +625,17 @@ func init() {
 		}})
 	Register("postgis_lib_version", Overload{Result: Returns(sqltypes.TypeText), Volatility: Immutable, Doc: "the PostGIS library version",
 		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.NewText("3.3.2"), nil }})
+	// The libraries' versions, as postgis_full_version names them: the
+	// geometry algorithms are simplefeatures', not GEOS's, and the
+	// projections zproxy's own.
+	Register("postgis_geos_version", Overload{Result: Returns(sqltypes.TypeText), Volatility: Immutable, Doc: "the geometry library (simplefeatures, in GEOS's place)",
+		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.NewText("simplefeatures"), nil
+		}})
+	Register("postgis_proj_version", Overload{Result: Returns(sqltypes.TypeText), Volatility: Immutable, Doc: "the projections (4326 and 3857 only, in PROJ's place)",
+		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.NewText("4326 and 3857 only"), nil
+		}})
 
 	// Operators.
 	RegisterOperator("&&",
@@ -619,4 +713,44 @@ func init() {
 	// PostGIS's parameter names, for use_spheroid => false.
 	paramNames["st_distance"] = paramInfo{names: []string{"geog1", "geog2", "use_spheroid"}, optional: 1}
 	paramNames["st_dwithin"] = paramInfo{names: []string{"geog1", "geog2", "tolerance", "use_spheroid"}, optional: 1}
+}
+
+func init() {
+	tGeom, tBox := sqltypes.TypeGeometry, sqltypes.TypeBox2D
+	// ST_Extent: the box of the non-empty geometries (box2d has no
+	// SRID, so mixed SRIDs are no error), NULL when there is none; the
+	// executor's extentAgg computes it.
+	RegisterAggregate(&Func{Name: "st_extent", Overloads: []Overload{Sig("the bounding box of the geometries", tBox, tGeom)},
+		Type: func(c *Call) (sqltypes.Type, error) {
+			if len(c.Args) != 1 || c.Args[0].ID != sqltypes.Geometry && c.Args[0].ID != sqltypes.Box2D && c.Args[0].ID != sqltypes.Unknown {
+				return errNoOverload()
+			}
+			return tBox, nil
+		}})
+	box2d := func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.Cast(a[0], tBox)
+	}
+	Register("box2d", Overload{Params: []Param{T(tGeom)}, Result: Returns(tBox), Volatility: Immutable, Doc: "the bounding box (NULL when empty)", Eval: box2d},
+		Overload{Params: []Param{T(tBox)}, Result: Returns(tBox), Volatility: Immutable, Doc: "the box itself", Eval: box2d})
+	Register("st_makebox2d", Overload{Params: []Param{T(tGeom), T(tGeom)}, Result: Returns(tBox), Volatility: Immutable,
+		Doc: "the box of two points' corners", Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			var b gis.Box
+			for i, v := range a {
+				g, err := geomOf(v)
+				if err != nil {
+					return sqltypes.Null, err
+				}
+				if g.Shape.Kind != gis.Point || g.Shape.IsEmpty() {
+					return sqltypes.Null, pgerr.Raised("ST_MakeBox2D: argument is not a point")
+				}
+				x, y := g.Shape.Coords[0], g.Shape.Coords[1]
+				corner := gis.Box{MinX: x, MinY: y, MaxX: x, MaxY: y}
+				if i == 0 {
+					b = corner
+					continue
+				}
+				b = b.Union(corner)
+			}
+			return sqltypes.NewBox2D(b), nil
+		}})
 }

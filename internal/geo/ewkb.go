@@ -209,18 +209,36 @@ func clampSRID(srid int32) int32 {
 // SRID flag and SRID on the outermost geometry when it has one, the Z and
 // M flags on every geometry.
 func AppendEWKB(dst []byte, g Geom) []byte {
-	return appendWKB(dst, g.Shape, g.SRID, true)
+	return appendWKB(dst, g.Shape, g.SRID, true, binary.LittleEndian)
 }
 
 // AppendISOWKB appends g's ISO WKB (ST_AsBinary): little-endian, no SRID,
 // Z and M by the type code.
 func AppendISOWKB(dst []byte, s *Shape) []byte {
-	return appendWKB(dst, s, 0, false)
+	return appendWKB(dst, s, 0, false, binary.LittleEndian)
 }
 
-func appendWKB(dst []byte, s *Shape, srid int32, ewkb bool) []byte {
-	le := binary.LittleEndian
-	dst = append(dst, 1)
+// AppendWKBOrder is AppendEWKB (ewkb) or AppendISOWKB in the byte order
+// ST_AsEWKB's and ST_AsBinary's second argument names: big-endian (XDR)
+// when bigEndian, else little-endian (NDR).
+func AppendWKBOrder(dst []byte, g Geom, ewkb, bigEndian bool) []byte {
+	var order binary.AppendByteOrder = binary.LittleEndian
+	if bigEndian {
+		order = binary.BigEndian
+	}
+	srid := int32(0)
+	if ewkb {
+		srid = g.SRID
+	}
+	return appendWKB(dst, g.Shape, srid, ewkb, order)
+}
+
+func appendWKB(dst []byte, s *Shape, srid int32, ewkb bool, le binary.AppendByteOrder) []byte {
+	if le == binary.BigEndian {
+		dst = append(dst, 0) // XDR
+	} else {
+		dst = append(dst, 1) // NDR
+	}
 	t := uint32(s.Kind)
 	if ewkb {
 		if s.Z {
@@ -278,7 +296,7 @@ func appendWKB(dst []byte, s *Shape, srid int32, ewkb bool) []byte {
 	default:
 		dst = le.AppendUint32(dst, uint32(len(s.Parts)))
 		for _, p := range s.Parts {
-			dst = appendWKB(dst, p, 0, ewkb)
+			dst = appendWKB(dst, p, 0, ewkb, le)
 		}
 	}
 	return dst

@@ -92,6 +92,43 @@ func (s *Shape) IsEmpty() bool {
 	return true
 }
 
+// Force2D returns s without its Z and M ordinates (ST_Force2D): a copy
+// when it has any, s itself when it has none.
+func (s *Shape) Force2D() *Shape {
+	if !s.Z && !s.M && !s.hasZMParts() {
+		return s
+	}
+	stride := s.Stride()
+	flat := func(c []float64) []float64 {
+		if c == nil {
+			return nil
+		}
+		out := make([]float64, 0, len(c)/stride*2)
+		for i := 0; i+1 < len(c); i += stride {
+			out = append(out, c[i], c[i+1])
+		}
+		return out
+	}
+	t := &Shape{Kind: s.Kind, Coords: flat(s.Coords)}
+	for _, r := range s.Rings {
+		t.Rings = append(t.Rings, flat(r))
+	}
+	for _, p := range s.Parts {
+		t.Parts = append(t.Parts, p.Force2D())
+	}
+	return t
+}
+
+// hasZMParts reports whether a part of s has Z or M.
+func (s *Shape) hasZMParts() bool {
+	for _, p := range s.Parts {
+		if p.Z || p.M || p.hasZMParts() {
+			return true
+		}
+	}
+	return false
+}
+
 // NPoints is the number of vertices (ST_NPoints).
 func (s *Shape) NPoints() int {
 	switch s.Kind {
@@ -113,6 +150,11 @@ func (s *Shape) NPoints() int {
 
 // Box is a 2D bounding box.
 type Box struct{ MinX, MinY, MaxX, MaxY float64 }
+
+// Union is the box holding both b and o.
+func (b Box) Union(o Box) Box {
+	return Box{MinX: math.Min(b.MinX, o.MinX), MinY: math.Min(b.MinY, o.MinY), MaxX: math.Max(b.MaxX, o.MaxX), MaxY: math.Max(b.MaxY, o.MaxY)}
+}
 
 // Float4 is b as PostGIS keeps it for its box operators (BOX2DF,
 // gserialized_get_gbox_p and box2df_from_gbox_p): each side rounded

@@ -45,6 +45,12 @@ const (
 	Contains
 	Within
 	Covers
+	CoveredBy
+	Equals
+	Touches
+	Crosses
+	Overlaps
+	Disjoint
 )
 
 // Relate evaluates p(a, b): a point against a polygon by where it lies
@@ -75,8 +81,20 @@ func relateLibrary(p Predicate, x, y geom.Geometry) (bool, error) {
 		return geom.Contains(x, y)
 	case Within:
 		return geom.Within(x, y)
-	default:
+	case Covers:
 		return geom.Covers(x, y)
+	case CoveredBy:
+		return geom.CoveredBy(x, y)
+	case Equals:
+		return geom.Equals(x, y)
+	case Touches:
+		return geom.Touches(x, y)
+	case Crosses:
+		return geom.Crosses(x, y)
+	case Overlaps:
+		return geom.Overlaps(x, y)
+	default:
+		return geom.Disjoint(x, y)
 	}
 }
 
@@ -135,6 +153,13 @@ func Envelope(s *Shape) *Shape {
 	if !ok {
 		return s
 	}
+	return BoxShape(b)
+}
+
+// BoxShape is the geometry of a box, as ST_Envelope and PostGIS's cast
+// of box2d to geometry make it: a point when it has no extent, a line
+// when it has one dimension, else its polygon.
+func BoxShape(b Box) *Shape {
 	switch {
 	case b.MinX == b.MaxX && b.MinY == b.MaxY:
 		return &Shape{Kind: Point, Coords: []float64{b.MinX, b.MinY}}

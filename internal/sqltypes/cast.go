@@ -501,6 +501,8 @@ func TypeOfValue(v Value) Type {
 		return Type{ID: GeoTypeID(v)}
 	case v.K == KindGeometry && v.I == 1:
 		return TypeGeography
+	case v.IsBox2D():
+		return TypeBox2D
 	case v.K == KindInet && v.I != 0:
 		return TypeCidr
 	case v.K == KindMacAddr && len(v.S) == 8:

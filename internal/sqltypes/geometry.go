@@ -1,6 +1,8 @@
 package sqltypes
 
 import (
+	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -31,6 +33,59 @@ func NewGeography(g geo.Geom) Value {
 // IsGeography reports whether v is a geography (not a geometry).
 func (v Value) IsGeography() bool { return v.K == KindGeometry && v.I == 1 }
 
+// box2dMark is I of a box2d value.
+const box2dMark = 2
+
+// NewBox2D returns PostGIS's box2d of b: a geometry value holding the
+// geometry the box casts to (a point, a line or a polygon, as
+// BOX2D_to_LWGEOM makes it, SRID 0), so that the implicit cast to
+// geometry is a relabelling and its text is the box again.
+func NewBox2D(b geo.Box) Value {
+	return Value{K: KindGeometry, S: string(geo.AppendEWKB(nil, geo.Geom{Shape: geo.BoxShape(b)})), I: box2dMark}
+}
+
+// IsBox2D reports whether v is a box2d.
+func (v Value) IsBox2D() bool { return v.K == KindGeometry && v.I == box2dMark }
+
+// Box2D returns the box of a box2d (or of any geometry value).
+func (v Value) Box2D() (geo.Box, error) {
+	g, err := v.Geom()
+	if err != nil {
+		return geo.Box{}, err
+	}
+	b, _ := g.Shape.Bounds()
+	return b, nil
+}
+
+// AppendBox2D appends box2d's text, BOX(xmin ymin,xmax ymax), its numbers
+// as BOX2D_out prints them (geo.AppendNumber, to 15 decimals).
+func AppendBox2D(buf []byte, b geo.Box) []byte {
+	buf = append(buf, "BOX("...)
+	buf = geo.AppendNumber(buf, b.MinX, geo.DefaultPrecision)
+	buf = append(buf, ' ')
+	buf = geo.AppendNumber(buf, b.MinY, geo.DefaultPrecision)
+	buf = append(buf, ',')
+	buf = geo.AppendNumber(buf, b.MaxX, geo.DefaultPrecision)
+	buf = append(buf, ' ')
+	buf = geo.AppendNumber(buf, b.MaxY, geo.DefaultPrecision)
+	return append(buf, ')')
+}
+
+// ParseBox2D reads box2d's text as box2d_in does: BOX(x1 y1,x2 y2), the
+// corners in either order.
+func ParseBox2D(s string) (Value, error) {
+	t := strings.TrimSpace(s)
+	inner, ok := strings.CutPrefix(strings.ToUpper(t), "BOX(")
+	if !ok || !strings.HasSuffix(inner, ")") {
+		return Null, pgerr.Raised("box2d parser - doesn't start with BOX(")
+	}
+	var x1, y1, x2, y2 float64
+	if n, err := fmt.Sscanf(strings.TrimSuffix(inner, ")"), "%g %g,%g %g", &x1, &y1, &x2, &y2); err != nil || n != 4 {
+		return Null, pgerr.Raised("box2d parser - couldn't parse.  It should look like: BOX(xmin ymin,xmax ymax)")
+	}
+	return NewBox2D(geo.Box{MinX: math.Min(x1, x2), MinY: math.Min(y1, y2), MaxX: math.Max(x1, x2), MaxY: math.Max(y1, y2)}), nil
+}
+
 // Geom decodes a geometry or geography value. Stored values were written
 // by NewGeometry, so an error means a corrupted value.
 func (v Value) Geom() (geo.Geom, error) { return geo.DecodeEWKB([]byte(v.S)) }
@@ -51,6 +106,23 @@ func GeomTypmod(kind geo.Kind, srid int32, z, m bool) int {
 		t |= 1
 	}
 	return t
+}
+
+// GeomTypmodTypeName is postgis_typmod_type of typmod m: the kind's name
+// (Geometry when any, or when m is negative) followed by Z and M as it
+// has them.
+func GeomTypmodTypeName(m int) string {
+	if m < 0 {
+		return "Geometry"
+	}
+	name := geomTypmodKind(m).String()
+	if geomTypmodZ(m) {
+		name += "Z"
+	}
+	if geomTypmodM(m) {
+		name += "M"
+	}
+	return name
 }
 
 // GeomTypmodParts returns a geometry type's kind (0: any), SRID (0: any)
@@ -214,6 +286,25 @@ func applyGeomTypmod(t Type, g geo.Geom) (geo.Geom, error) {
 func castGeometry(v Value, t Type) (Value, bool, error) {
 	tk := t.Kind()
 	switch {
+	case t.ID == Box2D:
+		switch v.K {
+		case KindText, KindBPChar, KindCitext:
+			r, err := ParseBox2D(v.S)
+			return r, true, err
+		case KindGeometry:
+			// box2d(geometry): its bounding box, NULL when it is empty.
+			g, err := v.Geom()
+			if err != nil {
+				return Null, true, err
+			}
+			b, ok := g.Shape.Bounds()
+			if !ok {
+				return Null, true, nil
+			}
+			return NewBox2D(b), true, nil
+		}
+	case v.IsBox2D() && t.ID == Geography:
+		return Null, true, pgerr.New(pgerr.CannotCoerce, "cannot cast type box2d to geography")
 	case tk == KindGeometry:
 		switch v.K {
 		case KindText, KindBPChar, KindCitext:
@@ -243,6 +334,10 @@ func castGeometry(v Value, t Type) (Value, bool, error) {
 	case v.K == KindGeometry:
 		switch tk {
 		case KindText, KindBPChar, KindCitext:
+			if v.IsBox2D() {
+				r, err := castValue(NewText(string(AppendGeometry(nil, v))), t, true)
+				return r, true, err
+			}
 			g, err := v.Geom()
 			if err != nil {
 				return Null, true, err
@@ -261,6 +356,10 @@ func AppendGeometry(buf []byte, v Value) []byte {
 	g, err := v.Geom()
 	if err != nil {
 		return append(buf, "<invalid geometry>"...)
+	}
+	if v.I == box2dMark {
+		b, _ := g.Shape.Bounds()
+		return AppendBox2D(buf, b)
 	}
 	return append(buf, geo.FormatHex(g)...)
 }

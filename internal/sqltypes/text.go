@@ -139,6 +139,8 @@ func ParseText(t Type, s string) (Value, error) {
 		return ParseXID8(s)
 	case Geometry, Geography:
 		return ParseGeometryText(t, s)
+	case Box2D:
+		return ParseBox2D(s)
 	case TID:
 		return ParseTID(s)
 	case GeoPoint, GeoLSeg, GeoBox, GeoLine, GeoPath, GeoPolygon, GeoCircle:

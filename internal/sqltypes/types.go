@@ -135,6 +135,9 @@ const (
 	Ltree
 	Lquery
 	Ltxtquery
+	// Box2D is PostGIS's box2d (geometry.go): a geometry value holding
+	// the box's own geometry, printed as BOX(xmin ymin,xmax ymax).
+	Box2D
 	numTypeIDs
 )
 
@@ -204,6 +207,7 @@ var (
 	TypeRegDictionary = Type{ID: RegDictionary}
 	TypeGeometry      = Type{ID: Geometry}
 	TypeGeography     = Type{ID: Geography}
+	TypeBox2D         = Type{ID: Box2D}
 	TypeJSONPath      = Type{ID: JSONPath}
 	TypeLtree         = Type{ID: Ltree}
 	TypeLquery        = Type{ID: Lquery}
@@ -321,6 +325,7 @@ var infos = [numTypeIDs]typeInfo{
 	Ltree:          {"ltree", LtreeOID, LtreeArrayOID, -1, KindLtree, []string{"ltree"}},
 	Lquery:         {"lquery", LqueryOID, LqueryArrayOID, -1, KindLquery, []string{"lquery"}},
 	Ltxtquery:      {"ltxtquery", LtxtqueryOID, LtxtqueryArrayOID, -1, KindLtxtquery, []string{"ltxtquery"}},
+	Box2D:          {"box2d", Box2DOID, Box2DArrayOID, 65, KindGeometry, []string{"box2d"}},
 }
 
 // The fixed OIDs of the extension types (see infos).
@@ -334,6 +339,8 @@ const (
 	GeometryArrayOID  = 12962
 	GeographyOID      = 12963
 	GeographyArrayOID = 12964
+	Box2DOID          = 12952
+	Box2DArrayOID     = 12953
 	// ltree's (catalog/pgcatalog/extensions.go).
 	LtreeOID          = 12981
 	LtreeArrayOID     = 12982
@@ -527,7 +534,7 @@ func (t Type) InfoSchemaName() string {
 // live in schema public as CREATE EXTENSION puts them, not in pg_catalog.
 func (id TypeID) IsExtension() bool {
 	switch id {
-	case Citext, Hstore, Geometry, Geography, Ltree, Lquery, Ltxtquery:
+	case Citext, Hstore, Geometry, Geography, Box2D, Ltree, Lquery, Ltxtquery:
 		return true
 	}
 	return false

@@ -1,0 +1,48 @@
+package executor
+
+import (
+	gis "github.com/zproxy/zproxy/internal/geo"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+)
+
+func init() {
+	registerAggregator(func(ir.AggCall) aggregator { return &extentAgg{} }, "st_extent")
+}
+
+// extentAgg is PostGIS's ST_Extent: the union of the bounding boxes of
+// the non-NULL, non-empty geometries, in doubles (box2d), NULL when there
+// is none. box2d has no SRID, so geometries of several SRIDs are no
+// error.
+type extentAgg struct {
+	box gis.Box
+	any bool
+}
+
+func (a *extentAgg) add(args []sqltypes.Value) error {
+	v := args[0]
+	if v.IsNull() {
+		return nil
+	}
+	g, err := v.Geom()
+	if err != nil {
+		return err
+	}
+	b, ok := g.Shape.Bounds()
+	if !ok {
+		return nil
+	}
+	if !a.any {
+		a.box, a.any = b, true
+		return nil
+	}
+	a.box = a.box.Union(b)
+	return nil
+}
+
+func (a *extentAgg) result() (sqltypes.Value, error) {
+	if !a.any {
+		return sqltypes.Null, nil
+	}
+	return sqltypes.NewBox2D(a.box), nil
+}
