@@ -436,7 +436,14 @@ func appendWKT(dst []byte, s *Shape, prec int, extended, tagged bool) []byte {
 				dst = append(dst, ',')
 			}
 			// A multi-geometry's members go untagged, a collection's
-			// tagged.
+			// tagged; EWKT writes a multi-point's points without their
+			// parentheses (MULTIPOINT(1 2,3 4)), as PostGIS does.
+			if extended && s.Kind == MultiPoint && !p.IsEmpty() {
+				n := len(dst)
+				dst = appendWKT(dst, p, prec, extended, false)
+				dst = append(dst[:n], dst[n+1:len(dst)-1]...)
+				continue
+			}
 			dst = appendWKT(dst, p, prec, extended, s.Kind == GeometryCollection)
 		}
 		dst = append(dst, ')')
