@@ -24,8 +24,15 @@ import (
 //
 // zproxy's plans only run forward. A SCROLL cursor keeps every row it has
 // read, so it can go back; without SCROLL a cursor keeps none and any
-// backward motion is 55000 as for a NO SCROLL cursor in PostgreSQL (which
+// backward step is 55000 as for a NO SCROLL cursor in PostgreSQL (which
 // also lets some plans go backwards without SCROLL; zproxy never does).
+// A rewind (MOVE ABSOLUTE 0, MOVE BACKWARD ALL, FETCH ABSOLUTE n back
+// towards the start), which QGIS's feature iterators use, runs the query
+// again from its first row, as PostgreSQL's ExecutorRewind runs its plan
+// again for a cursor declared without SCROLL; NO SCROLL, said explicitly,
+// refuses it (55000) as PostgreSQL 15 does. The second run reads the
+// transaction's data as it stands then (PostgreSQL: as the cursor's
+// snapshot saw it).
 // A WITH HOLD cursor reads the rest of its query into memory when the
 // transaction that declared it commits, as PostgreSQL does. Rows kept in
 // memory count against zproxy.work_mem (53200 past it).
@@ -38,6 +45,10 @@ type cursor struct {
 	binary bool
 	hold   bool
 	scroll bool
+	// noScroll is NO SCROLL, said explicitly: no rewind either.
+	noScroll bool
+	// rerun starts the query again (rewind of a cursor without SCROLL).
+	rerun func(ctx context.Context) (wire.Result, context.CancelCauseFunc, error)
 	// held: the transaction that declared it committed and its rows are
 	// all in buf.
 	held bool
@@ -103,17 +114,26 @@ func (st *statement) declare(ctx context.Context, params []sqltypes.Value, start
 	// A simple scan of one table runs with its rows' keys, for WHERE
 	// CURRENT OF (currentof.go).
 	keyed, table, keyCols := keyedQuery(q)
-	qctx, cancel := context.WithCancelCause(s.ext.ctx)
-	stop := linkCancel(ctx, cancel)
-	res, err := inner.run(qctx, keyed, params, start)
-	stop()
+	params = append([]sqltypes.Value(nil), params...) // kept for a rerun
+	run := func(ctx context.Context, start time.Time) (wire.Result, context.CancelCauseFunc, error) {
+		qctx, cancel := context.WithCancelCause(s.ext.ctx)
+		stop := linkCancel(ctx, cancel)
+		res, err := inner.run(qctx, keyed, params, start)
+		stop()
+		if err != nil {
+			cancel(nil)
+			return nil, nil, err
+		}
+		return res, cancel, nil
+	}
+	res, cancel, err := run(ctx, start)
 	if err != nil {
-		cancel(nil)
 		return nil, err
 	}
 	cols := res.Columns()
 	c := &cursor{sess: s, name: u.Name, cols: cols[:len(cols)-keyCols], res: res, cancel: cancel,
-		binary: u.Cursor.Binary, hold: u.Cursor.Hold, scroll: u.Cursor.Scroll, limit: s.workMem(), atStart: true,
+		rerun:  func(ctx context.Context) (wire.Result, context.CancelCauseFunc, error) { return run(ctx, time.Now()) },
+		binary: u.Cursor.Binary, hold: u.Cursor.Hold, scroll: u.Cursor.Scroll, noScroll: u.Cursor.NoScroll, limit: s.workMem(), atStart: true,
 		key: keyedCursor{table: table, keyCols: keyCols, locking: q.Locking != ""}, src: planner.ResultColumns(bound)}
 	if err := c.charge(cursorCost + int64(len(st.parsed.Text))); err != nil {
 		c.Close()
@@ -359,13 +379,39 @@ func (c *cursor) runSelect(ctx context.Context, forward bool, count int64, emit 
 	return n, nil
 }
 
-// rewind is DoPortalRewind.
-func (c *cursor) rewind() error {
+// rewind is DoPortalRewind: a SCROLL cursor goes back to its kept rows'
+// start; one without SCROLL (and not held) runs its query again.
+func (c *cursor) rewind(ctx context.Context) error {
 	if c.atStart && !c.atEnd {
 		return nil
 	}
-	if !c.scroll {
+	switch {
+	case c.scroll:
+	case c.noScroll:
 		return errForwardOnly()
+	case c.held:
+		// Its rows are in buf from base on: all of them when it was
+		// held before its first (WITH HOLD outside a block).
+		if c.base > 1 {
+			return errForwardOnly()
+		}
+	case c.rerun == nil:
+		return errForwardOnly()
+	default:
+		if c.res != nil {
+			res := c.res
+			c.res = nil
+			c.cancel(nil)
+			if err := res.Close(); err != nil {
+				return err
+			}
+		}
+		res, cancel, err := c.rerun(ctx)
+		if err != nil {
+			return err
+		}
+		c.res, c.cancel = res, cancel
+		c.buf, c.base, c.read, c.done = c.buf[:0], 0, 0, false
 	}
 	c.ep, c.portalPos, c.atStart, c.atEnd, c.current = 0, 0, true, false, nil
 	c.key.cur = nil
@@ -385,7 +431,7 @@ func (c *cursor) fetch(ctx context.Context, d parser.FetchDirection, emit func([
 		switch {
 		case count > 0:
 			if count-1 <= c.portalPos/2 {
-				if err := c.rewind(); err != nil {
+				if err := c.rewind(ctx); err != nil {
 					return 0, err
 				}
 				if count > 1 {
@@ -420,7 +466,7 @@ func (c *cursor) fetch(ctx context.Context, d parser.FetchDirection, emit func([
 			}
 			return c.runSelect(ctx, false, 1, emit)
 		default:
-			if err := c.rewind(); err != nil {
+			if err := c.rewind(ctx); err != nil {
 				return 0, err
 			}
 			return c.runSelect(ctx, true, 0, emit)
@@ -466,7 +512,7 @@ func (c *cursor) fetch(ctx context.Context, d parser.FetchDirection, emit func([
 		if n > 0 && !c.atEnd {
 			n--
 		}
-		return n, c.rewind()
+		return n, c.rewind(ctx)
 	}
 	return c.runSelect(ctx, forward, count, emit)
 }
