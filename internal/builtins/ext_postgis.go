@@ -231,6 +231,23 @@ func init() {
 		fn([]Param{bytea}, tGeom, "the geometry of WKB", fromWKB),
 		fn([]Param{bytea, i4}, tGeom, "the geometry of WKB, in an SRID", fromWKB))
 	Register("st_geomfromewkb", fn([]Param{bytea}, tGeom, "the geometry of EWKB", fromWKB))
+	// The geography constructors: SRID 4326 when none is given, as the
+	// geography type's input has it (sqltypes.GeomValue).
+	geog := func(parse func(a []sqltypes.Value) (gis.Geom, error)) func(a []sqltypes.Value) (sqltypes.Value, error) {
+		return func(a []sqltypes.Value) (sqltypes.Value, error) {
+			g, err := parse(a)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			return sqltypes.GeomValue(tGeog, g)
+		}
+	}
+	geogText := geog(func(a []sqltypes.Value) (gis.Geom, error) { return gis.ParseEWKT(a[0].S) })
+	Register("st_geogfromtext", fn([]Param{text}, tGeog, "the geography of EWKT", geogText))
+	Register("st_geographyfromtext", fn([]Param{text}, tGeog, "the geography of EWKT", geogText))
+	Register("st_geogfromwkb", fn([]Param{bytea}, tGeog, "the geography of (E)WKB", geog(func(a []sqltypes.Value) (gis.Geom, error) {
+		return gis.DecodeEWKB([]byte(a[0].S))
+	})))
 
 	// Output.
 	precision := func(a []sqltypes.Value) int {
