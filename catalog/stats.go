@@ -94,6 +94,12 @@ type ColumnStats struct {
 	// (ST_EstimatedExtent; EstimatedExtent in stats_geo.go), nil for
 	// other types and where the sample holds no box.
 	Estimated *[4]float64 `json:"estimated,omitempty"`
+	// Bounds is [xmin, ymin, xmax, ymax], the union of every row's box of
+	// a geometry column, each side rounded outward to float4: what a
+	// gist index's root holds in PostGIS, which ST_EstimatedExtent reads
+	// where the column has one. nil for other types and where no row
+	// has a box.
+	Bounds *[4]float64 `json:"bounds,omitempty"`
 
 	// The text forms, as stored.
 	MinText       *string  `json:"min,omitempty"`

@@ -33,6 +33,10 @@ type StatsCollector struct {
 	// (ColumnStats.Extent), unset while it has no point.
 	planar []builtins.PlanarPoint
 	extent []*[4]float64
+	// bounds are the geometry columns' unions of every row's float4 box
+	// so far (ColumnStats.Bounds), nil for other columns and while there
+	// is none.
+	bounds []*[4]float64
 }
 
 // NewStatsCollector starts collecting statistics of t from at most
@@ -44,7 +48,8 @@ func NewStatsCollector(t *Table, sampleSize int) *StatsCollector {
 	n := len(t.Columns)
 	c := &StatsCollector{t: t, size: sampleSize, rng: rand.New(rand.NewPCG(t.ID, 0x5eed)), // reproducible samples
 		nulls: make([]int64, n), width: make([]int64, n), min: make([]sqltypes.Value, n), max: make([]sqltypes.Value, n),
-		sketch: make([]*hyperLogLog, n), ordered: make([]bool, n), planar: make([]builtins.PlanarPoint, n), extent: make([]*[4]float64, n)}
+		sketch: make([]*hyperLogLog, n), ordered: make([]bool, n), planar: make([]builtins.PlanarPoint, n), extent: make([]*[4]float64, n),
+		bounds: make([]*[4]float64, n)}
 	for i, col := range t.Columns {
 		c.sketch[i] = newHyperLogLog()
 		c.ordered[i] = orderable(col.Type)
@@ -66,6 +71,9 @@ func (c *StatsCollector) Add(row []sqltypes.Value) {
 		c.sketch[i].add(mix64(v.Hash(14695981039346656037)))
 		if c.planar[i] != nil {
 			c.addPoint(i, v)
+		}
+		if c.t.Columns[i].Type.ID == sqltypes.Geometry {
+			c.bounds[i] = unionFloat4Box(c.bounds[i], v)
 		}
 		if !c.ordered[i] {
 			continue
@@ -106,7 +114,7 @@ func (c *StatsCollector) Finish(auto bool) *TableStats {
 	ts := &TableStats{TableID: c.t.ID, Rows: float64(c.rows), Sampled: len(c.sample), AnalyzedAt: time.Now().UTC(), Auto: auto}
 	whole := int64(len(c.sample)) == c.rows
 	for i, col := range c.t.Columns {
-		cs := ColumnStats{Attr: col.AttrName(), Name: col.Name, Type: col.Type, Min: c.min[i], Max: c.max[i], Extent: c.extent[i]}
+		cs := ColumnStats{Attr: col.AttrName(), Name: col.Name, Type: col.Type, Min: c.min[i], Max: c.max[i], Extent: c.extent[i], Bounds: c.bounds[i]}
 		nonNull := c.rows - c.nulls[i]
 		if c.rows > 0 {
 			cs.NullFrac = float64(c.nulls[i]) / float64(c.rows)

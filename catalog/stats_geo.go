@@ -80,6 +80,26 @@ func EstimatedExtent(vals []sqltypes.Value) *[4]float64 {
 	return &[4]float64{float64(kept.min[0]), float64(kept.min[1]), float64(kept.max[0]), float64(kept.max[1])}
 }
 
+// unionFloat4Box widens b ([xmin, ymin, xmax, ymax], nil for none) to
+// geometry value v's box rounded outward to float4, as a PostGIS gist
+// index's keys hold it; an empty or non-finite value leaves it as it is.
+func unionFloat4Box(b *[4]float64, v sqltypes.Value) *[4]float64 {
+	g, err := v.Geom()
+	if err != nil {
+		return b
+	}
+	box, ok := g.Shape.Bounds()
+	if !ok || !finiteBox(box) {
+		return b
+	}
+	f := box.Float4()
+	if b == nil {
+		return &[4]float64{f.MinX, f.MinY, f.MaxX, f.MaxY}
+	}
+	b[0], b[1], b[2], b[3] = min(b[0], f.MinX), min(b[1], f.MinY), max(b[2], f.MaxX), max(b[3], f.MaxY)
+	return b
+}
+
 // finiteBox reports whether b's sides are all finite (gbox_is_valid).
 func finiteBox(b geo.Box) bool {
 	for _, f := range []float64{b.MinX, b.MinY, b.MaxX, b.MaxY} {

@@ -11,8 +11,13 @@ import (
 )
 
 // ST_EstimatedExtent: PostGIS's estimate of a geometry column's extent,
-// from the statistics ANALYZE keeps (catalog.EstimatedExtent computes it
-// as PostGIS's ANALYZE does). Differences from PostGIS: the caller needs
+// from the statistics ANALYZE keeps: where the column has a gist index,
+// the union of every row's float4 box, which is what PostGIS reads from
+// the index's root (catalog.ColumnStats.Bounds); otherwise PostGIS's
+// statistical estimate (catalog.EstimatedExtent computes it as PostGIS's
+// ANALYZE does). Differences from PostGIS: PostGIS's index extent is live,
+// zproxy's as of the last ANALYZE (automatic ANALYZE keeps it current),
+// and without statistics zproxy has none (a WARNING and NULL); the caller needs
 // SELECT on the table (PostGIS reads the statistics of any table, which
 // pg_stats hides from a role that cannot read it), and a geography
 // column is 0A000 (PostGIS gives a box in geocentric coordinates).
@@ -51,11 +56,19 @@ func init() {
 		if ts := e.Snap.Stats(t.ID); ts != nil {
 			cs = ts.Column(&t.Columns[i])
 		}
-		if cs == nil || cs.Estimated == nil {
+		// PostGIS reads the extent from the root of the column's gist
+		// index when it has one, the statistics' estimate otherwise.
+		var x *[4]float64
+		if cs != nil {
+			x = cs.Estimated
+			if gistIndexed(t, i) {
+				x = cs.Bounds
+			}
+		}
+		if x == nil {
 			e.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING", Message: fmt.Sprintf("stats for \"%s.%s\" do not exist", t.BareName(), column)})
 			return sqltypes.Null, nil
 		}
-		x := cs.Estimated
 		return sqltypes.NewBox2D(gis.Box{MinX: x[0], MinY: x[1], MaxX: x[2], MaxY: x[3]}), nil
 	}
 	textP := T(sqltypes.TypeText)
@@ -72,4 +85,14 @@ func init() {
 		fn("", []Param{textP, textP}, box, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 			return estimated(ctx, "", a[0].S, a[1].S, false)
 		}))
+}
+
+// gistIndexed reports whether column i of t has a gist index of its own.
+func gistIndexed(t *catalog.Table, i int) bool {
+	for _, ix := range t.Indexes {
+		if ix.Gist != nil && ix.Gist.Column == i {
+			return true
+		}
+	}
+	return false
 }
