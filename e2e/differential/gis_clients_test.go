@@ -173,18 +173,6 @@ var gisKnown = map[string]struct{ why, zpCode string }{
 	// GeoTools' BBOX3D filter: &&& against ST_MakeLine of two 3D points;
 	// zproxy has neither ST_MakeLine nor &&&.
 	"geoserver/S3.x.07": {why: "no ST_MakeLine (nor the 3D operator &&&)", zpCode: "42883"},
-	// BUG found by this test: catalog.EstimatedExtent widens the extent
-	// ANALYZE keeps by 1% of its size (nd_box_expand), but PostGIS 3.3.2's
-	// ST_EstimatedExtent returns the un-widened box of the non-deviant
-	// sample boxes (the 1% only widens the histogram's grid): PostGIS
-	// BOX(-9.940000534057617 40.029998779296875,9.930000305175781
-	// 49.980003356933594), zproxy BOX(-10.039350509643555
-	// 39.980247497558594,10.029350280761719 50.029754638671875).
-	"qgis/S3.26":            {why: "ST_EstimatedExtent is 1% wider than PostGIS's (bug)"},
-	"qgis/S3.26b":           {why: "ST_EstimatedExtent is 1% wider than PostGIS's (bug)"},
-	"geoserver/S2.pois.17":  {why: "ST_EstimatedExtent is 1% wider than PostGIS's (bug)"},
-	"geoserver/S2.zones.17": {why: "ST_EstimatedExtent is 1% wider than PostGIS's (bug)"},
-	"geoserver/S3.x.08":     {why: "ST_EstimatedExtent is 1% wider than PostGIS's (bug)"},
 }
 
 func gisEntryExists(t *testing.T, id string) bool {
