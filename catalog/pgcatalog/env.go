@@ -114,9 +114,6 @@ type Env struct {
 	Ctx  context.Context
 	Snap *catalog.Snapshot
 	Sess Session
-	// installed memoizes which built-in extensions the database created
-	// or uses (ExtensionOID).
-	installed map[string]bool
 }
 
 var _ builtins.Catalog = (*Env)(nil)

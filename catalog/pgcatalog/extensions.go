@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -248,21 +249,38 @@ const installedExtensionOIDBase = 0x7e000000
 // the dump restores into PostgreSQL, where the extension's types and
 // functions exist only once it is created.
 func (e *Env) ExtensionOID(x Extension) uint32 {
-	if e.Snap == nil {
-		return x.OID
-	}
-	if e.installed == nil {
-		e.installed = map[string]bool{}
-		for _, y := range Extensions {
-			_, created := e.Snap.Extension(y.Name)
-			_, used := ExtensionUser(e.Snap, y)
-			e.installed[y.Name] = created || used
-		}
-	}
-	if e.installed[x.Name] {
+	if e.Snap != nil && installedExtensions(e.Snap)[x.Name] {
 		return installedExtensionOIDBase + x.OID
 	}
 	return x.OID
+}
+
+// installedExtensions are the built-in extensions snap's database created
+// or uses, by name, computed once per snapshot.
+func installedExtensions(snap *catalog.Snapshot) map[string]bool {
+	if snap == nil {
+		return nil
+	}
+	return snap.Memo(installedKey, func() any {
+		out := map[string]bool{}
+		for _, x := range Extensions {
+			_, created := snap.Extension(x.Name)
+			_, used := ExtensionUser(snap, x)
+			out[x.Name] = created || used
+		}
+		return out
+	}).(map[string]bool)
+}
+
+// relationExtension is the name of the built-in extension relation full
+// (schema.name) belongs to, "" for none.
+func relationExtension(full string) string {
+	for _, x := range Extensions {
+		if slices.Contains(x.Relations, full) {
+			return x.Name
+		}
+	}
+	return ""
 }
 
 // extensionByOID is the built-in extension with OID oid, under either of

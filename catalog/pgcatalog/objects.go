@@ -369,14 +369,15 @@ type objects struct {
 	descIndex map[descriptionKey]string
 }
 
-// objectsKey, namespacesKey and rolesKey are the keys of what pgcatalog derives
-// from a snapshot (catalog.Snapshot.Memo).
+// objectsKey, namespacesKey, rolesKey and installedKey are the keys of
+// what pgcatalog derives from a snapshot (catalog.Snapshot.Memo).
 type memoKey int
 
 const (
 	objectsKey memoKey = iota
 	namespacesKey
 	rolesKey
+	installedKey
 )
 
 // objects returns the relations of e's snapshot, computed once per
@@ -538,8 +539,15 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 	}
 	for _, r := range relationList() {
 		ns := uint32(NamespaceCatalog)
-		if r.Schema == "information_schema" {
+		switch {
+		case r.Schema == "information_schema":
 			ns = NamespaceInfoSchema
+		case r.Schema == catalog.PublicSchema && installedExtensions(snap)[relationExtension(r.Schema+"."+r.Name)]:
+			// An extension's relation (PostGIS's spatial_ref_sys) is
+			// public's once the database created or uses the extension,
+			// as CREATE EXTENSION puts it there; otherwise it is listed
+			// with the catalogs, out of public's listings (\dt).
+			ns = NamespacePublic
 		}
 		cols := make([]column, len(r.Columns))
 		for i, c := range r.Columns {

@@ -147,13 +147,6 @@ var gisMasks = map[string]gisMask{
 // SQLSTATE (zpCode), or "" where it answers with other rows. The test
 // fails when the answer changes, so that a fix updates this list.
 var gisKnown = map[string]struct{ why, zpCode string }{
-	// pg_class has no rows for PostGIS's own relations (the
-	// geometry_columns and geography_columns views, the spatial_ref_sys
-	// table), which zproxy answers from its catalog: listings of every
-	// relation in public miss them. QGIS lists them only with "Also list
-	// tables with no geometry"; GeoTools drops them (includeTable).
-	"qgis/S2.6":       {why: "pg_class lacks geometry_columns, geography_columns and spatial_ref_sys"},
-	"geoserver/S1.05": {why: "pg_class lacks spatial_ref_sys (pgJDBC getTables lists it)"},
 	// pg_type holds the types zproxy implements (344 rows, PostgreSQL 639):
 	// every type these layers' columns have is there; the rest (box3d,
 	// raster, catalog row types, ...) are not. (Not in the QGIS report's
