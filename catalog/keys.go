@@ -434,11 +434,7 @@ func attrValue(a *kv.Attr, t sqltypes.Type, owned bool) (sqltypes.Value, error) 
 		case sqltypes.KindText:
 			return sqltypes.NewText(string(a.B)), nil
 		case sqltypes.KindGeometry:
-			v := sqltypes.Value{K: sqltypes.KindGeometry, S: string(a.B)}
-			if t.ID == sqltypes.Geography {
-				v.I = 1
-			}
-			return v, nil
+			return sqltypes.StoredGeometry(t, a.B), nil
 		}
 	}
 	return sqltypes.Null, fmt.Errorf("catalog: stored attribute %q (kind %d) does not fit column type %s", a.Name, a.Kind, t)
@@ -941,7 +937,7 @@ func CheckKeyEncodable(t sqltypes.Type) error {
 		// boxes; zproxy has neither it nor a spatial index yet.
 		return pgerr.New(pgerr.FeatureNotSupported, "%s columns cannot be key or index columns", sqltypes.Type{ID: t.ID})
 	}
-	if t.ID == sqltypes.XML || t.ID == sqltypes.Lquery || t.ID == sqltypes.Ltxtquery || sqltypes.IsGeo(t.ID) {
+	if t.ID == sqltypes.XML || t.ID == sqltypes.Lquery || t.ID == sqltypes.Ltxtquery || sqltypes.IsGeo(t.ID) || t.ID == sqltypes.Box2D {
 		return CheckKeyType(t, KindBTree) // no btree operator class: PostgreSQL's 42704
 	}
 	return nil
@@ -973,7 +969,7 @@ func CheckKeyType(t sqltypes.Type, kind IndexKind) error {
 		// PostgreSQL has btree and hash operator classes for hstore, whose
 		// order it calls not useful; zproxy has no key encoding for it.
 		return pgerr.New(pgerr.FeatureNotSupported, "hstore columns cannot be key or index columns")
-	case sqltypes.XML, sqltypes.JSONPath, sqltypes.Lquery, sqltypes.Ltxtquery, sqltypes.GeoPoint, sqltypes.GeoLSeg, sqltypes.GeoBox, sqltypes.GeoLine, sqltypes.GeoPath, sqltypes.GeoPolygon, sqltypes.GeoCircle:
+	case sqltypes.XML, sqltypes.JSONPath, sqltypes.Lquery, sqltypes.Ltxtquery, sqltypes.GeoPoint, sqltypes.GeoLSeg, sqltypes.GeoBox, sqltypes.GeoLine, sqltypes.GeoPath, sqltypes.GeoPolygon, sqltypes.GeoCircle, sqltypes.Box2D:
 		return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method %q", t, method).
 			WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
 	case sqltypes.TSVector, sqltypes.TSQuery:

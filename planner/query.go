@@ -1680,10 +1680,10 @@ func isNoColumns(f *ast.SelectField) bool {
 }
 
 // orderable refuses ORDER BY a type PostgreSQL has no ordering operator
-// for (no btree operator class): json, xml, xid, aclitem, jsonpath and
-// the geometric types.
+// for (no btree operator class): json, xml, xid, aclitem, jsonpath, the
+// geometric types and PostGIS's box2d.
 func orderable(t sqltypes.Type) error {
-	if withoutComparison(t) || t.ID == sqltypes.XID || t.ID == sqltypes.ACLItem || sqltypes.IsGeo(t.ID) {
+	if withoutComparison(t) || t.ID == sqltypes.XID || t.ID == sqltypes.ACLItem || sqltypes.IsGeo(t.ID) || t.ID == sqltypes.Box2D {
 		return pgerr.New(pgerr.UndefinedFunction, "could not identify an ordering operator for type %s", t).
 			WithHint("Use an explicit ordering operator or modify the query.")
 	}
@@ -1691,11 +1691,12 @@ func orderable(t sqltypes.Type) error {
 }
 
 // groupable refuses GROUP BY and DISTINCT over a type PostgreSQL has no
-// equality operator for: json, xml, jsonpath and the geometric types
+// equality operator for: json, xml, jsonpath, the geometric types
 // (whose = operators, where they have one, compare areas or lengths and
-// belong to no operator class).
+// belong to no operator class) and PostGIS's box2d (whose = is geometry's,
+// through the implicit cast).
 func groupable(t sqltypes.Type) error {
-	if withoutComparison(t) || sqltypes.IsGeo(t.ID) {
+	if withoutComparison(t) || sqltypes.IsGeo(t.ID) || t.ID == sqltypes.Box2D {
 		return pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type %s", t)
 	}
 	return nil

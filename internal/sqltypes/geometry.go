@@ -36,6 +36,20 @@ func (v Value) IsGeography() bool { return v.K == KindGeometry && v.I == 1 }
 // box2dMark is I of a box2d value.
 const box2dMark = 2
 
+// StoredGeometry is the value of type t (geometry, geography or box2d)
+// whose EWKB a row stores: the EWKB alone does not say which of the
+// three it is.
+func StoredGeometry(t Type, ewkb []byte) Value {
+	v := Value{K: KindGeometry, S: string(ewkb)}
+	switch t.ID {
+	case Geography:
+		v.I = 1
+	case Box2D:
+		v.I = box2dMark
+	}
+	return v
+}
+
 // NewBox2D returns PostGIS's box2d of b: a geometry value holding the
 // geometry the box casts to (a point, a line or a polygon, as
 // BOX2D_to_LWGEOM makes it, SRID 0), so that the implicit cast to
