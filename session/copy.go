@@ -627,6 +627,9 @@ func (st *statement) copyIntoExtensionRelation(rel *catalog.Table, name string, 
 	if err != nil {
 		return nil, err
 	}
+	if st.sess.readOnly() {
+		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute COPY FROM in a read-only transaction")
+	}
 	return &copyNone{sess: st.sess, format: f, name: name}, nil
 }
 
