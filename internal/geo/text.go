@@ -195,18 +195,22 @@ func isoWKT(s string) string {
 		word := strings.ToLower(s[i:j])
 		b.WriteString(s[i:j])
 		i = j
-		tag, mSuffix := word, false
-		if !wktTags[tag] && strings.HasSuffix(word, "m") && wktTags[word[:len(word)-1]] {
-			tag, mSuffix = word[:len(word)-1], true
+		// PostGIS reads a dimension suffix written onto the tag too:
+		// POINTM, POINTZ, POINTZM.
+		tag, suffix := word, ""
+		for _, sfx := range []string{"zm", "z", "m"} {
+			if !wktTags[tag] && strings.HasSuffix(word, sfx) && wktTags[word[:len(word)-len(sfx)]] {
+				tag, suffix = word[:len(word)-len(sfx)], sfx
+			}
 		}
 		if !wktTags[tag] {
 			continue // EMPTY, Z, M, ZM, or a number's exponent
 		}
-		if mSuffix {
+		if suffix != "" {
 			str := b.String()
 			b.Reset()
-			b.WriteString(str[:len(str)-1])
-			b.WriteString(" M ")
+			b.WriteString(str[:len(str)-len(suffix)])
+			b.WriteString(" " + strings.ToUpper(suffix) + " ")
 			continue
 		}
 		// Already tagged, or empty: as written.
