@@ -40,6 +40,10 @@ type TableStats struct {
 	// Sampled is how many rows the column statistics were computed from.
 	Sampled    int       `json:"sampled"`
 	AnalyzedAt time.Time `json:"analyzed_at"`
+	// ReadAt is when the analysis began reading the rows: of two
+	// analyses, the one that read later describes the newer rows, and
+	// PutStats keeps it whichever finishes last.
+	ReadAt time.Time `json:"read_at,omitempty"`
 	// Auto tells an automatic analysis from an ANALYZE statement
 	// (pg_stat_user_tables.last_autoanalyze vs last_analyze).
 	Auto bool `json:"auto,omitempty"`
@@ -445,8 +449,19 @@ func (c *Catalog) PutStats(ctx context.Context, stats ...*TableStats) error {
 				continue
 			}
 			at := ts.AnalyzedAt
+			prev := s.stats[ts.TableID]
+			if prev != nil && ts.ReadAt.Before(prev.ReadAt) {
+				// An analysis overtaken by one that began reading later (an
+				// automatic one still reading when an ANALYZE statement
+				// started): PostgreSQL's lock would have made the statement
+				// wait, so its newer rows stand; the older analysis still
+				// counts as run.
+				newer := *prev
+				newer.Auto = ts.Auto
+				ts = &newer
+			}
 			ts.LastAnalyze, ts.LastAutoAnalyze, ts.AnalyzeCount, ts.AutoAnalyzeCount = nil, nil, 0, 0
-			if prev := s.stats[ts.TableID]; prev != nil {
+			if prev != nil {
 				ts.LastAnalyze, ts.LastAutoAnalyze = prev.LastAnalyze, prev.LastAutoAnalyze
 				ts.AnalyzeCount, ts.AutoAnalyzeCount = prev.AnalyzeCount, prev.AutoAnalyzeCount
 			}

@@ -18,6 +18,7 @@ import (
 // values and the histogram come.
 type StatsCollector struct {
 	t       *Table
+	readAt  time.Time
 	size    int
 	rng     *rand.Rand
 	rows    int64
@@ -40,13 +41,14 @@ type StatsCollector struct {
 }
 
 // NewStatsCollector starts collecting statistics of t from at most
-// sampleSize sampled rows (SampleRows when sampleSize <= 0).
+// sampleSize sampled rows (SampleRows when sampleSize <= 0). Start it just
+// before reading the rows: its start is the statistics' ReadAt.
 func NewStatsCollector(t *Table, sampleSize int) *StatsCollector {
 	if sampleSize <= 0 {
 		sampleSize = SampleRows
 	}
 	n := len(t.Columns)
-	c := &StatsCollector{t: t, size: sampleSize, rng: rand.New(rand.NewPCG(t.ID, 0x5eed)), // reproducible samples
+	c := &StatsCollector{t: t, readAt: time.Now().UTC(), size: sampleSize, rng: rand.New(rand.NewPCG(t.ID, 0x5eed)), // reproducible samples
 		nulls: make([]int64, n), width: make([]int64, n), min: make([]sqltypes.Value, n), max: make([]sqltypes.Value, n),
 		sketch: make([]*hyperLogLog, n), ordered: make([]bool, n), planar: make([]builtins.PlanarPoint, n), extent: make([]*[4]float64, n),
 		bounds: make([]*[4]float64, n)}
@@ -111,7 +113,7 @@ func (c *StatsCollector) addPoint(i int, v sqltypes.Value) {
 
 // Finish returns the statistics of the rows added.
 func (c *StatsCollector) Finish(auto bool) *TableStats {
-	ts := &TableStats{TableID: c.t.ID, Rows: float64(c.rows), Sampled: len(c.sample), AnalyzedAt: time.Now().UTC(), Auto: auto}
+	ts := &TableStats{TableID: c.t.ID, Rows: float64(c.rows), Sampled: len(c.sample), AnalyzedAt: time.Now().UTC(), ReadAt: c.readAt, Auto: auto}
 	whole := int64(len(c.sample)) == c.rows
 	for i, col := range c.t.Columns {
 		cs := ColumnStats{Attr: col.AttrName(), Name: col.Name, Type: col.Type, Min: c.min[i], Max: c.max[i], Extent: c.extent[i], Bounds: c.bounds[i]}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -110,21 +111,7 @@ func TestStatsCollector(t *testing.T) {
 // back typed in another catalog's snapshot; dropping the table drops them.
 func TestStatsStored(t *testing.T) {
 	ctx := context.Background()
-	store, err := zpebble.Open(t.Name(), zpebble.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	cat, err := catalog.Open(ctx, store)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tbl := statsTable()
-	if _, err := cat.Update(ctx, func(s *catalog.Snapshot, v uint64) (catalog.Change, error) {
-		return catalog.Change{Put: []*catalog.Table{tbl}}, nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	store, cat, tbl := openStatsCatalog(t)
 	c := catalog.NewStatsCollector(tbl, 0)
 	for i := 0; i < 500; i++ {
 		c.Add(statsRow(i))
@@ -164,4 +151,73 @@ func TestStatsStored(t *testing.T) {
 	if snap.Stats(tbl.ID) != nil {
 		t.Fatal("statistics outlived their table")
 	}
+}
+
+// TestStatsOlderReadKeepsNewer stores an analysis that began reading
+// before the one already stored (an automatic analysis overtaken by an
+// ANALYZE statement): the newer rows' statistics stay, and both analyses
+// are counted.
+func TestStatsOlderReadKeepsNewer(t *testing.T) {
+	ctx := context.Background()
+	_, cat, tbl := openStatsCatalog(t)
+	collect := func(rows int) *catalog.StatsCollector {
+		c := catalog.NewStatsCollector(tbl, 0)
+		for i := 0; i < rows; i++ {
+			c.Add(statsRow(i))
+		}
+		return c
+	}
+	older := collect(100)
+	time.Sleep(time.Millisecond) // the clock must tell the two reads apart
+	newer := collect(300)
+	if err := cat.PutStats(ctx, newer.Finish(false)); err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.PutStats(ctx, older.Finish(true)); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := snap.Stats(tbl.ID)
+	if ts == nil || ts.Rows != 300 {
+		t.Fatalf("the older read replaced the newer: %+v", ts)
+	}
+	if ts.AnalyzeCount != 1 || ts.AutoAnalyzeCount != 1 || ts.LastAnalyze == nil || ts.LastAutoAnalyze == nil {
+		t.Fatalf("both analyses should count: %+v", ts)
+	}
+	// A later read replaces them, as it always has.
+	if err := cat.PutStats(ctx, collect(50).Finish(true)); err != nil {
+		t.Fatal(err)
+	}
+	if snap, err = cat.Snapshot(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ts := snap.Stats(tbl.ID); ts.Rows != 50 || ts.AutoAnalyzeCount != 2 {
+		t.Fatalf("a later read did not replace them: %+v", ts)
+	}
+}
+
+// openStatsCatalog opens a catalog on an in-memory Pebble store (closed
+// when the test ends) holding statsTable.
+func openStatsCatalog(t *testing.T) (*zpebble.Store, *catalog.Catalog, *catalog.Table) {
+	t.Helper()
+	ctx := context.Background()
+	store, err := zpebble.Open(t.Name(), zpebble.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	cat, err := catalog.Open(ctx, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl := statsTable()
+	if _, err := cat.Update(ctx, func(s *catalog.Snapshot, v uint64) (catalog.Change, error) {
+		return catalog.Change{Put: []*catalog.Table{tbl}}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return store, cat, tbl
 }
