@@ -351,14 +351,18 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 		// fifth of the time by chance alone, and its batches, sized by
 		// the same density, find the K nearest.
 		chance := celled && withinExtent(q.Points, cx, cy)
-		if near, far, _ := r.candSpan(); !outside && (near < 0 && !chance || near > d0 && (rad > d0 && near > d0+nearestFarProbe*(rad-d0) || near-d0 > nearestFarProbe*(far-near))) {
+		if near, far, m := r.candSpan(); !outside && (near < 0 && !chance || near > d0 && (rad > d0 && near > d0+nearestFarProbe*(rad-d0) || m > 1 && !chance && near-d0 > nearestFarProbe*(far-near))) {
 			// Within the data's bounds but far from its rows (bounds
 			// padded in coarse cells, as float codes are near 0, or a
 			// hole in the data): the probe found no row (the cell around
 			// the centre), or its nearest lies far beyond the disc that
-			// was to hold K, or its rows lie at about one distance, much
-			// farther than they spread over. The search goes as from
-			// outside, from the nearest cells that hold a row (Descend).
+			// was to hold K, or its rows (two or more: one row, as at
+			// K = 1 after the trim, has no spread) lie at about one
+			// distance, much farther than they spread over (not said of
+			// the statistics' probe cell: it holds the centre, so its few
+			// rows are near however alike their distances). The search
+			// goes as from outside, from the nearest cells that hold a
+			// row (Descend).
 			outside = true
 		}
 		if outside {
@@ -430,6 +434,12 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 			rad = d
 		case batch >= nearestMaxBatches:
 			rad = math.Inf(1)
+		case dens > 0 && r.shortRadius(q.K, cells.Settled(), d0) > rad:
+			// A few short of K within a disc read whole: only the ring
+			// that the disc's own density says holds the rest, in cells
+			// as fine as before, where doubling the disc's area (below)
+			// would read about K more rows for the last few.
+			rad = r.shortRadius(q.K, cells.Settled(), d0)
 		default:
 			// Too few candidates yet: a disc of twice the area, or the
 			// one that holds K at the density of the candidates there are.
@@ -947,6 +957,27 @@ func (r *nearestRows) densityRadius(k int, rad, d0 float64) float64 {
 		m++
 	}
 	return d0 + (rad-d0)*math.Sqrt(float64(k)/float64(max(m, 1)))*nearestMargin
+}
+
+// shortRadius is the radius of the disc expected to hold the k nearest
+// when the disc of radius settled, read whole, holds m of them, at least
+// half of k but fewer: the disc's density times the area for the k - m
+// missing rows and their spread (two standard deviations of their count,
+// and one more). 0 when the disc holds fewer than half of k, whose
+// density is too rough to step by.
+func (r *nearestRows) shortRadius(k int, settled, d0 float64) float64 {
+	m := 0
+	for _, c := range r.cands {
+		if c.dist.IsNull() || !(c.dist.AsFloat() <= settled) {
+			break
+		}
+		m++
+	}
+	if m >= k || 2*m < k || !(settled > d0) {
+		return 0
+	}
+	need := float64(k - m)
+	return d0 + (settled-d0)*math.Sqrt((float64(m)+need+2*math.Sqrt(need)+1)/float64(m))
 }
 
 // spreadRadius is the radius that holds k at the density of the fewer

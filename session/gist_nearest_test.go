@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -429,5 +430,63 @@ func TestNearestAtZeroCoordinates(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNearestItemsOnDynamoDB bounds the index entries a kNN search reads
+// per row returned on DynamoDB, where each is an item read: 2,000 points
+// uniform over a square, analyzed, and K = 1, 10 and 100 from 30 centres
+// each. The bounds are what the search read when this test was written
+// (7.8, 2.3 and 1.4), with some room; before, a search took the one row
+// of the cell around the centre for a sign that the centre lay outside
+// the data, and a search a few rows short of K doubled the disc it read:
+// 49, 3.4 and 1.5.
+func TestNearestItemsOnDynamoDB(t *testing.T) {
+	var open func(*testing.T) kv.Store
+	for _, be := range backends(t) {
+		if be.name == "dynamodb" {
+			open = be.open
+		}
+	}
+	if open == nil {
+		t.Skip("needs DYNAMODB_ENDPOINT")
+	}
+	_, sess := newSession(t, open(t))
+	mustExec(t, sess, "CREATE TABLE pts (id int PRIMARY KEY, g geometry(Point, 4326))")
+	mustExec(t, sess, "CREATE INDEX pts_g ON pts USING gist (g)")
+	rng := rand.New(rand.NewSource(11))
+	for b := 0; b < 4; b++ {
+		var rows []string
+		for i := 0; i < 500; i++ {
+			rows = append(rows, fmt.Sprintf("(%d, 'SRID=4326;POINT(%.7f %.7f)')", b*500+i, 10+rng.Float64(), 50+rng.Float64()))
+		}
+		mustExec(t, sess, "INSERT INTO pts VALUES "+strings.Join(rows, ", "))
+	}
+	mustExec(t, sess, "ANALYZE pts")
+	itemsRead := regexp.MustCompile(`z-order nearest .*actual rows=(\d+) .*items read=(\d+)`)
+	for _, c := range []struct {
+		k         int
+		atMostPer float64
+	}{{1, 10}, {10, 2.6}, {100, 1.45}} {
+		var rows, items float64
+		for i := 0; i < 30; i++ {
+			q := fmt.Sprintf("EXPLAIN ANALYZE SELECT id FROM pts ORDER BY g <-> 'SRID=4326;POINT(%.7f %.7f)'::geometry LIMIT %d", 10.05+0.9*rng.Float64(), 50.05+0.9*rng.Float64(), c.k)
+			found := false
+			for _, line := range mustExec(t, sess, q) {
+				if m := itemsRead.FindStringSubmatch(line); m != nil {
+					r, _ := strconv.Atoi(m[1])
+					n, _ := strconv.Atoi(m[2])
+					rows, items, found = rows+float64(r), items+float64(n), true
+				}
+			}
+			if !found {
+				t.Fatalf("%s: no z-order nearest scan", q)
+			}
+		}
+		if per := items / rows; per > c.atMostPer {
+			t.Errorf("K = %d: %.2f items read per row, want at most %.2f", c.k, per, c.atMostPer)
+		} else {
+			t.Logf("K = %d: %.2f items read per row", c.k, per)
+		}
 	}
 }
