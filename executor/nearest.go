@@ -949,6 +949,12 @@ func (r *nearestRows) trim(k int) {
 // candidates within rad, a disc read whole: the radius holding K at their
 // density, widened by nearestMargin.
 func (r *nearestRows) densityRadius(k int, rad, d0 float64) float64 {
+	m := r.countWithin(rad)
+	return d0 + (rad-d0)*math.Sqrt(float64(k)/float64(max(m, 1)))*nearestMargin
+}
+
+// countWithin is how many candidates (sorted) lie within distance rad.
+func (r *nearestRows) countWithin(rad float64) int {
 	m := 0
 	for _, c := range r.cands {
 		if c.dist.IsNull() || !(c.dist.AsFloat() <= rad) {
@@ -956,7 +962,7 @@ func (r *nearestRows) densityRadius(k int, rad, d0 float64) float64 {
 		}
 		m++
 	}
-	return d0 + (rad-d0)*math.Sqrt(float64(k)/float64(max(m, 1)))*nearestMargin
+	return m
 }
 
 // shortRadius is the radius of the disc expected to hold the k nearest
@@ -966,13 +972,7 @@ func (r *nearestRows) densityRadius(k int, rad, d0 float64) float64 {
 // and one more). 0 when the disc holds fewer than half of k, whose
 // density is too rough to step by.
 func (r *nearestRows) shortRadius(k int, settled, d0 float64) float64 {
-	m := 0
-	for _, c := range r.cands {
-		if c.dist.IsNull() || !(c.dist.AsFloat() <= settled) {
-			break
-		}
-		m++
-	}
+	m := r.countWithin(settled)
 	if m >= k || 2*m < k || !(settled > d0) {
 		return 0
 	}
