@@ -35,6 +35,10 @@ const (
 	// IntentTxnAttr, IntentOpAttr and IntentValueAttr are a write intent:
 	// the transaction record's id, what the transaction does to the item,
 	// and the new value (a map of the item's attributes) for a put.
+	// ShareLocksAttr is the set of the large transactions holding a share
+	// lock on the item: share locks are compatible with each other, so
+	// they are not an intent, which excludes every other transaction.
+	ShareLocksAttr  = "~shr"
 	VersionAttr     = "~ts"
 	TombstoneAttr   = "~del"
 	ExpiresAttr     = "~exp"

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -32,21 +31,22 @@ func (b *txnBackend) purgeTombstones(ctx context.Context, writes []kvtxn.Write, 
 	}
 	s := b.s
 	ctx = context.WithoutCancel(ctx)
-	names := map[string]string{"#del": TombstoneAttr, "#ts": VersionAttr, "#txn": IntentTxnAttr}
+	names := map[string]string{"#del": TombstoneAttr, "#ts": VersionAttr}
+	cond := "#del = :true AND #ts = :cts AND " + noBlockers(names)
 	values := map[string]types.AttributeValue{":true": &types.AttributeValueMemberBOOL{Value: true}, ":cts": numberValue(cts)}
 	_ = parallel(ctx, len(keys), s.concurrency, func(ctx context.Context, i int) error {
 		start := time.Now()
 		resp, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 			TableName:                 &s.table,
 			Key:                       keyAttrs(keys[i]),
-			ConditionExpression:       aws.String("#del = :true AND #ts = :cts AND attribute_not_exists(#txn)"),
+			ConditionExpression:       &cond,
 			ExpressionAttributeNames:  names,
 			ExpressionAttributeValues: values,
 			ReturnConsumedCapacity:    types.ReturnConsumedCapacityTotal,
 		})
 		var failed *types.ConditionalCheckFailedException
 		if errors.As(err, &failed) {
-			err = nil // written again since, or under an intent: not ours to remove
+			err = nil // written again since, or under an intent or a lock: not ours to remove
 		}
 		var consumed []types.ConsumedCapacity
 		if resp != nil && resp.ConsumedCapacity != nil {

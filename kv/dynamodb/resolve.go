@@ -165,6 +165,16 @@ func (s *Store) resolveIntent(ctx context.Context, key kv.Key, st stored, r reco
 // a large transaction's owner sends up to maxTransactItems of them in one
 // TransactWriteItems.
 func (s *Store) resolution(key kv.Key, st stored, r record) types.TransactWriteItem {
+	if st.intent.shared {
+		// A share lock leaves the item as it was, whatever the outcome:
+		// only the transaction's id leaves the set (the last one out
+		// removes the attribute).
+		update := "DELETE #shr :ids"
+		return types.TransactWriteItem{Update: &types.Update{TableName: &s.table, Key: keyAttrs(key), UpdateExpression: &update,
+			ConditionExpression:       aws.String("contains(#shr, :txn)"),
+			ExpressionAttributeNames:  map[string]string{"#shr": ShareLocksAttr},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":txn": &types.AttributeValueMemberB{Value: st.intent.txn}, ":ids": &types.AttributeValueMemberBS{Value: [][]byte{st.intent.txn}}}}}
+	}
 	names := map[string]string{"#txn": IntentTxnAttr}
 	values := map[string]types.AttributeValue{":txn": &types.AttributeValueMemberB{Value: st.intent.txn}}
 	cond := aws.String("#txn = :txn")
@@ -199,6 +209,43 @@ func (s *Store) resolution(key kv.Key, st stored, r record) types.TransactWriteI
 		return types.TransactWriteItem{Update: &types.Update{TableName: &s.table, Key: keyAttrs(key), UpdateExpression: &update,
 			ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values}}
 	}
+}
+
+// clearBlockers makes way for a writer (exclusive) or a share lock
+// (not exclusive) that found st in its path: an intent is cleared
+// (clearIntent), and, for a writer, so are the share locks of finished
+// transactions (clearSharers). It reports false when nothing stood in the
+// way, so that the condition failed on the version (a conflict the caller
+// reports), and returns a *kv.ConflictError when a transaction in the way
+// is alive.
+func (s *Store) clearBlockers(ctx context.Context, key kv.Key, st stored, exclusive bool, stats *kv.Stats) (bool, error) {
+	switch {
+	case st.intent != nil:
+		return true, s.clearIntent(ctx, key, st, stats)
+	case exclusive && len(st.sharers) > 0:
+		return true, s.clearSharers(ctx, key, st, stats)
+	}
+	return false, nil
+}
+
+// clearSharers removes from the item under key the share locks of the
+// finished transactions among st.sharers (aborting those expired); a live
+// one is a conflict: the writer loses, as against an intent.
+func (s *Store) clearSharers(ctx context.Context, key kv.Key, st stored, stats *kv.Stats) error {
+	for _, id := range st.sharers {
+		r, err := s.settle(ctx, id, readMode{stats: stats})
+		if err != nil {
+			return err
+		}
+		if r.state == statePending {
+			return &kv.ConflictError{Key: key, Reason: "another transaction holds a share lock on this key"}
+		}
+		lock := stored{sort: st.sort, exists: st.exists, ts: st.ts, intent: &intent{txn: id, op: opLockShare, shared: true}}
+		if err := s.resolveIntent(ctx, key, lock, r, stats); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // clearIntent makes way for a writer that found st's intent in its path:

@@ -21,11 +21,29 @@ const (
 	opLockShare  intentOp = 4 // nothing changes; the intent only keeps writers out
 )
 
-// intent is a transaction's pending write on an item.
+// noBlockers is the condition that neither another transaction's intent
+// nor a share lock is on an item, with its names added to names: what
+// every write requires (a share lock requires only the first, see
+// noIntent).
+func noBlockers(names map[string]string) string {
+	names["#txn"], names["#shr"] = IntentTxnAttr, ShareLocksAttr
+	return "attribute_not_exists(#txn) AND attribute_not_exists(#shr)"
+}
+
+// noIntent is the condition that no transaction's intent is on an item:
+// what a share lock requires, as other share locks may be there.
+func noIntent(names map[string]string) string {
+	names["#txn"] = IntentTxnAttr
+	return "attribute_not_exists(#txn)"
+}
+
+// intent is a transaction's pending write on an item, or, when shared, a
+// large transaction's share lock: its id among the item's ShareLocksAttr.
 type intent struct {
-	txn   []byte
-	op    intentOp
-	value map[string]types.AttributeValue // opPut: the new item's attributes, without keys
+	txn    []byte
+	op     intentOp
+	value  map[string]types.AttributeValue // opPut: the new item's attributes, without keys
+	shared bool
 }
 
 // stored is an item as the table holds it: the committed version (which
@@ -36,6 +54,23 @@ type stored struct {
 	attrs  []kv.Attr // the committed user attributes
 	ts     int64     // commit timestamp of the committed version; 0 when written without one
 	intent *intent
+	// sharers are the ids of the large transactions holding a share lock
+	// on the item (ShareLocksAttr).
+	sharers [][]byte
+}
+
+// holds reports whether transaction id's intent or share lock is on the
+// item.
+func (st stored) holds(id []byte) bool {
+	if st.intent != nil && string(st.intent.txn) == string(id) {
+		return true
+	}
+	for _, s := range st.sharers {
+		if string(s) == string(id) {
+			return true
+		}
+	}
+	return false
 }
 
 // placeholder reports whether the item holds nothing but an intent: the key
@@ -64,6 +99,9 @@ func decodeStored(item map[string]types.AttributeValue) (stored, error) {
 	}
 	if st.ts, err = numberAttr(item, VersionAttr); err != nil {
 		return stored{}, err
+	}
+	if shr, ok := item[ShareLocksAttr].(*types.AttributeValueMemberBS); ok {
+		st.sharers = shr.Value
 	}
 	txn, ok := item[IntentTxnAttr].(*types.AttributeValueMemberB)
 	if !ok {

@@ -400,9 +400,13 @@ func (b *txnBackend) transactItems(writes []kvtxn.Write, ts int64) ([]types.Tran
 	items := make([]types.TransactWriteItem, len(writes))
 	size := 0
 	for i, w := range writes {
-		names := map[string]string{"#txn": IntentTxnAttr}
+		names := map[string]string{}
 		values := map[string]types.AttributeValue{}
-		cond := aws.String("attribute_not_exists(#txn) AND " + b.versionCond(w.Key, names, values))
+		blockers := noIntent(names)
+		if b.exclusive(w) {
+			blockers = noBlockers(names)
+		}
+		cond := aws.String(blockers + " AND " + b.versionCond(w.Key, names, values))
 		if len(values) == 0 {
 			values = nil
 		}
@@ -438,6 +442,21 @@ func (b *txnBackend) transactItems(writes []kvtxn.Write, ts int64) ([]types.Tran
 		size += len(w.Key.Partition) + len(w.Key.Sort) + 64
 	}
 	return items, size, nil
+}
+
+// exclusive reports whether w's action in a small transaction excludes
+// other transactions' share locks: a put, a delete, an update lock of an
+// item (which moves its version); a share lock, and a lock of an absent
+// key, are only checked.
+func (b *txnBackend) exclusive(w kvtxn.Write) bool {
+	switch w.Kind {
+	case kvtxn.WritePut, kvtxn.WriteDelete:
+		return true
+	case kvtxn.WriteLockUpdate:
+		p := b.points[keyString(w.Key)]
+		return p != nil && p.exists
+	}
+	return false
 }
 
 // commitSmall commits in one TransactWriteItems. A failed version
@@ -480,11 +499,15 @@ func (b *txnBackend) commitSmall(ctx context.Context, writes []kvtxn.Write, stat
 					return fmt.Errorf("dynamodb: TransactWriteItems reported a failed condition on item %d of %d: %w", i, len(writes), err)
 				}
 				st, derr := decodeStored(r.Item)
-				if derr != nil || st.intent == nil {
+				if derr != nil {
 					return &kv.ConflictError{Key: writes[i].Key, Reason: "another transaction wrote this key after this transaction's snapshot"}
 				}
-				if err := s.clearIntent(ctx, writes[i].Key, st, stats); err != nil {
+				cleared, err := s.clearBlockers(ctx, writes[i].Key, st, b.exclusive(writes[i]), stats)
+				if err != nil {
 					return err
+				}
+				if !cleared {
+					return &kv.ConflictError{Key: writes[i].Key, Reason: "another transaction wrote this key after this transaction's snapshot"}
 				}
 				retry = true
 			case "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded":

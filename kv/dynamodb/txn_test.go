@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/kv/kvlog"
 )
@@ -370,5 +373,130 @@ func TestLargeTransactionRequests(t *testing.T) {
 		if err := owner.Write(bg, w); err != nil {
 			t.Fatalf("write of key %d after the abort: %v (an intent left behind?)", i, err)
 		}
+	}
+}
+
+// TestLargeTransactionsShareLocks: share locks are compatible with each
+// other whatever the transactions' sizes. Every write transaction
+// share-locks its tables' descriptors, so two large ones on one table (two
+// bulk loads) must both commit; a writer of the locked key still loses to
+// a live holder, clears a finished or expired one, and no lock outlives
+// its transaction.
+func TestLargeTransactionsShareLocks(t *testing.T) {
+	requireDynamo(t)
+	opts := testOptions(uniqueTable(t), endpoint)
+	opts.TxnTimeout = 3 * time.Second
+	a := openTest(t, opts)
+	deleteTableOnCleanup(t, a)
+	b := openTest(t, opts)
+	locked := intItem("d", "descriptor", 1)
+	if err := a.Write(bg, kv.Batch{Ops: []kv.Op{putItemOp(locked)}}); err != nil {
+		t.Fatal(err)
+	}
+	// lockAndWrite runs a transaction on s that share-locks the key and
+	// writes n keys of its own (150: a large commit; 1: a small one).
+	lockAndWrite := func(s *Store, name string, n int) error {
+		txn, err := s.Begin(bg, kv.TxnOptions{})
+		if err != nil {
+			return err
+		}
+		defer txn.Rollback()
+		if err := txn.Lock(bg, []kv.Key{locked.Key}, kv.LockShare); err != nil {
+			return err
+		}
+		var ops []kv.Op
+		for i := range n {
+			ops = append(ops, putItemOp(intItem(name, fmt.Sprintf("k%03d", i), 1)))
+		}
+		if err := txn.Write(bg, kv.Batch{Ops: ops}); err != nil {
+			return err
+		}
+		return txn.Commit(bg)
+	}
+	overwrite := func(v int64) error {
+		return b.Write(bg, kv.Batch{Atomic: true, Ops: []kv.Op{putItemOp(intItem("d", "descriptor", v))}})
+	}
+	sharers := func() int {
+		t.Helper()
+		out, err := a.client.GetItem(bg, &dynamodb.GetItemInput{TableName: &a.table, Key: keyAttrs(locked.Key), ConsistentRead: aws.Bool(true)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := decodeStored(out.Item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.intent != nil {
+			t.Fatalf("the share-locked key holds an intent of op %d", st.intent.op)
+		}
+		return len(st.sharers)
+	}
+
+	// While a's transaction holds its lock (its intents placed, before
+	// its commit point), b's large and small transactions that lock the
+	// key commit, and a writer of the key conflicts.
+	var during []error
+	a.testHook = func(stage string) error {
+		if stage == "intents placed" {
+			if n := sharers(); n != 1 {
+				t.Errorf("%d share locks on the key while one transaction holds it", n)
+			}
+			during = append(during, lockAndWrite(b, "b", 150), lockAndWrite(b, "s", 1), overwrite(2))
+		}
+		return nil
+	}
+	if err := lockAndWrite(a, "a", 150); err != nil {
+		t.Fatalf("the first large transaction: %v", err)
+	}
+	a.testHook = nil
+	if during[0] != nil || during[1] != nil {
+		t.Fatalf("a large and a small transaction sharing the lock: %v, %v", during[0], during[1])
+	}
+	var ce *kv.ConflictError
+	if !errors.As(during[2], &ce) {
+		t.Fatalf("a write of the key under a live share lock: %v, want a conflict", during[2])
+	}
+	if n := sharers(); n != 0 {
+		t.Fatalf("%d share locks left after both transactions committed", n)
+	}
+	for _, name := range []string{"a", "b"} {
+		items, err := a.Get(bg, kv.GetRequest{Keys: []kv.Key{intItem(name, "k149", 0).Key}, Consistent: true})
+		if err != nil || !kv.Found(items[0]) {
+			t.Fatalf("transaction %s's writes: %v %v", name, items, err)
+		}
+	}
+	if err := overwrite(3); err != nil {
+		t.Fatalf("a write of the key once the locks are gone: %v", err)
+	}
+
+	// A proxy dies holding the lock: the writer conflicts while the
+	// transaction lives, then aborts it and removes its lock.
+	a.testHook = func(stage string) error {
+		if stage == "intents placed" {
+			return errSimulatedCrash
+		}
+		return nil
+	}
+	liveUntil := time.Now().Add(opts.TxnTimeout)
+	if err := lockAndWrite(a, "c", 150); !errors.Is(err, errSimulatedCrash) {
+		t.Fatalf("Commit: %v", err)
+	}
+	a.testHook = nil
+	if n := sharers(); n != 1 {
+		t.Fatalf("%d share locks after the crash, want the dead transaction's", n)
+	}
+	if err := overwrite(4); !errors.As(err, &ce) && time.Now().Before(liveUntil) {
+		t.Fatalf("a write over a live dead-proxy's share lock: %v, want a conflict", err)
+	}
+	time.Sleep(time.Until(liveUntil) + 100*time.Millisecond)
+	if err := overwrite(5); err != nil {
+		t.Fatalf("a write after the holder expired: %v", err)
+	}
+	if n := sharers(); n != 0 {
+		t.Fatalf("%d share locks after the writer cleared the expired one", n)
+	}
+	items, err := a.Get(bg, kv.GetRequest{Keys: []kv.Key{locked.Key, intItem("c", "k000", 0).Key}, Consistent: true})
+	if err != nil || kv.Lookup(items[0].Attrs, "v").I != 5 || kv.Found(items[1]) {
+		t.Fatalf("after recovery: %v %v", items, err)
 	}
 }

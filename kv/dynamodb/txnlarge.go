@@ -174,7 +174,7 @@ func (b *txnBackend) resolveAll(ctx context.Context, id []byte, writes []kvtxn.W
 			w := writes[i]
 			p := b.points[keyString(w.Key)]
 			keys = append(keys, w.Key)
-			sts = append(sts, stored{sort: w.Key.Sort, exists: p.exists, ts: p.ts, intent: &intent{txn: id, op: intentOpOf(w.Kind), value: news[i]}})
+			sts = append(sts, stored{sort: w.Key.Sort, exists: p.exists, ts: p.ts, intent: &intent{txn: id, op: intentOpOf(w.Kind), value: news[i], shared: b.sharedLock(w)}})
 		}
 		return s.resolveGroup(ctx, keys, sts, r, stats)
 	})
@@ -237,18 +237,41 @@ func intentValue(k kv.Key, attrs []kv.Attr) (map[string]types.AttributeValue, er
 	return item, nil
 }
 
+// sharedLock reports whether w is a share lock that a large transaction
+// takes by adding its id to the item's ShareLocksAttr, compatible with
+// other share locks, rather than by an intent: a share lock of a key that
+// holds an item (or a tombstone). A share lock of a key with no item
+// stays an intent on a placeholder, which its resolution deletes.
+func (b *txnBackend) sharedLock(w kvtxn.Write) bool {
+	if w.Kind != kvtxn.WriteLockShare {
+		return false
+	}
+	p := b.points[keyString(w.Key)]
+	return p != nil && (p.exists || p.ts > 0)
+}
+
 // intentUpdate is the conditional update placing transaction id's intent
 // on w's key (newItem, for a put, being the new item): conditional on the
-// version the transaction saw and on no other intent being there. A key
-// with no item gets a placeholder, marked as holding no committed value.
+// version the transaction saw and on no other transaction's intent or
+// share lock being there. A key with no item gets a placeholder, marked
+// as holding no committed value. A shared lock (sharedLock) adds id to the
+// item's share locks instead, conditional on the version and on no intent.
 func (b *txnBackend) intentUpdate(id []byte, w kvtxn.Write, newItem map[string]types.AttributeValue) *types.Update {
 	p := b.points[keyString(w.Key)]
-	names := map[string]string{"#txn": IntentTxnAttr, "#op": IntentOpAttr}
+	if b.sharedLock(w) {
+		names := map[string]string{"#shr": ShareLocksAttr}
+		values := map[string]types.AttributeValue{":ids": &types.AttributeValueMemberBS{Value: [][]byte{id}}}
+		cond := noIntent(names) + " AND " + b.versionCond(w.Key, names, values)
+		return &types.Update{TableName: &b.s.table, Key: keyAttrs(w.Key), UpdateExpression: aws.String("ADD #shr :ids"), ConditionExpression: &cond,
+			ExpressionAttributeNames: names, ExpressionAttributeValues: values,
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
+	}
+	names := map[string]string{"#op": IntentOpAttr}
 	values := map[string]types.AttributeValue{
 		":txn": &types.AttributeValueMemberB{Value: id},
 		":op":  numberValue(int64(intentOpOf(w.Kind))),
 	}
-	cond := "attribute_not_exists(#txn) AND " + b.versionCond(w.Key, names, values)
+	cond := noBlockers(names) + " AND " + b.versionCond(w.Key, names, values)
 	update := "SET #txn = :txn, #op = :op"
 	if w.Kind == kvtxn.WritePut {
 		update += ", #new = :new"
@@ -289,15 +312,19 @@ func (b *txnBackend) placeIntent(ctx context.Context, id []byte, w kvtxn.Write, 
 		case errors.As(err, &failed):
 			s.observe("place_intent", start, nil, nil, stats)
 			st, derr := decodeStored(failed.Item)
-			if derr == nil && st.intent != nil && string(st.intent.txn) == string(id) {
+			if derr == nil && st.holds(id) {
 				placed.Store(true) // a retry of a request that had succeeded
 				return nil
 			}
-			if derr != nil || st.intent == nil || attempt > 2 {
+			if derr != nil || attempt > 2 {
 				return &kv.ConflictError{Key: w.Key, Reason: "another transaction wrote this key after this transaction's snapshot"}
 			}
-			if err := s.clearIntent(ctx, w.Key, st, stats); err != nil {
+			cleared, err := s.clearBlockers(ctx, w.Key, st, !b.sharedLock(w), stats)
+			if err != nil {
 				return err
+			}
+			if !cleared {
+				return &kv.ConflictError{Key: w.Key, Reason: "another transaction wrote this key after this transaction's snapshot"}
 			}
 		default:
 			s.observe("place_intent", start, err, nil, stats)
@@ -343,16 +370,20 @@ func (b *txnBackend) placeIntentGroup(ctx context.Context, id []byte, ws []kvtxn
 				}
 				st, derr := decodeStored(r.Item)
 				switch {
-				case derr == nil && st.intent != nil && string(st.intent.txn) == string(id):
+				case derr == nil && st.holds(id):
 					// An earlier attempt whose answer was lost had
 					// landed; the abort path must clear these.
 					placed[i].Store(true)
 					own++
-				case derr != nil || st.intent == nil || clears[i] > 2:
+				case derr != nil || clears[i] > 2:
 					return &kv.ConflictError{Key: ws[i].Key, Reason: "another transaction wrote this key after this transaction's snapshot"}
 				default:
-					if err := s.clearIntent(ctx, ws[i].Key, st, stats); err != nil {
+					cleared, err := s.clearBlockers(ctx, ws[i].Key, st, !b.sharedLock(ws[i]), stats)
+					if err != nil {
 						return err
+					}
+					if !cleared {
+						return &kv.ConflictError{Key: ws[i].Key, Reason: "another transaction wrote this key after this transaction's snapshot"}
 					}
 					clears[i]++
 					retry = true

@@ -97,12 +97,12 @@ func mergeOps(ops []kv.Op) ([]mergedOp, error) {
 
 // conditionExpression translates an op's condition into a DynamoDB
 // ConditionExpression with its names and values. Every plain write also
-// requires that no transaction holds an intent on the item (the writer
-// clears finished ones and retries, see transact), and a tombstone counts
-// as no item.
+// requires that no transaction holds an intent or a share lock on the item
+// (the writer clears finished ones and retries, see transact), and a
+// tombstone counts as no item.
 func conditionExpression(op kv.Op) (*string, map[string]string, map[string]types.AttributeValue, error) {
-	names := map[string]string{"#txn": IntentTxnAttr}
-	cond := "attribute_not_exists(#txn)"
+	names := map[string]string{}
+	cond := noBlockers(names)
 	var values map[string]types.AttributeValue
 	switch op.Cond {
 	case kv.CondNotExists:
@@ -188,10 +188,10 @@ func (s *Store) transact(ctx context.Context, b kv.Batch) error {
 					return fmt.Errorf("dynamodb: TransactWriteItems reported a failed condition on item %d of %d: %w", i, len(merged), err)
 				}
 				st, derr := decodeStored(r.Item)
-				if derr == nil && st.intent != nil {
-					// A transaction's intent, not the condition, stood in
-					// the way: clear it and try again.
-					if err := s.clearIntent(ctx, merged[i].Key, st, b.Stats); err != nil {
+				if derr == nil && (st.intent != nil || len(st.sharers) > 0) {
+					// A transaction's intent or share lock, not the
+					// condition, stood in the way: clear it and try again.
+					if _, err := s.clearBlockers(ctx, merged[i].Key, st, true, b.Stats); err != nil {
 						return err
 					}
 					retryable = true
