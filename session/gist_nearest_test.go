@@ -437,7 +437,7 @@ func TestNearestAtZeroCoordinates(t *testing.T) {
 // per row returned on DynamoDB, where each is an item read: 2,000 points
 // uniform over a square, analyzed, and K = 1, 10 and 100 from 30 centres
 // each. The bounds are what the search read when this test was written
-// (7.8, 2.3 and 1.4), with some room; before, a search took the one row
+// (6.4, 2.1 and 1.3), with some room; before, a search took the one row
 // of the cell around the centre for a sign that the centre lay outside
 // the data, and a search a few rows short of K doubled the disc it read:
 // 49, 3.4 and 1.5.
