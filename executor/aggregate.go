@@ -29,6 +29,13 @@ type styledAggregator interface {
 	setStyle(sqltypes.Style)
 }
 
+// contextAggregator is an aggregator that sends notices (ST_MakeLine of
+// rows that hold no point): feed hands it the statement's function
+// context before the first value.
+type contextAggregator interface {
+	setContext(*builtins.Context)
+}
+
 // aggregators build the accumulator of each aggregate, by the name its
 // AggCall has (the registry's of package builtins, which types it; count(*)
 // is "count(*)"). The file of each aggregate fills it from init.
@@ -365,7 +372,7 @@ type aggInstance struct {
 	// copy the row).
 	args []sqltypes.Value
 	// styled is set once the session's output settings went to a
-	// styledAggregator.
+	// styledAggregator and its function context to a contextAggregator.
 	styled bool
 }
 
@@ -407,8 +414,13 @@ func (in *aggInstance) feed(ev *ir.EvalContext, row []sqltypes.Value, mem *memBu
 	if c.Func == ir.AggCountStar {
 		return in.acc.add(nil)
 	}
-	if s, ok := in.acc.(styledAggregator); ok && ev != nil && !in.styled {
-		s.setStyle(ev.Fn.OutputStyle())
+	if !in.styled && ev != nil {
+		if s, ok := in.acc.(styledAggregator); ok {
+			s.setStyle(ev.Fn.OutputStyle())
+		}
+		if c, ok := in.acc.(contextAggregator); ok {
+			c.setContext(&ev.Fn)
+		}
 		in.styled = true
 	}
 	if in.args == nil {

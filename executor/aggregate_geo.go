@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"github.com/zproxy/zproxy/internal/builtins"
 	gis "github.com/zproxy/zproxy/internal/geo"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -8,6 +9,24 @@ import (
 
 func init() {
 	registerAggregator(func(ir.AggCall) aggregator { return &extentAgg{} }, "st_extent")
+	registerAggregator(func(ir.AggCall) aggregator { return &makeLineAgg{} }, "st_makeline")
+}
+
+// makeLineAgg is PostGIS's ST_MakeLine aggregate: the array of its rows'
+// geometries, NULLs included, handed to the array form at the end
+// (builtins.MakeLineOf), as pgis_geometry_makeline_finalfn does; no rows
+// at all is NULL without the array form's notice.
+type makeLineAgg struct {
+	arrayAgg // PostGIS accumulates an array: array_agg's limits
+	ctx      *builtins.Context
+}
+
+var _ contextAggregator = (*makeLineAgg)(nil)
+
+func (a *makeLineAgg) setContext(ctx *builtins.Context) { a.ctx = ctx }
+
+func (a *makeLineAgg) result() (sqltypes.Value, error) {
+	return builtins.MakeLineOf(a.ctx, a.elems)
 }
 
 // extentAgg is PostGIS's ST_Extent: the union of the bounding boxes of

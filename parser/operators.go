@@ -65,6 +65,8 @@ var infixOps = map[string]bool{
 	// The geometric types' (also the prefix @-@, ?-, ?| and #).
 	"##": true, "<<|": true, "|>>": true, "&<|": true, "|&>": true, "<^": true, ">^": true,
 	"?#": true, "?-": true, "?-|": true, "?||": true, "~=": true, "@-@": true,
+	// PostGIS's n-dimensional bounding-box overlap.
+	"&&&": true,
 }
 
 // prefixOps are the infix operators that also stand without a left

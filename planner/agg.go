@@ -51,7 +51,7 @@ func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 		v.saw(n)
 		return n, true
 	case *ast.FuncCallExpr:
-		if v.b.isAggregate(x.FnName.L) {
+		if v.b.isAggregateCall(x) {
 			v.saw(n)
 			return n, true
 		}

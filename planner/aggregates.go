@@ -2,6 +2,9 @@ package planner
 
 import (
 	"slices"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
@@ -23,6 +26,66 @@ import (
 // built-in one or a user-defined one of the binder's schema.
 func (b *Binder) isAggregate(name string) bool {
 	return IsAggregateName(name) || len(b.userAggregates(name)) > 0
+}
+
+// isAggregateCall reports whether call x is an aggregate's: its name is
+// an aggregate's, and, where a built-in function has the name too
+// (PostGIS's st_makeline: the aggregate of geometries, the function of
+// two geometries or of an array), the arguments are not the function's
+// (plainCallArgs).
+func (b *Binder) isAggregateCall(x *ast.FuncCallExpr) bool {
+	name := x.FnName.L
+	if !b.isAggregate(name) {
+		return false
+	}
+	return !builtins.Exists(name) || !plainCallArgs(name, x.Args)
+}
+
+// plainCallArgs reports whether args, the arguments of a call of a name
+// both a built-in aggregate and a built-in function have, are the
+// function's: no aggregate overload takes as many, or the one argument is
+// an array by its syntax (ARRAY[...], ARRAY(...), array_agg(...), a cast
+// to an array type), where PostgreSQL tells the two by the argument's
+// type. The calls are told apart before their arguments are bound (the
+// query's aggregation depends on it), so an array column passed alone
+// still makes the aggregate's call.
+func plainCallArgs(name string, args []ast.ExprNode) bool {
+	if len(args) > 0 && isDistinctArg(args[0]) {
+		return false // f(DISTINCT ...): an aggregate's call
+	}
+	agg, _ := builtins.LookupAggregate(name)
+	takes := false
+	for _, o := range agg.Overloads {
+		takes = takes || len(o.Params) == len(args)
+	}
+	if !takes {
+		return true
+	}
+	if len(args) != 1 {
+		return false
+	}
+	return arraySyntax(args[0])
+}
+
+// arraySyntax reports whether e is written as an array: ARRAY[...],
+// ARRAY(...), array_agg(...) (with its ORDER BY or FILTER), or a cast to
+// an array type.
+func arraySyntax(e ast.ExprNode) bool {
+	if _, t, ok := parser.CastOf(e); ok {
+		return t.IsArray()
+	}
+	switch x := e.(type) {
+	case *ast.AggregateFuncExpr:
+		return strings.EqualFold(x.F, "array_agg")
+	case *ast.FuncCallExpr:
+		switch x.FnName.L {
+		case parser.ArrayFunc, parser.ArraySubFunc, "array_agg":
+			return true
+		case parser.AggOrderFunc, parser.AggFilterFunc:
+			return len(x.Args) > 0 && arraySyntax(x.Args[0])
+		}
+	}
+	return false
 }
 
 // userAggregates are the user-defined aggregates named name.

@@ -490,7 +490,7 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if err := b.qualifiedCallMissing(sc, n, agg); err != nil {
 			return nil, err
 		}
-		if len(n.Args) > 0 && isDistinctArg(n.Args[0]) && !b.isAggregate(n.FnName.L) &&
+		if len(n.Args) > 0 && isDistinctArg(n.Args[0]) && !b.isAggregateCall(n) &&
 			(builtins.Exists(n.FnName.L) || b.snap != nil && len(b.snap.Functions(n.FnName.L)) > 0) {
 			return nil, pgerr.New(pgerr.WrongObjectType, "DISTINCT specified, but %s is not an aggregate function", n.FnName.O)
 		}
@@ -1154,7 +1154,13 @@ func fold(e ir.Expr) (ir.Expr, error) {
 			return e, nil
 		}
 	}
-	v, err := e.Eval(&ir.EvalContext{}, nil)
+	noticed := false
+	v, err := e.Eval(&ir.EvalContext{Fn: builtins.Context{Notify: func(*pgerr.Error) { noticed = true }}}, nil)
+	if noticed {
+		// A call that sends a notice (ST_MakeLine of no points) runs
+		// with the statement, which sends it each time, as PostgreSQL's.
+		return e, nil
+	}
 	if err != nil {
 		// Left to fail when the statement runs, as PostgreSQL's 1/0 fails
 		// when it is planned for execution, not when it is prepared.

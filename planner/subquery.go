@@ -117,7 +117,7 @@ func (b *Binder) bindAggregateCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinde
 	if inner.FnName.L == "grouping" && inner == n {
 		return wrapAgg(b.bindGrouping(n, agg))
 	}
-	if !b.isAggregate(inner.FnName.L) {
+	if inner == n && !b.isAggregateCall(n) || !b.isAggregate(inner.FnName.L) {
 		if inner != n {
 			clause := "FILTER"
 			if order != nil {

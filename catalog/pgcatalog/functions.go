@@ -1429,6 +1429,9 @@ func (e *Env) notice(err *pgerr.Error) {
 	}
 }
 
+// Notice sends the session a function's notice (builtins.Context.Notice).
+func (e *Env) Notice(err *pgerr.Error) { e.notice(err) }
+
 // registerFunctionInfo registers pg_get_function_result and friends.
 func registerFunctionInfo() {
 	info := func(what string) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {

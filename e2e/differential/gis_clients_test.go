@@ -163,9 +163,6 @@ var gisKnown = map[string]struct{ why, zpCode string }{
 	"qgis/S4.16":            {why: "ST_SimplifyPreserveTopology is not supported", zpCode: "0A000"},
 	"geoserver/S3.pois.03":  {why: "ST_SimplifyPreserveTopology is not supported", zpCode: "0A000"},
 	"geoserver/S3.zones.03": {why: "ST_SimplifyPreserveTopology is not supported", zpCode: "0A000"},
-	// GeoTools' BBOX3D filter: &&& against ST_MakeLine of two 3D points;
-	// zproxy has neither ST_MakeLine nor &&&.
-	"geoserver/S3.x.07": {why: "no ST_MakeLine (nor the 3D operator &&&)", zpCode: "42883"},
 }
 
 func gisEntryExists(t *testing.T, id string) bool {

@@ -84,6 +84,11 @@ type Context struct {
 	// Transition are the transition tables' rows of the trigger whose
 	// function runs (REFERENCING), by name; nil outside one.
 	Transition map[string][][]sqltypes.Value
+	// Notify, when set, hears the notices a function sends (Notice)
+	// instead of the session: the binder's constant folding sets it to
+	// learn that a call notices, and leaves that call to run with the
+	// statement, which sends the notice each time as PostgreSQL does.
+	Notify func(*pgerr.Error)
 	// Cancel, when set, is the statement's context: done when the
 	// statement is cancelled (by the client, statement_timeout or a lost
 	// connection). Functions that wait (pg_sleep) stop then (Done), and
@@ -91,6 +96,21 @@ type Context struct {
 	// Err method value: those were two allocations every statement, and
 	// only a function that waits asks for the channel.
 	Cancel context.Context
+}
+
+// Notice sends the client a notice or warning a function raises
+// (PostgreSQL's elog(NOTICE)): to Notify when set, else to the session
+// through the catalog view, when the call runs in one.
+func (c *Context) Notice(n *pgerr.Error) {
+	switch {
+	case c == nil:
+	case c.Notify != nil:
+		c.Notify(n)
+	default:
+		if s, ok := c.Catalog.(interface{ Notice(*pgerr.Error) }); ok {
+			s.Notice(n)
+		}
+	}
 }
 
 // Done is closed when the statement is cancelled; nil (never closed)

@@ -258,11 +258,17 @@ func init() {
 	}
 	asText := func(a []sqltypes.Value) (sqltypes.Value, error) {
 		g, err := geomOf(a[0])
-		return sqltypes.NewText(gis.FormatWKT(g.Shape, precision(a))), err
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewText(gis.FormatWKT(g.Shape, precision(a))), nil
 	}
 	asEWKT := func(a []sqltypes.Value) (sqltypes.Value, error) {
 		g, err := geomOf(a[0])
-		return sqltypes.NewText(gis.FormatEWKT(g, precision(a))), err
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewText(gis.FormatEWKT(g, precision(a))), nil
 	}
 	for _, o := range []struct {
 		name string

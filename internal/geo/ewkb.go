@@ -27,8 +27,17 @@ const maxDepth = 64
 // DecodeEWKB reads EWKB or ISO WKB, in either byte order, as PostGIS's
 // input functions do: the SRID flag's SRID, Z and M by flag bits or by
 // the ISO type codes (1001, 2001, 3001, ...). Its errors are PostGIS's.
-func DecodeEWKB(b []byte) (Geom, error) {
-	r := wkbReader{b: b}
+func DecodeEWKB(b []byte) (Geom, error) { return decodeEWKB(b, true) }
+
+// DecodeStoredEWKB reads a value zproxy encoded itself (a stored or
+// computed geometry): as DecodeEWKB, but without the input functions'
+// check that a line string has two points and a ring four, as PostGIS
+// reads its own serialized form. A geometry function may make what input
+// may not: ST_MakeLine of one point is a line string of one.
+func DecodeStoredEWKB(b []byte) (Geom, error) { return decodeEWKB(b, false) }
+
+func decodeEWKB(b []byte, checkPoints bool) (Geom, error) {
+	r := wkbReader{b: b, checkPoints: checkPoints}
 	s, srid, err := r.shape(0)
 	if err != nil {
 		return Geom{}, err
@@ -43,6 +52,9 @@ type wkbReader struct {
 	b     []byte
 	off   int
 	order binary.ByteOrder
+	// checkPoints refuses line strings of one point and rings of fewer
+	// than four, as PostGIS's input functions do (LW_PARSER_CHECK_MINPOINTS).
+	checkPoints bool
 }
 
 func (r *wkbReader) need(n int) error {
@@ -133,7 +145,7 @@ func (r *wkbReader) shape(depth int) (*Shape, int32, error) {
 		if err := r.need(int(min(n, 1<<28)) * 8 * st); err != nil {
 			return nil, 0, err
 		}
-		if n == 1 {
+		if n == 1 && r.checkPoints {
 			return nil, 0, errInvalid("geometry requires more points")
 		}
 		if s.Coords, err = r.floats(int(n) * st); err != nil {
@@ -159,7 +171,7 @@ func (r *wkbReader) shape(depth int) (*Shape, int32, error) {
 			if err != nil {
 				return nil, 0, err
 			}
-			if m < 4 {
+			if m < 4 && r.checkPoints {
 				return nil, 0, errInvalid("geometry requires more points")
 			}
 			if ring[0] != ring[len(ring)-st] || ring[1] != ring[len(ring)-st+1] {

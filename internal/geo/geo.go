@@ -193,22 +193,27 @@ func (s *Shape) Bounds() (b Box, ok bool) {
 }
 
 func (s *Shape) eachVertex(f func(x, y float64)) {
-	st := s.Stride()
-	seq := func(c []float64) {
+	s.eachSeq(func(t *Shape, c []float64) {
+		st := t.Stride()
 		for i := 0; i+1 < len(c); i += st {
 			f(c[i], c[i+1])
 		}
-	}
+	})
+}
+
+// eachSeq calls f with each coordinate sequence of s (a point's or a line
+// string's, a polygon's rings, its parts'), and the shape it belongs to.
+func (s *Shape) eachSeq(f func(t *Shape, c []float64)) {
 	switch s.Kind {
 	case Point, LineString:
-		seq(s.Coords)
+		f(s, s.Coords)
 	case Polygon:
 		for _, r := range s.Rings {
-			seq(r)
+			f(s, r)
 		}
 	default:
 		for _, p := range s.Parts {
-			p.eachVertex(f)
+			p.eachSeq(f)
 		}
 	}
 }

@@ -102,7 +102,7 @@ func ParseBox2D(s string) (Value, error) {
 
 // Geom decodes a geometry or geography value. Stored values were written
 // by NewGeometry, so an error means a corrupted value.
-func (v Value) Geom() (geo.Geom, error) { return geo.DecodeEWKB([]byte(v.S)) }
+func (v Value) Geom() (geo.Geom, error) { return geo.DecodeStoredEWKB([]byte(v.S)) }
 
 // Typmod parts (PostGIS's TYPMOD_GET_* macros).
 func geomTypmodSRID(m int) int32    { return int32(((m & 0x0FFFFF00) - (m & 0x10000000)) >> 8) }
