@@ -7,6 +7,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -306,6 +307,9 @@ func bindTruncate(snap *catalog.Snapshot, st *parser.TruncateStatement) (ir.Stat
 			if _, isView := snap.StoredView(name); isView {
 				return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", name)
 			}
+			if err := truncateComputed(name); err != nil {
+				return nil, err
+			}
 			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name).WithPosition(st.Pos)
 		}
 		if t.IsMatview() {
@@ -330,6 +334,27 @@ func bindTruncate(snap *catalog.Snapshot, st *parser.TruncateStatement) (ir.Stat
 		}
 	}
 	return tr, nil
+}
+
+// truncateComputed is the error of TRUNCATE of a relation zproxy
+// computes, nil when name is none: PostgreSQL's for a view or a system
+// catalog (which not even a superuser may truncate), else that of any
+// write to a computed table (ComputedWriteError).
+func truncateComputed(name string) error {
+	schema, bare := "", name
+	if strings.Contains(name, ".") {
+		schema, bare = catalog.SplitName(name)
+	}
+	r := pgcatalog.Find(schema, bare)
+	switch {
+	case r == nil:
+		return nil
+	case !r.IsTable():
+		return pgerr.New(pgerr.WrongObjectType, "%q is not a table", bare)
+	case r.Schema == "pg_catalog":
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied: %q is a system catalog", bare)
+	}
+	return computedWrite(schema, bare, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", bare))
 }
 
 // bindReindex resolves REINDEX's indexes: the one named, a table's, or

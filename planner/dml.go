@@ -53,6 +53,34 @@ func (b *Binder) targetTable(refs *ast.TableRefsClause) (*catalog.Table, string,
 	return t, alias, nil
 }
 
+// ComputedWriteError is a write to a table zproxy computes (a catalog
+// table, a built-in extension's such as PostGIS's spatial_ref_sys),
+// which it cannot change: Err (55000) for a superuser. The bootstrap
+// superuser owns those tables in PostgreSQL and PUBLIC may only read
+// them, and the privilege check comes first, so the session reports
+// "permission denied" (42501) to any other role. (A write to a computed
+// view fails as no view can be written, for every role, as PostgreSQL's
+// rewriter refuses it before the privilege check.)
+type ComputedWriteError struct {
+	Relation string // as PostgreSQL names it in the message: unqualified
+	Err      *pgerr.Error
+}
+
+func (e *ComputedWriteError) Error() string { return e.Err.Error() }
+
+// Unwrap gives the 55000 error, which callers that do not tell roles
+// apart report.
+func (e *ComputedWriteError) Unwrap() error { return e.Err }
+
+// computedWrite is err for a write to the computed relation schema.name,
+// a ComputedWriteError when the relation is a table.
+func computedWrite(schema, name string, err *pgerr.Error) error {
+	if r := pgcatalog.Find(schema, name); r == nil || !r.IsTable() {
+		return err
+	}
+	return &ComputedWriteError{Relation: name, Err: err}
+}
+
 func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) {
 	if tn.Schema.O == "" && b.transitionTable(tn.Name.O) != nil {
 		return nil, "", pgerr.New(pgerr.FeatureNotSupported, "relation %q cannot be the target of a modifying statement", tn.Name.O)
@@ -68,14 +96,14 @@ func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) 
 	}
 	if s := tn.Schema.O; s != "" && s != "public" {
 		if _, ok := pgcatalog.Lookup(b.snap, s, tn.Name.O); ok {
-			return nil, "", pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", s+"."+tn.Name.O).
-				WithDetail("The information_schema and pg_catalog relations are computed from the schema.")
+			return nil, "", computedWrite(s, tn.Name.O, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", s+"."+tn.Name.O).
+				WithDetail("The information_schema and pg_catalog relations are computed from the schema."))
 		}
 		return nil, "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", s+"."+tn.Name.O)
 	}
 	if tn.Schema.O == "" {
 		if _, ok := pgcatalog.Lookup(b.snap, "pg_catalog", tn.Name.O); ok {
-			return nil, "", pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", tn.Name.O)
+			return nil, "", computedWrite("pg_catalog", tn.Name.O, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", tn.Name.O))
 		}
 	}
 	t, err := b.snap.Table(tn.Name.O)
@@ -85,7 +113,7 @@ func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) 
 			return stand, tn.Name.O, err
 		}
 		if _, ok := pgcatalog.Lookup(b.snap, "", tn.Name.O); ok {
-			return nil, "", pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", tn.Name.O)
+			return nil, "", computedWrite("", tn.Name.O, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", tn.Name.O))
 		}
 		return nil, "", err
 	}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
+	"github.com/zproxy/zproxy/planner"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -83,6 +85,18 @@ var errNothingToDo = pgerr.New(pgerr.SuccessfulCompletion, "nothing to change")
 // a superuser now: its role's attribute when the role exists; otherwise
 // (see wire.SessionParams.Authenticated) a superuser only when it is the
 // user of a session zproxy opened for itself.
+// computedWriteDenied is err, unless it is a write to a relation zproxy
+// computes (planner.ComputedWriteError) by a role that is no superuser:
+// then PostgreSQL's "permission denied", which its privilege check
+// reports before anything else.
+func (s *Session) computedWriteDenied(snap *catalog.Snapshot, err error) error {
+	var cw *planner.ComputedWriteError
+	if !errors.As(err, &cw) || s.isSuperuser(snap) {
+		return err
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for table %s", cw.Relation)
+}
+
 func (s *Session) isSuperuser(snap *catalog.Snapshot) bool {
 	return s.userIsSuperuser(snap, s.currentUser())
 }

@@ -76,7 +76,7 @@ func (st *statement) copy(ctx context.Context, params []sqltypes.Value, start ti
 		}
 		if sc, n := catalog.SplitName(c.Table); c.From && sc == catalog.PublicSchema {
 			if rel, ok := pgcatalog.Lookup(snap, sc, n); ok {
-				return st.copyIntoExtensionRelation(rel, n, c.Columns)
+				return st.copyIntoExtensionRelation(snap, rel, n, c.Columns)
 			}
 		}
 		return nil, err
@@ -614,7 +614,12 @@ func parseBool(v string) (bool, bool) {
 // spatial_ref_sys): pg_dump of a PostGIS database copies the SRIDs its
 // users added into it, none for most, and a COPY of no rows changes
 // nothing, so it succeeds; a row is 55000, as an INSERT is.
-func (st *statement) copyIntoExtensionRelation(rel *catalog.Table, name string, names []string) (wire.Result, error) {
+func (st *statement) copyIntoExtensionRelation(snap *catalog.Snapshot, rel *catalog.Table, name string, names []string) (wire.Result, error) {
+	if !st.sess.isSuperuser(snap) {
+		// As an INSERT (planner.ComputedWriteError): the bootstrap
+		// superuser owns the relation, PUBLIC may only read it.
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for table %s", name)
+	}
 	cols, err := copyColumns(rel, names)
 	if err != nil {
 		return nil, err

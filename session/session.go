@@ -304,7 +304,7 @@ func (st *statement) bind(ctx context.Context) (ir.Statement, []sqltypes.Type, *
 		}
 	}
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, st.sess.computedWriteDenied(snap, err)
 	}
 	if st.bound != nil && !sameResult(columnsOf(st.bound), columnsOf(bound)) {
 		// The client was told the result's shape when it prepared the

@@ -103,17 +103,9 @@ func parseColumnType(s string) (sqltypes.Type, bool) {
 	return sqltypes.ParseTypeName(s)
 }
 
-// relationList returns every catalog relation, by OID.
-func relationList() []*Relation {
-	registryOnce.Do(buildRegistry)
-	return ordered
-}
-
-// Lookup returns the catalog relation schema.name as a table the planner
-// can bind, whose rows are generated when read (schema "" looks in
-// pg_catalog, which every search path includes). snap is the statement's
-// schema, used when the executor provides no Env.
-func Lookup(snap *catalog.Snapshot, schema, name string) (*catalog.Table, bool) {
+// find is the computed relation schema.name (schema "pg_catalog" for
+// "").
+func find(schema, name string) (*Relation, bool) {
 	registryOnce.Do(buildRegistry)
 	if schema == "" {
 		schema = "pg_catalog"
@@ -127,6 +119,38 @@ func Lookup(snap *catalog.Snapshot, schema, name string) (*catalog.Table, bool) 
 		// names them so.
 		r, ok = registry["public."+name]
 	}
+	return r, ok
+}
+
+// Find returns the computed relation schema.name as Lookup finds it
+// (nil when there is none): its Schema tells a system catalog
+// (pg_catalog's) from information_schema's and an extension's, IsTable
+// a table from a view.
+func Find(schema, name string) *Relation {
+	r, _ := find(schema, name)
+	return r
+}
+
+// IsTable reports whether r is a table in PostgreSQL (pg_class.relkind
+// r: pg_class, spatial_ref_sys), not a view (pg_tables,
+// information_schema.tables).
+func (r *Relation) IsTable() bool { return r.table }
+
+// relationList returns every catalog relation, by OID.
+func relationList() []*Relation {
+	registryOnce.Do(buildRegistry)
+	return ordered
+}
+
+// Lookup returns the catalog relation schema.name as a table the planner
+// can bind, whose rows are generated when read (schema "" looks in
+// pg_catalog, which every search path includes). snap is the statement's
+// schema, used when the executor provides no Env.
+func Lookup(snap *catalog.Snapshot, schema, name string) (*catalog.Table, bool) {
+	if schema == "" {
+		schema = "pg_catalog"
+	}
+	r, ok := find(schema, name)
 	if !ok {
 		return nil, false
 	}
