@@ -396,6 +396,8 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 			outsideBound = bound
 		}
 	}
+	// stepped is set once the search has stepped by shortRadius.
+	stepped := false
 	for batch := 0; !cells.Done(); batch++ {
 		ranges := cells.Batch(rad, side)
 		if dens > 0 {
@@ -422,6 +424,10 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 			side = math.Max(side, (rad-d0)/nearestCellsPerRadius)
 			continue
 		}
+		short := 0.0
+		if dens > 0 && !stepped {
+			short = r.shortRadius(q.K, cells.Settled(), d0)
+		}
 		switch d := r.kth(q.K); {
 		case d >= 0 && batch == 0:
 			// Every cell within the K-th candidate's distance settles it;
@@ -434,12 +440,17 @@ func (r *nearestRows) runCells(ctx context.Context, cx, cy float64) error {
 			rad = d
 		case batch >= nearestMaxBatches:
 			rad = math.Inf(1)
-		case dens > 0 && r.shortRadius(q.K, cells.Settled(), d0) > rad:
+		case short > rad:
 			// A few short of K within a disc read whole: only the ring
 			// that the disc's own density says holds the rest, in cells
 			// as fine as before, where doubling the disc's area (below)
-			// would read about K more rows for the last few.
-			rad = r.shortRadius(q.K, cells.Settled(), d0)
+			// would read about K more rows for the last few. Once: a
+			// ring that did not settle says the density around is not
+			// the disc's (the data thins out or ends, or the table holds
+			// fewer than K), and rings of fine cells stepping a tenth or
+			// a quarter farther would take many batches of ever more
+			// requests, where the doubling coarsens its cells.
+			rad, stepped = short, true
 		default:
 			// Too few candidates yet: a disc of twice the area, or the
 			// one that holds K at the density of the candidates there are.

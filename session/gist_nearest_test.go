@@ -434,7 +434,8 @@ func TestNearestAtZeroCoordinates(t *testing.T) {
 }
 
 // TestNearestItemsOnDynamoDB bounds the index entries a kNN search reads
-// per row returned on DynamoDB, where each is an item read: 2,000 points
+// per row returned on DynamoDB, where each is an item read, and the
+// requests of one around a cluster in thinner data: 2,000 points
 // uniform over a square, analyzed, and K = 1, 10 and 100 from 30 centres
 // each. The bounds are what the search read when this test was written
 // (6.4, 2.1 and 1.3), with some room; before, a search took the one row
@@ -487,6 +488,42 @@ func TestNearestItemsOnDynamoDB(t *testing.T) {
 			t.Errorf("K = %d: %.2f items read per row, want at most %.2f", c.k, per, c.atMostPer)
 		} else {
 			t.Logf("K = %d: %.2f items read per row", c.k, per)
+		}
+	}
+	// A cluster in thinner data: the first disc, sized by the cluster's
+	// density, holds most of K, and the rest lies in the thin rows
+	// around. One ring at the cluster's density, then doubling discs of
+	// coarser cells; rings of cells fit for the cluster stepping a tenth
+	// farther each time took 19 batches and 1,676 requests at K = 1,300.
+	mustExec(t, sess, "CREATE TABLE clustered (id int PRIMARY KEY, g geometry(Point, 4326))")
+	mustExec(t, sess, "CREATE INDEX clustered_g ON clustered USING gist (g)")
+	var rows []string
+	for i := 0; i < 1500; i++ {
+		x, y := 10.5+0.01*rng.Float64(), 50.5+0.01*rng.Float64()
+		if i >= 1200 {
+			x, y = 10+rng.Float64(), 50+rng.Float64()
+		}
+		rows = append(rows, fmt.Sprintf("(%d, 'SRID=4326;POINT(%.7f %.7f)')", i, x, y))
+	}
+	mustExec(t, sess, "INSERT INTO clustered VALUES "+strings.Join(rows, ", "))
+	mustExec(t, sess, "ANALYZE clustered")
+	requests := regexp.MustCompile(`z-order nearest .*actual rows=(\d+) .*store requests=(\d+) .*batches=(\d+)`)
+	for _, k := range []int{1300, 2000} {
+		q := fmt.Sprintf("EXPLAIN ANALYZE SELECT id FROM clustered ORDER BY g <-> 'SRID=4326;POINT(10.505 50.505)'::geometry, id LIMIT %d", k)
+		found := false
+		for _, line := range mustExec(t, sess, q) {
+			if m := requests.FindStringSubmatch(line); m != nil {
+				found = true
+				n, _ := strconv.Atoi(m[2])
+				if n > 400 {
+					t.Errorf("%s: %s rows in %d requests (%s batches), want at most 400", q, m[1], n, m[3])
+				} else {
+					t.Logf("K = %d around a cluster: %d requests, %s batches", k, n, m[3])
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("%s: no z-order nearest scan", q)
 		}
 	}
 }
