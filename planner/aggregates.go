@@ -53,7 +53,10 @@ func plainCallArgs(name string, args []ast.ExprNode) bool {
 	if len(args) > 0 && isDistinctArg(args[0]) {
 		return false // f(DISTINCT ...): an aggregate's call
 	}
-	agg, _ := builtins.LookupAggregate(name)
+	agg, ok := builtins.LookupAggregate(name)
+	if !ok {
+		return false // a user's aggregate named as a built-in function
+	}
 	takes := false
 	for _, o := range agg.Overloads {
 		takes = takes || len(o.Params) == len(args)

@@ -1,10 +1,12 @@
 package session_test
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/kv"
 )
 
@@ -57,4 +59,20 @@ var userObjectsChecks = []struct{ q, want string }{
 	{`SELECT oprname, oprcode FROM pg_operator WHERE oprcom = oid AND oid >= 16384`, "===|txt_eqi"},
 	{`SELECT 'happy'::mood::int`, "10"},
 	{`SELECT castcontext, castfunc::regproc FROM pg_cast WHERE castsource = 'mood'::regtype`, "a|mood_score"},
+}
+
+// TestUserAggregateNamedAsBuiltinFunction: a user's aggregate that shares
+// its name with a built-in function (not a built-in aggregate) is no
+// built-in aggregate for the planner's telling of aggregates from
+// functions by their arguments (planner.plainCallArgs), which looked it
+// up among the built-ins and failed with an internal error.
+func TestUserAggregateNamedAsBuiltinFunction(t *testing.T) {
+	_, sess := newSession(t, memStore(t))
+	mustExec(t, sess, "CREATE AGGREGATE upper(text) (sfunc = textcat, stype = text, initcond = '')")
+	mustExec(t, sess, "CREATE TABLE t (x text)")
+	mustExec(t, sess, "INSERT INTO t VALUES ('a'), ('b')")
+	_, err := runSQL(context.Background(), sess, "SELECT upper(x) FROM t")
+	if code := pgerr.CodeOf(err); code == pgerr.InternalError {
+		t.Fatalf("SELECT upper(x) with a user aggregate upper(text): %v", err)
+	}
 }
