@@ -34,20 +34,9 @@ import (
 // gisKnown with zproxy's current answer, which the test asserts, so that a
 // fix fails the test until the entry is removed.
 func TestGISClientsAgainstPostGIS(t *testing.T) {
-	pgDSN, zproxyBin := servers(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	pgc, err := pgx.Connect(ctx, pgDSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pgc.Close(ctx)
-	if _, err := pgc.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS postgis"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("PostGIS (Debian's postgresql-15-postgis-3, which the test command installs): %v", err)
-		}
-		t.Skipf("PostGIS is not installed for PostgreSQL 15: %v", err)
-	}
+	pgc, zproxyBin := postGIS(t, ctx)
 	zp := startZproxy(t, zproxyBin)
 	zpc, err := pgx.Connect(ctx, dsnOf(zp))
 	if err != nil {
@@ -157,12 +146,6 @@ var gisKnown = map[string]struct{ why, zpCode string }{
 	// or unique index, ctid, is not there.
 	"qgis/S3.13b": {why: "pg_attribute has no system columns (attnum < 0); QGIS skips them"},
 	"qgis/S3.20":  {why: "no ctid: QGIS cannot key a table without a primary key (PktTid)"},
-	// ST_SimplifyPreserveTopology (GEOS's TopologyPreservingSimplifier) is
-	// refused on purpose; QGIS's PreserveTopology method and GeoServer's
-	// SIMPLIFICATION_METHOD=PRESERVETOPOLOGY send it.
-	"qgis/S4.16":            {why: "ST_SimplifyPreserveTopology is not supported", zpCode: "0A000"},
-	"geoserver/S3.pois.03":  {why: "ST_SimplifyPreserveTopology is not supported", zpCode: "0A000"},
-	"geoserver/S3.zones.03": {why: "ST_SimplifyPreserveTopology is not supported", zpCode: "0A000"},
 }
 
 func gisEntryExists(t *testing.T, id string) bool {

@@ -30,19 +30,8 @@ var spatialQueries = flag.Int("spatial-queries", 240, "statements of TestSpatial
 // answer must be PostGIS's: the same rows in the same order, floats to
 // within 1e-9, errors by SQLSTATE.
 func TestSpatialAgainstPostGIS(t *testing.T) {
-	pgDSN, zproxyBin := servers(t)
 	ctx := context.Background()
-	pg, err := pgx.Connect(ctx, pgDSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Close(ctx)
-	if _, err := pg.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS postgis"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("PostGIS (Debian's postgresql-15-postgis-3, which the test command installs): %v", err)
-		}
-		t.Skipf("PostGIS is not installed for PostgreSQL 15: %v", err)
-	}
+	pg, zproxyBin := postGIS(t, ctx)
 	type store struct {
 		name      string
 		args, env []string
@@ -74,6 +63,27 @@ func TestSpatialAgainstPostGIS(t *testing.T) {
 			}
 		})
 	}
+}
+
+// postGIS starts the servers of a test against PostGIS: a PostgreSQL 15
+// cluster with the postgis extension created (the test is skipped where
+// PostGIS is not installed, and fails under CI, whose test command
+// installs it) and zproxy's binary.
+func postGIS(t *testing.T, ctx context.Context) (pg *pgx.Conn, zproxyBin string) {
+	t.Helper()
+	pgDSN, zproxyBin := servers(t)
+	pg, err := pgx.Connect(ctx, pgDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pg.Close(context.Background()) })
+	if _, err := pg.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS postgis"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("PostGIS (Debian's postgresql-15-postgis-3, which the test command installs): %v", err)
+		}
+		t.Skipf("PostGIS is not installed for PostgreSQL 15: %v", err)
+	}
+	return pg, zproxyBin
 }
 
 // spatialDiff runs one store's leg of TestSpatialAgainstPostGIS.

@@ -11,9 +11,8 @@ import (
 // PostGIS's vertex-reducing functions and Tiny WKB output: ST_Simplify,
 // ST_RemoveRepeatedPoints, ST_SnapToGrid and ST_AsTWKB, as PostGIS 3.3
 // computes them (the algorithms are in package geo: simplify.go,
-// grid.go, twkb.go). ST_SimplifyPreserveTopology is GEOS's
-// TopologyPreservingSimplifier, which zproxy does not reproduce: it is
-// 0A000 rather than an answer that could differ from PostGIS's.
+// grid.go, twkb.go) and ST_SimplifyPreserveTopology, GEOS's
+// TopologyPreservingSimplifier (simplify_topology.go).
 
 func init() {
 	tGeom := sqltypes.TypeGeometry
@@ -48,9 +47,22 @@ func init() {
 		fn([]Param{pGeom, f8}, tGeom, "the geometry simplified by Douglas-Peucker within the tolerance", simplify),
 		fn([]Param{pGeom, f8, boolean}, tGeom, "the geometry simplified by Douglas-Peucker, collapsed lines and outer rings kept at their minimum when asked", simplify))
 
+	// ST_SimplifyPreserveTopology: an empty geometry comes back as it
+	// went in; anything else goes through GEOS in PostGIS, which keeps Z,
+	// drops M and builds a multi-geometry of one part as that part.
 	Register("st_simplifypreservetopology",
-		fn([]Param{pGeom, f8}, tGeom, "not supported (GEOS's topology-preserving simplifier)", func(a []sqltypes.Value) (sqltypes.Value, error) {
-			return sqltypes.Null, unsupportedGeo("ST_SimplifyPreserveTopology is not supported (GEOS's TopologyPreservingSimplifier); use ST_Simplify")
+		fn([]Param{pGeom, f8}, tGeom, "the geometry simplified by Douglas-Peucker without changing its topology (GEOS's TopologyPreservingSimplifier)", func(a []sqltypes.Value) (sqltypes.Value, error) {
+			g, err := geomOf(a[0])
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			if g.Shape.IsEmpty() {
+				return a[0], nil
+			}
+			if a[1].F < 0 {
+				return sqltypes.Null, pgerr.Raised("GEOSTopologyPreserveSimplify: IllegalArgumentException: Tolerance must be non-negative")
+			}
+			return geomV(gis.Geom{SRID: g.SRID, Shape: gis.SimplifyPreserveTopology(g.Shape, a[1].F)}), nil
 		}))
 
 	removeRepeated := func(a []sqltypes.Value) (sqltypes.Value, error) {

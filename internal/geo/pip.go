@@ -44,6 +44,9 @@ func orientation(ax, ay, bx, by, px, py float64) int {
 		}
 		return -1
 	}
+	if (px == ax && py == ay) || (px == bx && py == by) {
+		return 0 // the usual near-zero case: p is an end (shared vertices)
+	}
 	// Near zero: decide exactly.
 	rat := func(v float64) *big.Rat { return new(big.Rat).SetFloat64(v) }
 	dx1 := new(big.Rat).Sub(rat(bx), rat(ax))
