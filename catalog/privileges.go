@@ -208,8 +208,10 @@ func (s *Snapshot) ObjectPrivileges(role string, kind ObjectKind, id uint64, own
 	return p & kind.All()
 }
 
-// Privileges returns the table privileges role holds on t. Catalog
-// relations are readable by everyone, as PostgreSQL's are.
+// Privileges returns the table privileges role holds on t. A relation
+// zproxy computes answers SELECT here; the statement check and the
+// has_*_privilege functions decide those by initdb's ACLs
+// (pgcatalog.SystemPrivileges), which this package does not hold.
 func (s *Snapshot) Privileges(role string, t *Table) Privilege {
 	if t.Virtual != nil {
 		return PrivSelect

@@ -25,6 +25,13 @@ type RelPermission struct {
 	CheckAs string
 }
 
+// Computed reports whether the relation is one zproxy computes (a
+// catalog's, information_schema's, an extension's), whose privileges
+// are initdb's rather than the catalog's grants.
+func (p *RelPermission) Computed() bool {
+	return p.View == nil && p.Table != nil && p.Table.Virtual != nil
+}
+
 // Kind is the kind of object referenced.
 func (p *RelPermission) Kind() catalog.ObjectKind {
 	if p.View != nil {

@@ -616,7 +616,7 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 		// user's relation named like a catalog one never stands in for it
 		// in anyone's unqualified query.
 		if v, ok := pgcatalog.Lookup(b.snap, "pg_catalog", name); ok {
-			return ir.NewVirtual(v), nil
+			return b.catalogRelation(v), nil
 		}
 	}
 	if schema == "" || schema == "public" || isTempSchema(schema) {
@@ -662,14 +662,14 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 		// The built-in extensions' relations in public (postgis's
 		// spatial_ref_sys and geometry_columns), after the user's own.
 		if v, ok := pgcatalog.Lookup(b.snap, "public", name); ok && !isTempSchema(schema) {
-			return ir.NewVirtual(v), nil
+			return b.catalogRelation(v), nil
 		}
 		if schema != "" {
 			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", schema+"."+name).WithPosition(b.stmt.NamePosition(schema))
 		}
 	}
 	if v, ok := pgcatalog.Lookup(b.snap, schema, name); ok {
-		return ir.NewVirtual(v), nil
+		return b.catalogRelation(v), nil
 	}
 	full, at := name, name
 	if schema != "" {

@@ -41,12 +41,20 @@ func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (ir.Statement, 
 		}
 		whole |= priv
 	}
+	// Privileges on the relations zproxy computes are initdb's
+	// (pgcatalog/system_acl.go), which it keeps no record to change.
+	systemRelation := func(name string) error {
+		return pgerr.New(pgerr.FeatureNotSupported, "privileges on the system relation %q cannot be changed", name)
+	}
 	object := func(name string) (ir.GrantObject, error) {
+		if schema, rest, ok := strings.Cut(name, "."); ok && pgcatalog.Find(schema, rest) != nil {
+			return ir.GrantObject{}, systemRelation(name)
+		}
 		if schema, rest, ok := strings.Cut(name, "."); ok {
 			switch {
 			case schema == catalog.PublicSchema:
 				name = rest
-			case !snap.HasSchema(schema):
+			case !snap.HasSchema(schema) && schema != "pg_catalog" && schema != "information_schema":
 				return ir.GrantObject{}, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
 			}
 			// A relation of a user schema is found by its key
@@ -71,6 +79,9 @@ func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (ir.Statement, 
 		if q, ok := snap.Sequence(name); ok {
 			// GRANT ... ON TABLE names a sequence as in PostgreSQL.
 			return ir.GrantObject{Kind: catalog.KindSequence, ID: q.ID, Name: q.Name, Owner: q.Owner}, nil
+		}
+		if pgcatalog.Find("pg_catalog", name) != nil || pgcatalog.Find(catalog.PublicSchema, name) != nil {
+			return ir.GrantObject{}, systemRelation(name)
 		}
 		return ir.GrantObject{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 	}

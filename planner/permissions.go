@@ -2,6 +2,7 @@ package planner
 
 import (
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
 )
@@ -33,6 +34,18 @@ func (b *Binder) addPermission(t *catalog.Table, v *catalog.View, required catal
 	p := &ir.RelPermission{Table: t, View: v, Required: required, CheckAs: b.checkAs}
 	b.perms = append(b.perms, p)
 	return p
+}
+
+// catalogRelation binds a relation zproxy computes. One that PUBLIC may
+// not read whole (pgcatalog.RestrictsReading: pg_authid, pg_statistic,
+// ...) is recorded for the privilege check with the columns the statement
+// reads, as PostgreSQL checks it; the rest need no check.
+func (b *Binder) catalogRelation(t *catalog.Table) ir.Rel {
+	r := ir.NewVirtual(t)
+	if sc, name := catalog.SplitName(t.Name); pgcatalog.RestrictsReading(sc, name) {
+		b.notePermission(r, b.addPermission(t, nil, catalog.PrivSelect))
+	}
+	return r
 }
 
 // creationSchema refuses to create a relation in any schema but public:

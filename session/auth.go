@@ -168,7 +168,7 @@ func (s *Session) checkPrivilegesAs(ctx context.Context, bound ir.Statement, use
 		// A relation of a user schema needs USAGE on the schema, as
 		// PostgreSQL checks when it looks the name up (so not for the
 		// relations a view reads, found when the view was created).
-		if sc, _ := catalog.SplitName(p.Name()); p.CheckAs == "" && sc != catalog.PublicSchema && snap.SchemaPrivileges(role, sc)&catalog.PrivUsage == 0 {
+		if sc, _ := catalog.SplitName(p.Name()); p.CheckAs == "" && sc != catalog.PublicSchema && !p.Computed() && snap.SchemaPrivileges(role, sc)&catalog.PrivUsage == 0 {
 			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", sc)
 		}
 		if err := checkRelPermission(snap, role, p); err != nil {
@@ -225,16 +225,42 @@ func (s *Session) checkPrivilegesAs(ctx context.Context, bound ir.Statement, use
 // inserts or updates (on any one column when it names none).
 func checkRelPermission(snap *catalog.Snapshot, role string, p *ir.RelPermission) error {
 	kind := p.Kind()
-	have := snap.ObjectPrivileges(role, kind, p.ID(), p.Owner())
+	var have catalog.Privilege
+	columnPrivileges := func(attr string) catalog.Privilege { return snap.ColumnPrivileges(role, p.ID(), attr) }
+	anyColumn := func(priv catalog.Privilege) bool { return snap.AnyColumnPrivilege(role, p.ID(), priv) }
+	if p.Computed() {
+		// A relation zproxy computes: initdb's grants on it, which no
+		// GRANT changes.
+		sc, name := catalog.SplitName(p.Name())
+		have = pgcatalog.SystemPrivileges(snap, role, sc, name, "")
+		columnPrivileges = func(attr string) catalog.Privilege {
+			return pgcatalog.SystemPrivileges(snap, role, sc, name, attr)
+		}
+		anyColumn = func(priv catalog.Privilege) bool {
+			for _, c := range p.Table.Columns {
+				if columnPrivileges(c.Name)&priv != 0 {
+					return true
+				}
+			}
+			return false
+		}
+	} else {
+		have = snap.ObjectPrivileges(role, kind, p.ID(), p.Owner())
+	}
 	missing := p.Required &^ have
 	if missing == 0 {
 		return nil
 	}
 	noun := kind.Noun()
-	if p.View == nil && p.Table.IsMatview() {
+	sc, name := catalog.SplitName(p.Name()) // as PostgreSQL, unqualified
+	switch {
+	case p.Computed():
+		if r := pgcatalog.Find(sc, name); r != nil && !r.IsTable() {
+			noun = "view" // pg_shadow, information_schema's views
+		}
+	case p.View == nil && p.Table.IsMatview():
 		noun = p.Table.KindName()
 	}
-	_, name := catalog.SplitName(p.Name()) // as PostgreSQL, unqualified
 	denied := pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", noun, name)
 	if missing&^(catalog.PrivSelect|catalog.PrivInsert|catalog.PrivUpdate) != 0 {
 		return denied
@@ -247,14 +273,14 @@ func checkRelPermission(snap *catalog.Snapshot, role string, p *ir.RelPermission
 			continue
 		}
 		if c.cols.Empty() {
-			if !snap.AnyColumnPrivilege(role, p.ID(), c.priv) {
+			if !anyColumn(c.priv) {
 				return denied
 			}
 			continue
 		}
 		ok := true
 		c.cols.Each(func(i int) {
-			ok = ok && snap.ColumnPrivileges(role, p.ID(), p.ColumnAttr(i))&c.priv != 0
+			ok = ok && columnPrivileges(p.ColumnAttr(i))&c.priv != 0
 		})
 		if !ok {
 			return denied

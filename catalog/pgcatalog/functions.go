@@ -874,9 +874,38 @@ func objectPrivilege(e *Env, role string, o *object, column *sqltypes.Value, pri
 		}
 		wants, grants = append(wants, want), append(grants, grant)
 	}
-	if o.rel != nil || isSuperuser(e, role) {
-		// Catalog relations are readable by everyone.
-		return o.rel == nil || wants[0] == catalog.PrivSelect, nil
+	if isSuperuser(e, role) {
+		return true, nil
+	}
+	if o.rel != nil {
+		// A relation zproxy computes: initdb's grants (system_acl.go),
+		// which carry no grant option.
+		col := ""
+		if column != nil {
+			if column.K == sqltypes.KindInt {
+				if i := int(column.I) - 1; i >= 0 && i < len(o.cols) {
+					col = o.cols[i].name
+				}
+			} else {
+				col = column.S
+			}
+		}
+		for i, want := range wants {
+			switch {
+			case grants[i]:
+			case SystemPrivileges(e.Snap, role, o.rel.Schema, o.rel.Name, "")&want != 0:
+				return true, nil
+			case col != "" && SystemPrivileges(e.Snap, role, o.rel.Schema, o.rel.Name, col)&want != 0:
+				return true, nil
+			case any:
+				for _, c := range o.cols {
+					if SystemPrivileges(e.Snap, role, o.rel.Schema, o.rel.Name, c.name)&want != 0 {
+						return true, nil
+					}
+				}
+			}
+		}
+		return false, nil
 	}
 	held := e.Snap.ObjectPrivileges(role, kind, id, owner)
 	for i, want := range wants {

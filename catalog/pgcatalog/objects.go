@@ -959,6 +959,8 @@ func (e *Env) relationACL(o *object) []string {
 		return e.Snap.ACL(catalog.KindView, o.view.ID, owner)
 	case o.seq != nil:
 		return e.Snap.ACL(catalog.KindSequence, o.seq.ID, owner)
+	case o.rel != nil:
+		return aclItems(systemRelationACL(o.rel))
 	}
 	return nil
 }

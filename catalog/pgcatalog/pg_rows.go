@@ -69,15 +69,41 @@ func init() {
 		// The ACLs initdb leaves on system objects, which pg_dump takes
 		// as the baseline of what it dumps (a GRANT on one of them shows
 		// as the difference): pg_catalog's, and public's, as
-		// PostgreSQL 15 records them. zproxy's system relations and
-		// functions keep their default ACL (NULL relacl and proacl), so
-		// they need no row.
-		return []row{
+		// PostgreSQL 15 records them, and the relations zproxy computes:
+		// pg_catalog's as initdb's ('i'), an extension's as CREATE
+		// EXTENSION's ('e') once it is installed (information_schema's
+		// have none, as in PostgreSQL). zproxy's functions keep their
+		// default ACL (NULL proacl), so they need no row.
+		out := []row{
 			&pgInitPrivsRow{Objoid: oidV(NamespaceCatalog), Classoid: oidV(pgNamespaceOID), Objsubid: intV(0),
 				Privtype: charV('i'), Initprivs: aclArray(initdbSchemaACL(BootstrapRole))},
 			&pgInitPrivsRow{Objoid: oidV(NamespacePublic), Classoid: oidV(pgNamespaceOID), Objsubid: intV(0),
 				Privtype: charV('i'), Initprivs: aclArray(initdbSchemaACL(catalog.RoleDatabaseOwner))},
 		}
+		for _, o := range e.objects().list {
+			privtype := byte('i')
+			switch {
+			case o.rel == nil:
+				continue
+			case o.ns == NamespacePublic:
+				privtype = 'e'
+			case o.ns != NamespaceCatalog:
+				continue
+			}
+			acl := systemRelationACL(o.rel)
+			if acl == nil {
+				continue
+			}
+			out = append(out, &pgInitPrivsRow{Objoid: oidV(o.oid), Classoid: oidV(pgClassOID), Objsubid: intV(0),
+				Privtype: charV(privtype), Initprivs: aclArray(aclItems(acl))})
+			for i, c := range o.cols {
+				if cacl := systemColumnACL(o.rel, c.name); cacl != nil {
+					out = append(out, &pgInitPrivsRow{Objoid: oidV(o.oid), Classoid: oidV(pgClassOID), Objsubid: intV(int64(i + 1)),
+						Privtype: charV(privtype), Initprivs: aclArray(aclItems(cacl))})
+				}
+			}
+		}
+		return out
 	})
 	generate("pg_catalog.pg_class", func(e *Env) []row {
 		var out []row
@@ -118,6 +144,11 @@ func init() {
 					Attgenerated: textV(map[bool]string{true: "s"}[c.generated]), Attcompression: textV(""), Attcollation: oidV(collationOf(c.typ))}
 				if c.typ.ID == sqltypes.Array {
 					r.Attndims = intV(1)
+				}
+				if o.rel != nil {
+					if cacl := systemColumnACL(o.rel, c.name); cacl != nil {
+						r.Attacl = aclArray(aclItems(cacl))
+					}
 				}
 				if o.table != nil && o.table.IsPartition() && !o.isIndex() {
 					// A partition's columns are its parent's, whether

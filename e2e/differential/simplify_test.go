@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // TestSimplifyAgainstPostGIS compares ST_SimplifyPreserveTopology and
@@ -22,17 +20,7 @@ import (
 // be PostGIS's.
 func TestSimplifyAgainstPostGIS(t *testing.T) {
 	ctx := context.Background()
-	pg, zproxyBin := postGIS(t, ctx)
-	zc, err := pgx.Connect(ctx, dsnOf(startZproxy(t, zproxyBin)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zc.Close(ctx)
-	for _, c := range []*pgx.Conn{pg, zc} {
-		if _, err := c.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS postgis"); err != nil {
-			t.Fatal(err)
-		}
-	}
+	pg, zc := postGISPair(t, ctx)
 	g := &simplifyGen{rng: rand.New(rand.NewSource(int64(*seed)))}
 	changed := 0
 	for i := 0; i < 600; i++ {

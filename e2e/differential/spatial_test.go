@@ -86,6 +86,24 @@ func postGIS(t *testing.T, ctx context.Context) (pg *pgx.Conn, zproxyBin string)
 	return pg, zproxyBin
 }
 
+// postGISPair is postGIS with zproxy started on Pebble: a connection to
+// each, the postgis extension created on both.
+func postGISPair(t *testing.T, ctx context.Context) (pg, zc *pgx.Conn) {
+	t.Helper()
+	pg, zproxyBin := postGIS(t, ctx)
+	zc, err := pgx.Connect(ctx, dsnOf(startZproxy(t, zproxyBin)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { zc.Close(context.Background()) })
+	for _, c := range []*pgx.Conn{pg, zc} {
+		if _, err := c.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS postgis"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return pg, zc
+}
+
 // spatialDiff runs one store's leg of TestSpatialAgainstPostGIS.
 type spatialDiff struct {
 	t                    *testing.T
