@@ -354,7 +354,7 @@ func truncateComputed(name string) error {
 	case r.Schema == "pg_catalog":
 		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied: %q is a system catalog", bare)
 	}
-	return computedWrite(schema, bare, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", bare))
+	return &ComputedWriteError{Relation: bare, Err: pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", bare)}
 }
 
 // bindReindex resolves REINDEX's indexes: the one named, a table's, or

@@ -73,10 +73,16 @@ func (e *ComputedWriteError) Error() string { return e.Err.Error() }
 func (e *ComputedWriteError) Unwrap() error { return e.Err }
 
 // computedWrite is err for a write to the computed relation schema.name,
-// a ComputedWriteError when the relation is a table.
-func computedWrite(schema, name string, err *pgerr.Error) error {
-	if r := pgcatalog.Find(schema, name); r == nil || !r.IsTable() {
+// a ComputedWriteError when the relation is a table; a view's is
+// PostgreSQL's for a view it cannot write through (its rewriter refuses
+// the write before privileges are checked, whoever writes).
+func (b *Binder) computedWrite(schema, name string, err *pgerr.Error) error {
+	r := pgcatalog.Find(schema, name)
+	switch {
+	case r == nil:
 		return err
+	case !r.IsTable():
+		return b.notUpdatable(name, "Views that do not select from a single table or view are not automatically updatable.")
 	}
 	return &ComputedWriteError{Relation: name, Err: err}
 }
@@ -96,14 +102,14 @@ func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) 
 	}
 	if s := tn.Schema.O; s != "" && s != "public" {
 		if _, ok := pgcatalog.Lookup(b.snap, s, tn.Name.O); ok {
-			return nil, "", computedWrite(s, tn.Name.O, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", s+"."+tn.Name.O).
+			return nil, "", b.computedWrite(s, tn.Name.O, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", s+"."+tn.Name.O).
 				WithDetail("The information_schema and pg_catalog relations are computed from the schema."))
 		}
 		return nil, "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", s+"."+tn.Name.O)
 	}
 	if tn.Schema.O == "" {
 		if _, ok := pgcatalog.Lookup(b.snap, "pg_catalog", tn.Name.O); ok {
-			return nil, "", computedWrite("pg_catalog", tn.Name.O, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", tn.Name.O))
+			return nil, "", b.computedWrite("pg_catalog", tn.Name.O, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", tn.Name.O))
 		}
 	}
 	t, err := b.snap.Table(tn.Name.O)
@@ -113,7 +119,7 @@ func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) 
 			return stand, tn.Name.O, err
 		}
 		if _, ok := pgcatalog.Lookup(b.snap, "", tn.Name.O); ok {
-			return nil, "", computedWrite("", tn.Name.O, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", tn.Name.O))
+			return nil, "", b.computedWrite("", tn.Name.O, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", tn.Name.O))
 		}
 		return nil, "", err
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -219,6 +220,11 @@ func (b *Binder) mergeTarget(m *parser.MergeStatement) (*catalog.Table, string, 
 	name := tn.Name.O
 	if tn.Schema.O != "" {
 		name = tn.Schema.O + "." + tn.Name.O
+	}
+	if r := pgcatalog.Find(tn.Schema.O, tn.Name.O); r != nil && !r.IsTable() && (tn.Schema.O != "" || !b.snap.HasRelation(tn.Name.O)) {
+		// A view zproxy computes, refused as a stored one.
+		return nil, "", pgerr.New(pgerr.FeatureNotSupported, "cannot execute MERGE on relation %q", tn.Name.O).
+			WithDetail("This operation is not supported for views.")
 	}
 	if tn.Schema.O == "" {
 		if _, ok := b.snap.StoredView(tn.Name.O); ok {

@@ -74,9 +74,12 @@ func (st *statement) copy(ctx context.Context, params []sqltypes.Value, start ti
 			return nil, pgerr.New(pgerr.WrongObjectType, "cannot copy from view \"%s\"", c.Table).
 				WithHint("Try the COPY (SELECT ...) TO variant.")
 		}
-		if sc, n := catalog.SplitName(c.Table); c.From && sc == catalog.PublicSchema {
-			if rel, ok := pgcatalog.Lookup(snap, sc, n); ok {
-				return st.copyIntoExtensionRelation(snap, rel, n, c.Columns)
+		if schema, n, ok := strings.Cut(c.Table, "."); ok || pgcatalog.Find("", c.Table) != nil {
+			if !ok {
+				schema, n = "", c.Table
+			}
+			if r := pgcatalog.Find(schema, n); r != nil {
+				return st.copyComputed(ctx, snap, r, c, params, start)
 			}
 		}
 		return nil, err
@@ -609,17 +612,52 @@ func parseBool(v string) (bool, bool) {
 	return false, false
 }
 
-// copyIntoExtensionRelation is COPY FROM into one of the built-in
-// extensions' relations, which zproxy computes (PostGIS's
-// spatial_ref_sys): pg_dump of a PostGIS database copies the SRIDs its
-// users added into it, none for most, and a COPY of no rows changes
-// nothing, so it succeeds; a row is 55000, as an INSERT is.
-func (st *statement) copyIntoExtensionRelation(snap *catalog.Snapshot, rel *catalog.Table, name string, names []string) (wire.Result, error) {
-	if !st.sess.isSuperuser(snap) {
-		// As an INSERT (planner.ComputedWriteError): the bootstrap
-		// superuser owns the relation, PUBLIC may only read it.
-		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for table %s", name)
+// copyComputed is COPY of a relation zproxy computes: out of a table as
+// COPY (SELECT ...) TO, which checks the privileges a SELECT does; into
+// one as copyIntoComputedTable; a view refused either way, as PostgreSQL
+// refuses any view without an INSTEAD OF INSERT trigger.
+func (st *statement) copyComputed(ctx context.Context, snap *catalog.Snapshot, r *pgcatalog.Relation, c *parser.CopyStatement, params []sqltypes.Value, start time.Time) (wire.Result, error) {
+	if c.From && !st.sess.isSuperuser(snap) &&
+		pgcatalog.SystemPrivileges(snap, st.sess.currentUser(), r.Schema, r.Name, "")&catalog.PrivInsert == 0 {
+		// As an INSERT's check, which PostgreSQL's COPY FROM makes first.
+		noun := "table"
+		if !r.IsTable() {
+			noun = "view"
+		}
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", noun, r.Name)
 	}
+	switch {
+	case !r.IsTable() && c.From:
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot copy to view \"%s\"", r.Name).
+			WithHint("To enable copying to a view, provide an INSTEAD OF INSERT trigger.")
+	case !r.IsTable():
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot copy from view \"%s\"", r.Name).
+			WithHint("Try the COPY (SELECT ...) TO variant.")
+	case c.From:
+		rel, _ := pgcatalog.Lookup(snap, r.Schema, r.Name)
+		return st.copyIntoComputedTable(snap, rel, r.Name, c.Columns)
+	}
+	cols := "*"
+	if len(c.Columns) > 0 {
+		quoted := make([]string, len(c.Columns))
+		for i, n := range c.Columns {
+			quoted[i] = sqltypes.QuoteIdent(n)
+		}
+		cols = strings.Join(quoted, ", ")
+	}
+	stmts, err := parser.Parse("SELECT " + cols + " FROM " + sqltypes.QuoteIdent(r.Schema) + "." + sqltypes.QuoteIdent(r.Name))
+	if err != nil {
+		return nil, err
+	}
+	return st.copyQuery(ctx, &stmts[0], params, start)
+}
+
+// copyIntoComputedTable is COPY FROM into a table zproxy computes (a
+// catalog's, or PostGIS's spatial_ref_sys): pg_dump of a PostGIS
+// database copies the SRIDs its users added into spatial_ref_sys, none
+// for most, and a COPY of no rows changes nothing, so it succeeds; a row
+// is 55000, as an INSERT is.
+func (st *statement) copyIntoComputedTable(snap *catalog.Snapshot, rel *catalog.Table, name string, names []string) (wire.Result, error) {
 	cols, err := copyColumns(rel, names)
 	if err != nil {
 		return nil, err
@@ -639,7 +677,7 @@ func (st *statement) copyIntoExtensionRelation(snap *catalog.Snapshot, rel *cata
 }
 
 // copyNone takes a COPY FROM that may hold no row
-// (copyIntoExtensionRelation).
+// (copyIntoComputedTable).
 type copyNone struct {
 	sess   *Session
 	format *wire.CopyFormat

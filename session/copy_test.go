@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -202,5 +203,28 @@ func TestCopyGeneratedColumns(t *testing.T) {
 	_, err = copyIn(ctx, sess, "COPY cg (id, lo) FROM STDIN", nil, 1)
 	if pgerr.CodeOf(err) != pgerr.InvalidColumnReference {
 		t.Errorf("COPY into a generated column: %v, want 42P10", err)
+	}
+}
+
+// TestCopyComputedTableOut: COPY of a table zproxy computes out is COPY
+// (SELECT ...) TO, with its column list and options.
+func TestCopyComputedTableOut(t *testing.T) {
+	ctx := context.Background()
+	_, sess := newSession(t, memStore(t))
+	for _, tc := range []struct {
+		sql  string
+		want string // a row the output holds, its values joined by |
+	}{
+		{"COPY pg_am (amname, amtype) TO STDOUT", "btree|i"},
+		{"COPY pg_catalog.pg_namespace (nspname) TO STDOUT (FORMAT csv, HEADER)", "information_schema"},
+		{"COPY pg_language (lanname, lanpltrusted) TO STDOUT", "plpgsql|t"},
+	} {
+		rows, tag, _, err := copyOutRows(ctx, sess, tc.sql, false, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.sql, err)
+		}
+		if !slices.Contains(rows, tc.want) || tag != fmt.Sprintf("COPY %d", len(rows)) {
+			t.Errorf("%s: %q (%s), want %q among them", tc.sql, rows, tag, tc.want)
+		}
 	}
 }
