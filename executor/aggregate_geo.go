@@ -10,7 +10,17 @@ import (
 func init() {
 	registerAggregator(func(ir.AggCall) aggregator { return &extentAgg{} }, "st_extent")
 	registerAggregator(func(ir.AggCall) aggregator { return &makeLineAgg{} }, "st_makeline")
+	registerAggregator(func(ir.AggCall) aggregator { return &collectAgg{} }, "st_collect")
 }
+
+// collectAgg is PostGIS's ST_Collect aggregate: the array of its rows'
+// geometries handed to the array form at the end (builtins.CollectOf),
+// as pgis_geometry_collect_finalfn does.
+type collectAgg struct {
+	arrayAgg // PostGIS accumulates an array: array_agg's limits
+}
+
+func (a *collectAgg) result() (sqltypes.Value, error) { return builtins.CollectOf(a.elems) }
 
 // makeLineAgg is PostGIS's ST_MakeLine aggregate: the array of its rows'
 // geometries, NULLs included, handed to the array form at the end
