@@ -601,19 +601,14 @@ func init() {
 			return sqltypes.NewFloat(r), err
 		}
 	}
-	geogUnsupported := func(name string) func(a []sqltypes.Value) (sqltypes.Value, error) {
-		return func([]sqltypes.Value) (sqltypes.Value, error) {
-			return sqltypes.Null, unsupportedGeo("%s(geography) is not supported", name)
-		}
-	}
 	area := fn([]Param{pGeom}, sqltypes.TypeFloat8, "the planar area", measure(gis.Area))
 	Register("st_area", area, textual(area),
-		fn([]Param{pGeog}, sqltypes.TypeFloat8, "the area on the spheroid (not supported)", geogUnsupported("ST_Area")),
-		fn([]Param{pGeog, boolean}, sqltypes.TypeFloat8, "the area on the spheroid (not supported)", geogUnsupported("ST_Area")))
+		fn([]Param{pGeog}, sqltypes.TypeFloat8, "the area in square metres on the spheroid", geogArea),
+		fn([]Param{pGeog, boolean}, sqltypes.TypeFloat8, "the area in square metres on the spheroid or the sphere", geogArea))
 	length := fn([]Param{pGeom}, sqltypes.TypeFloat8, "the planar length", measure(gis.Length))
 	Register("st_length", length, textual(length),
-		fn([]Param{pGeog}, sqltypes.TypeFloat8, "the length on the spheroid (not supported)", geogUnsupported("ST_Length")),
-		fn([]Param{pGeog, boolean}, sqltypes.TypeFloat8, "the length on the spheroid (not supported)", geogUnsupported("ST_Length")))
+		fn([]Param{pGeog}, sqltypes.TypeFloat8, "the length in metres of the lines on the spheroid", geogLength),
+		fn([]Param{pGeog, boolean}, sqltypes.TypeFloat8, "the length in metres of the lines on the spheroid or the sphere", geogLength))
 	Register("st_centroid", fn([]Param{pGeom}, tGeom, "the centroid", func(a []sqltypes.Value) (sqltypes.Value, error) {
 		g, err := geomOf(a[0])
 		if err != nil {
