@@ -1,6 +1,8 @@
 package builtins
 
 import (
+	"math"
+
 	gis "github.com/zproxy/zproxy/internal/geo"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -42,4 +44,26 @@ func init() {
 		paramNames[name] = paramInfo{names: []string{"geog", "use_spheroid"}, optional: 1,
 			defaults: []sqltypes.Value{sqltypes.NewBool(true)}, defaultTypes: []sqltypes.Type{sqltypes.TypeBool}}
 	}
+}
+
+// geographyPointToShape is the geography distance between points (or
+// multi-points) and lines or polygons, from the nearest of the points
+// (gis.GeographyPointDistance); ok is false when either is empty, done
+// false unless one is of points and the other not.
+func geographyPointToShape(x, y *gis.Shape, spheroid bool) (d float64, ok, done bool) {
+	p, ok1 := gis.Points(x)
+	_, ok2 := gis.Points(y)
+	if !ok1 && ok2 {
+		p, _ = gis.Points(y)
+		x, y = y, x
+	} else if !ok1 || ok2 {
+		return 0, false, false
+	}
+	best := math.Inf(1)
+	for _, u := range p {
+		if d, found := gis.GeographyPointDistance(u[0], u[1], y, spheroid); found {
+			best, ok = math.Min(best, d), true
+		}
+	}
+	return best, ok, true
 }
