@@ -47,12 +47,19 @@ func twoGeoms(fn string, a, b sqltypes.Value) (gis.Geom, gis.Geom, error) {
 }
 
 // geographyDistance is the distance in metres between two geographies of
-// points (or multi-points): on WGS84's spheroid, or on the sphere of its
-// mean radius. ok is false when one is empty.
+// points (or multi-points), or for ST_Distance and ST_DWithin between
+// points and lines or polygons (geographyPointToShape): on WGS84's
+// spheroid, or on the sphere of its mean radius. ok is false when one
+// is empty.
 func geographyDistance(fn string, a, b sqltypes.Value, spheroid bool) (float64, bool, error) {
 	x, y, err := twoGeoms(fn, a, b)
 	if err != nil {
 		return 0, false, err
+	}
+	if fn == "ST_Distance" || fn == "ST_DWithin" {
+		if d, ok, done := geographyPointToShape(x.Shape, y.Shape, spheroid); done {
+			return d, ok, nil
+		}
 	}
 	return pointsDistance(x.Shape, y.Shape, spheroid, gis.SphereRadius)
 }
@@ -499,8 +506,8 @@ func init() {
 		return sqltypes.NewFloat(d), nil
 	}
 	Register("st_distance", dist, textual(dist),
-		fn([]Param{pGeog, pGeog}, sqltypes.TypeFloat8, "the distance in metres on WGS84's spheroid (points)", geogDist),
-		fn([]Param{pGeog, pGeog, boolean}, sqltypes.TypeFloat8, "the distance in metres on the spheroid or the sphere (points)", geogDist))
+		fn([]Param{pGeog, pGeog}, sqltypes.TypeFloat8, "the distance in metres on WGS84's spheroid (between points, or points and lines or polygons)", geogDist),
+		fn([]Param{pGeog, pGeog, boolean}, sqltypes.TypeFloat8, "the distance in metres on the spheroid or the sphere (between points, or points and lines or polygons)", geogDist))
 	dwithin := sited(Overload{Params: []Param{pGeom, pGeom, f8}, Result: Returns(sqltypes.TypeBool), Volatility: Immutable, Doc: "whether they are within the planar distance"},
 		func(s *geoSite, a []sqltypes.Value) (sqltypes.Value, error) {
 			if a[2].F < 0 {
@@ -521,8 +528,8 @@ func init() {
 		return sqltypes.NewBool(ok && d <= a[2].F), err
 	}
 	Register("st_dwithin", dwithin, textual(dwithin),
-		fn([]Param{pGeog, pGeog, f8}, sqltypes.TypeBool, "whether they are within so many metres on the spheroid (points)", geogWithin),
-		fn([]Param{pGeog, pGeog, f8, boolean}, sqltypes.TypeBool, "whether they are within so many metres on the spheroid or the sphere (points)", geogWithin))
+		fn([]Param{pGeog, pGeog, f8}, sqltypes.TypeBool, "whether they are within so many metres on the spheroid (between points, or points and lines or polygons)", geogWithin),
+		fn([]Param{pGeog, pGeog, f8, boolean}, sqltypes.TypeBool, "whether they are within so many metres on the spheroid or the sphere (between points, or points and lines or polygons)", geogWithin))
 	sphere := func(a []sqltypes.Value) (sqltypes.Value, error) {
 		x, y, err := twoGeoms("ST_DistanceSphere", a[0], a[1])
 		if err != nil {
@@ -601,19 +608,14 @@ func init() {
 			return sqltypes.NewFloat(r), err
 		}
 	}
-	geogUnsupported := func(name string) func(a []sqltypes.Value) (sqltypes.Value, error) {
-		return func([]sqltypes.Value) (sqltypes.Value, error) {
-			return sqltypes.Null, unsupportedGeo("%s(geography) is not supported", name)
-		}
-	}
 	area := fn([]Param{pGeom}, sqltypes.TypeFloat8, "the planar area", measure(gis.Area))
 	Register("st_area", area, textual(area),
-		fn([]Param{pGeog}, sqltypes.TypeFloat8, "the area on the spheroid (not supported)", geogUnsupported("ST_Area")),
-		fn([]Param{pGeog, boolean}, sqltypes.TypeFloat8, "the area on the spheroid (not supported)", geogUnsupported("ST_Area")))
+		fn([]Param{pGeog}, sqltypes.TypeFloat8, "the area in square metres on the spheroid", geogArea),
+		fn([]Param{pGeog, boolean}, sqltypes.TypeFloat8, "the area in square metres on the spheroid or the sphere", geogArea))
 	length := fn([]Param{pGeom}, sqltypes.TypeFloat8, "the planar length", measure(gis.Length))
 	Register("st_length", length, textual(length),
-		fn([]Param{pGeog}, sqltypes.TypeFloat8, "the length on the spheroid (not supported)", geogUnsupported("ST_Length")),
-		fn([]Param{pGeog, boolean}, sqltypes.TypeFloat8, "the length on the spheroid (not supported)", geogUnsupported("ST_Length")))
+		fn([]Param{pGeog}, sqltypes.TypeFloat8, "the length in metres of the lines on the spheroid", geogLength),
+		fn([]Param{pGeog, boolean}, sqltypes.TypeFloat8, "the length in metres of the lines on the spheroid or the sphere", geogLength))
 	Register("st_centroid", fn([]Param{pGeom}, tGeom, "the centroid", func(a []sqltypes.Value) (sqltypes.Value, error) {
 		g, err := geomOf(a[0])
 		if err != nil {

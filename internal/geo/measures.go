@@ -70,11 +70,19 @@ func geodesicLength(s *Shape, spheroid bool) float64 {
 	// off at some angles, which the sum's last digit shows). Those cost
 	// some 36µs each in big floats, so a long sequence (more than
 	// exactSphereVertices) takes Go's instead.
+	// PostGIS measures a Z segment as √(d²+Δz²), d its geodesic length.
+	withZ := func(d float64, c []float64, i, stride int) float64 {
+		if !s.Z {
+			return d
+		}
+		dz := c[i+2] - c[i-stride+2]
+		return math.Sqrt(d*d + dz*dz)
+	}
 	seq := func(c []float64, stride int) float64 {
 		l := 0.0
 		if spheroid {
 			for i := stride; i+1 < len(c); i += stride {
-				l += SpheroidDistance(c[i-stride], c[i-stride+1], c[i], c[i+1])
+				l += withZ(SpheroidDistance(c[i-stride], c[i-stride+1], c[i], c[i+1]), c, i, stride)
 			}
 			return l
 		}
@@ -83,16 +91,24 @@ func geodesicLength(s *Shape, spheroid bool) float64 {
 		if len(c)/stride > exactSphereVertices {
 			sincos = math.Sincos
 		}
-		var s1, c1 float64
+		var s1, c1, lz float64
 		for i := 0; i+1 < len(c); i += stride {
 			s2, c2 := sincos(rad(c[i+1]))
 			if i > 0 {
 				sl, cl := sincos(rad(c[i]) - rad(c[i-stride]))
 				a1 := c2 * sl
 				a2 := c1*s2 - s1*c2*cl
-				l += math.Atan2(math.Sqrt(a1*a1+a2*a2), s1*s2+c1*c2*cl)
+				a := math.Atan2(math.Sqrt(a1*a1+a2*a2), s1*s2+c1*c2*cl)
+				if s.Z {
+					lz += withZ(a*SphereRadius, c, i, stride)
+				} else {
+					l += a
+				}
 			}
 			s1, c1 = s2, c2
+		}
+		if s.Z {
+			return lz
 		}
 		return l * SphereRadius
 	}

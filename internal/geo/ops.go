@@ -299,6 +299,10 @@ func SpheroidDistance(lon1, lat1, lon2, lat2 float64) float64 {
 	sinU1, cosU1 := math.Sincos(U1)
 	sinU2, cosU2 := math.Sincos(U2)
 	lambda := L
+	// Once λ has converged, one more round evaluates σ and α with it:
+	// those of the round that found it are of the previous λ, up to
+	// 1e-13 off, which is 1e-8 of a few metres' distance.
+	converged := false
 	for range 200 {
 		sinL, cosL := math.Sincos(lambda)
 		sinSigma := math.Hypot(cosU2*sinL, cosU1*sinU2-sinU1*cosU2*cosL)
@@ -316,7 +320,7 @@ func SpheroidDistance(lon1, lat1, lon2, lat2 float64) float64 {
 		C := wgs84F / 16 * cos2Alpha * (4 + wgs84F*(4-3*cos2Alpha))
 		prev := lambda
 		lambda = L + (1-C)*wgs84F*sinAlpha*(sigma+C*sinSigma*(cos2SigmaM+C*cosSigma*(-1+2*cos2SigmaM*cos2SigmaM)))
-		if math.Abs(lambda-prev) < 1e-13 {
+		if converged {
 			u2 := cos2Alpha * (wgs84A*wgs84A - wgs84B*wgs84B) / (wgs84B * wgs84B)
 			A := 1 + u2/16384*(4096+u2*(-768+u2*(320-175*u2)))
 			B := u2 / 1024 * (256 + u2*(-128+u2*(74-47*u2)))
@@ -324,6 +328,7 @@ func SpheroidDistance(lon1, lat1, lon2, lat2 float64) float64 {
 				B/6*cos2SigmaM*(-3+4*sinSigma*sinSigma)*(-3+4*cos2SigmaM*cos2SigmaM)))
 			return wgs84B * A * (sigma - dSigma)
 		}
+		converged = math.Abs(lambda-prev) < 1e-13
 	}
 	return SphereDistance(lon1, lat1, lon2, lat2, SphereRadius)
 }
