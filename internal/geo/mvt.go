@@ -25,6 +25,7 @@ var ErrMVTPolygon = errors.New("ST_AsMVTGeom of polygons is not supported")
 // parts came out of GEOS with and without Z (lwcollection_construct).
 type MVTDimensionError struct{ First, Other int }
 
+// Error is PostGIS's message.
 func (e MVTDimensionError) Error() string {
 	return fmt.Sprintf("lwcollection_construct: mixed dimension geometries: %d/%d", e.First, e.Other)
 }
@@ -504,11 +505,12 @@ const (
 	mvtClosePath = 7
 )
 
-// ErrMVTKind is MVTEncode's error for a kind a tile cannot hold; its
+// MVTKindError is MVTEncode's error for a kind a tile cannot hold; its
 // message names the kind as PostGIS does.
-type ErrMVTKind struct{ Kind string }
+type MVTKindError struct{ Kind string }
 
-func (e ErrMVTKind) Error() string {
+// Error is PostGIS's message.
+func (e MVTKindError) Error() string {
 	return fmt.Sprintf("encode_feature_geometry: '%s' geometry type not supported", e.Kind)
 }
 
@@ -606,5 +608,5 @@ func MVTEncode(s *Shape) (typ uint32, cmds []uint32, err error) {
 		}
 		return MVTPolygon, w.cmds, nil
 	}
-	return 0, nil, ErrMVTKind{s.Kind.String()}
+	return 0, nil, MVTKindError{s.Kind.String()}
 }
