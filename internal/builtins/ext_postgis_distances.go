@@ -106,10 +106,7 @@ func init() {
 				c.Notice(pgerr.Notice(`One or both of the geometries is missing z-value. The unknown z-value will be regarded as "any value"`))
 				_, _, d, ok = gis.ClosestPair(x.Shape, y.Shape)
 			} else {
-				d, ok, err = gis.Distance3D(x.Shape, y.Shape)
-				if err != nil {
-					return sqltypes.Null, err
-				}
+				d, ok = gis.Distance3D(x.Shape, y.Shape)
 			}
 			if !ok {
 				return sqltypes.Null, nil
