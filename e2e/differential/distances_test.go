@@ -27,6 +27,9 @@ func TestDistancesAgainstPostGIS(t *testing.T) {
 		g.z = g.rng.Intn(6) == 0
 		a := g.geometry(0, 0)
 		off := []float64{0, 2, 5, 12}[g.rng.Intn(4)]
+		if g.rng.Intn(5) == 0 {
+			g.z = !g.z // one with Z, one without: ST_3DDistance in 2-D
+		}
 		b := g.geometry(off, float64(g.rng.Intn(3))*off/2)
 		tol := []string{"0", "3", "10", "ST_MaxDistance(a, b)"}[g.rng.Intn(4)]
 		sql := fmt.Sprintf(`SELECT ST_AsText(ST_ClosestPoint(a, b)), ST_AsText(ST_ClosestPoint(b, a)), ST_AsText(ST_ShortestLine(a, b)),
@@ -59,8 +62,8 @@ func TestDistancesAgainstPostGIS(t *testing.T) {
 
 // distGen makes TestDistancesAgainstPostGIS's random geometries.
 type distGen struct {
-	rng   *rand.Rand
-	z bool // vertices have Z
+	rng *rand.Rand
+	z   bool // vertices have Z
 }
 
 // coord is a grid coordinate, now and then an odd decimal.
@@ -88,6 +91,9 @@ func (g *distGen) pt(ox, oy float64) string { return g.vertex(g.coord(ox), g.coo
 
 func (g *distGen) line(ox, oy float64) string {
 	n := 2 + g.rng.Intn(4)
+	if g.rng.Intn(4) == 0 {
+		n = 6 + g.rng.Intn(10) // enough vertices for the pruned search to skip some
+	}
 	var pts []string
 	for i := 0; i < n; i++ {
 		pts = append(pts, g.pt(ox, oy))
