@@ -82,13 +82,14 @@ func init() {
 		}))
 	Register("st_dfullywithin", fn([]Param{pGeom, pGeom, f8}, sqltypes.TypeBool, "whether every point of each is within the distance of every point of the other",
 		func(a []sqltypes.Value) (sqltypes.Value, error) {
-			x, y, err := twoGeoms("LWGEOM_dfullywithin", a[0], a[1])
-			if err != nil {
-				return sqltypes.Null, err
-			}
+			// The tolerance is checked before the SRIDs, as in PostGIS.
 			tol := a[2].F
 			if tol < 0 {
 				return sqltypes.Null, pgerr.Raised("Tolerance cannot be less than zero")
+			}
+			x, y, err := twoGeoms("LWGEOM_dfullywithin", a[0], a[1])
+			if err != nil {
+				return sqltypes.Null, err
 			}
 			_, _, d, ok := gis.FarthestPair(x.Shape, y.Shape)
 			return sqltypes.NewBool(ok && tol >= d), nil
@@ -106,7 +107,10 @@ func init() {
 				c.Notice(pgerr.Notice(`One or both of the geometries is missing z-value. The unknown z-value will be regarded as "any value"`))
 				_, _, d, ok = gis.ClosestPair(x.Shape, y.Shape)
 			} else {
-				d, ok = gis.Distance3D(x.Shape, y.Shape)
+				d, ok, err = gis.Distance3D(x.Shape, y.Shape)
+				if err != nil {
+					return sqltypes.Null, err
+				}
 			}
 			if !ok {
 				return sqltypes.Null, nil

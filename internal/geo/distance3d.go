@@ -2,6 +2,9 @@ package geo
 
 import (
 	"math"
+	"strconv"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
 // ST_3DDistance of two geometries with Z, as PostGIS 3.3 computes it:
@@ -11,8 +14,12 @@ import (
 
 type dist3Pt struct{ x, y, z float64 }
 
-// dist3State is the smallest distance found so far.
-type dist3State struct{ d float64 }
+// dist3State is the smallest distance found so far, or the error that
+// ended the search.
+type dist3State struct {
+	d   float64
+	err error
+}
 
 func (s *dist3State) ptPt(p, q dist3Pt) {
 	dx, dy, dz := q.x-p.x, q.y-p.y, q.z-p.z
@@ -116,11 +123,11 @@ func leafOf3(s *Shape) leaf3 {
 // Distance3D is ST_3DDistance of two geometries that both have Z; ok is
 // false when it found no distance (see distSearch: the same walk over
 // members, with the same stops at empty members).
-func Distance3D(a, b *Shape) (d float64, ok bool) {
+func Distance3D(a, b *Shape) (d float64, ok bool, err error) {
 	init := float64(math.MaxFloat32)
 	s := dist3State{d: init}
 	s.recurse(a, b)
-	return s.d, s.d != init
+	return s.d, s.d != init, s.err
 }
 
 // recurse is distState.recurse in 3-D.
@@ -143,7 +150,7 @@ func (s *dist3State) recurse(a, b *Shape) {
 				return
 			}
 			s.compare(x, leafOf3(h))
-			if s.d <= 0 {
+			if s.d <= 0 || s.err != nil {
 				return
 			}
 		}
@@ -260,7 +267,16 @@ func (pl plane3) project(p dist3Pt) (dist3Pt, float64) {
 
 // inRing reports whether p (on the plane) is inside the ring, by
 // crossings in the axis plane the normal leans to most.
-func (pl plane3) inRing(p dist3Pt, ring []dist3Pt) bool {
+// A ring not closed in Z is PostGIS's error.
+func (s *dist3State) inRing(pl plane3, p dist3Pt, ring []dist3Pt) bool {
+	if first, last := ring[0], ring[len(ring)-1]; first != last {
+		if s.err == nil {
+			g := func(f float64) string { return strconv.FormatFloat(f, 'g', 6, 64) }
+			s.err = pgerr.Raised("pt_in_ring_3d: V[n] != V[0] (%s %s %s!= %s %s %s)",
+				g(first.x), g(first.y), g(first.z), g(last.x), g(last.y), g(last.z))
+		}
+		return false
+	}
 	ax, ay, az := math.Abs(pl.pv.x), math.Abs(pl.pv.y), math.Abs(pl.pv.z)
 	// u and v are the two coordinates kept.
 	var u, v func(q dist3Pt) float64
@@ -287,12 +303,12 @@ func (pl plane3) inRing(p dist3Pt, ring []dist3Pt) bool {
 
 // ptPoly measures p, whose foot on the polygon's plane is q.
 func (s *dist3State) ptPoly(p, q dist3Pt, rings [][]dist3Pt, pl plane3) {
-	if !pl.inRing(q, rings[0]) {
+	if !s.inRing(pl, q, rings[0]) {
 		s.ptLine(p, rings[0])
 		return
 	}
 	for _, h := range rings[1:] {
-		if pl.inRing(q, h) {
+		if s.inRing(pl, q, h) {
 			s.ptLine(p, h)
 			return
 		}
@@ -331,10 +347,10 @@ func (s *dist3State) ptsPolyOn(l []dist3Pt, rings [][]dist3Pt, pl plane3) {
 			f := math.Abs(s1) / (math.Abs(s1) + math.Abs(s2))
 			d := sub3(q2, q1)
 			c := dist3Pt{q1.x + f*d.x, q1.y + f*d.y, q1.z + f*d.z}
-			if pl.inRing(c, rings[0]) {
+			if s.inRing(pl, c, rings[0]) {
 				in := true
 				for _, h := range rings[1:] {
-					if pl.inRing(c, h) {
+					if s.inRing(pl, c, h) {
 						in = false
 						break
 					}
