@@ -251,18 +251,20 @@ func planeOf(ring []dist3Pt) (pl plane3, ok bool) {
 }
 
 // project is p's foot on the plane and p's signed offset from it (in
-// units of the normal's length).
-func (pl plane3) project(p dist3Pt) (dist3Pt, float64) {
+// units of the normal's length). PostGIS leaves the foot of the plane's
+// own point unset, and then measures that point to the shell as if its
+// foot were outside (observed); unset reports that.
+func (pl plane3) project(p dist3Pt) (q dist3Pt, f float64, unset bool) {
 	v := sub3(p, pl.pop)
 	if isZero3(v) {
-		return p, 0
+		return p, 0, true
 	}
-	f := dot3(pl.pv, v)
+	f = dot3(pl.pv, v)
 	if nearZero(f) {
-		return p, 0
+		return p, 0, false
 	}
 	f = -f / dot3(pl.pv, pl.pv)
-	return dist3Pt{p.x + pl.pv.x*f, p.y + pl.pv.y*f, p.z + pl.pv.z*f}, f
+	return dist3Pt{p.x + pl.pv.x*f, p.y + pl.pv.y*f, p.z + pl.pv.z*f}, f, false
 }
 
 // inRing reports whether p (on the plane) is inside the ring, by
@@ -301,9 +303,10 @@ func (s *dist3State) inRing(pl plane3, p dist3Pt, ring []dist3Pt) bool {
 	return cn&1 == 1
 }
 
-// ptPoly measures p, whose foot on the polygon's plane is q.
-func (s *dist3State) ptPoly(p, q dist3Pt, rings [][]dist3Pt, pl plane3) {
-	if !s.inRing(pl, q, rings[0]) {
+// ptPoly measures p, whose foot on the polygon's plane is q (unset: see
+// project).
+func (s *dist3State) ptPoly(p, q dist3Pt, unset bool, rings [][]dist3Pt, pl plane3) {
+	if unset || !s.inRing(pl, q, rings[0]) {
 		s.ptLine(p, rings[0])
 		return
 	}
@@ -329,8 +332,8 @@ func (s *dist3State) ptsPoly(l []dist3Pt, rings [][]dist3Pt) {
 }
 
 func (s *dist3State) ptsPolyOn(l []dist3Pt, rings [][]dist3Pt, pl plane3) {
-	q1, s1 := pl.project(l[0])
-	s.ptPoly(l[0], q1, rings, pl)
+	q1, s1, unset := pl.project(l[0])
+	s.ptPoly(l[0], q1, unset, rings, pl)
 	if len(l) == 1 {
 		return
 	}
@@ -338,8 +341,8 @@ func (s *dist3State) ptsPolyOn(l []dist3Pt, rings [][]dist3Pt, pl plane3) {
 		return
 	}
 	for i := 1; i < len(l); i++ {
-		q2, s2 := pl.project(l[i])
-		s.ptPoly(l[i], q2, rings, pl)
+		q2, s2, unset := pl.project(l[i])
+		s.ptPoly(l[i], q2, unset, rings, pl)
 		if s2 == 0 && s.d <= 0 {
 			return
 		}
