@@ -11,7 +11,8 @@ import (
 // ST_DFullyWithin and ST_3DDistance, on geometry. PostGIS computes them
 // with its own distance search rather than GEOS, and which pair of
 // points it answers on a tie depends on that search's order, so package
-// geo's distance2d.go follows it. All are strict; an empty argument
+// geo's distance2d.go follows it (ST_Distance, in ext_postgis.go, uses
+// it too, so that the two agree). All are strict; an empty argument
 // gives NULL (ST_DFullyWithin false). The points and lines they return
 // are 2-D, with the first argument's SRID. The SRID errors name the C
 // functions, as PostGIS's do.

@@ -5,24 +5,29 @@ import (
 	"sort"
 )
 
-// PostGIS computes ST_ClosestPoint, ST_ShortestLine, ST_LongestLine,
-// ST_MaxDistance and ST_DFullyWithin with its own planar distance code,
-// not GEOS: a walk over the members of both geometries that keeps the
-// first pair of points found at the best distance so far (a later pair
-// replaces it only when strictly better). Which pair it answers on a tie
-// therefore depends on the order it visits vertices and segments, which
-// this file follows as observed against PostGIS 3.3:
+// PostGIS computes ST_Distance, ST_ClosestPoint, ST_ShortestLine,
+// ST_LongestLine, ST_MaxDistance and ST_DFullyWithin with its own planar
+// distance code, not GEOS: a walk over the members of both geometries
+// that keeps the first pair of points found at the best distance so far
+// (a later pair replaces it only when strictly better). Which pair it
+// answers on a tie therefore depends on the order it visits vertices and
+// segments, which this file follows as observed against PostGIS 3.3:
 //
 //   - members of multis and collections in order, the first's outermost;
-//     empty members skipped;
+//     an empty member ends the walk of the collection holding it (so a
+//     leading empty member leaves no distance at all: NULL);
 //   - two lines or polygons (outer rings) whose boxes do not meet are
 //     compared by a pruned search over their vertices sorted along the
 //     axis between the boxes' centres; anything else by every segment
-//     pair;
-//   - a point inside a polygon (or on its boundary) is at distance 0 and
-//     is its own closest point; a line or polygon whose first vertex
-//     lies inside the other polygon likewise;
-//   - the search for a smallest distance stops at the first 0.
+//     pair, each segment's two ends against the other and then the
+//     other's ends against it;
+//   - a point strictly inside a segment and exactly on its line is a
+//     touch at that point, which replaces an earlier touch; so does a
+//     point inside a polygon (or on its boundary), and a line or polygon
+//     whose first vertex lies inside the other polygon;
+//   - the search for a smallest distance stops at the first 0 of an
+//     exhaustive comparison; it starts from FLT_MAX, so a larger distance
+//     is never found.
 
 // distPt is a planar point.
 type distPt struct{ x, y float64 }
