@@ -1,6 +1,8 @@
 package builtins
 
 import (
+	"math"
+
 	"sync/atomic"
 
 	gis "github.com/zproxy/zproxy/internal/geo"
@@ -155,7 +157,9 @@ func distanceSited(s *geoSite, label string, a, b sqltypes.Value) (float64, bool
 		return 0, false, err
 	}
 	if x.point && y.point {
-		return gis.PointDistance(x.x, x.y, y.x, y.y), true, nil
+		// PostGIS finds no distance from FLT_MAX up (NULL).
+		d := gis.PointDistance(x.x, x.y, y.x, y.y)
+		return d, d < math.MaxFloat32, nil
 	}
 	g, err := shapeOf(x, a)
 	if err != nil {
@@ -165,7 +169,10 @@ func distanceSited(s *geoSite, label string, a, b sqltypes.Value) (float64, bool
 	if err != nil {
 		return 0, false, err
 	}
-	return gis.Distance(g, h)
+	// PostGIS's own distance search (distance2d.go), so that ST_Distance
+	// agrees with ST_ShortestLine to the last digit and in its NULLs.
+	_, _, d, ok := gis.ClosestPair(g, h)
+	return d, ok, nil
 }
 
 // shapeOf is the argument's shape (a point's decoded from its value).
