@@ -6,7 +6,6 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestMVTAgainstPostGIS compares ST_AsMVTGeom and ST_AsMVT with PostGIS's.
@@ -22,17 +21,7 @@ func TestMVTAgainstPostGIS(t *testing.T) {
 	ctx := context.Background()
 	pg, zc := postGISPair(t, ctx)
 	g := &mvtGen{rng: rand.New(rand.NewSource(int64(*seed)))}
-	compare := func(sql string) result {
-		pgRes := run(ctx, pg, sql, time.Minute)
-		zpRes := run(ctx, zc, sql, time.Minute)
-		for _, m := range compareResults(pgRes, zpRes, orderSpec{}) {
-			if informational(m.kind) {
-				continue
-			}
-			t.Fatalf("%s\n%s: %s\nPostgreSQL: %s\nzproxy:     %s", sql, m.kind, m.detail, formatResult(pgRes, 4), formatResult(zpRes, 4))
-		}
-		return pgRes
-	}
+	compare := func(sql string) result { return sameAnswer(t, ctx, pg, zc, sql, orderSpec{}) }
 	nonNull := 0
 	for i := 0; i < 400; i++ {
 		g.tile()

@@ -86,6 +86,23 @@ func postGIS(t *testing.T, ctx context.Context) (pg *pgx.Conn, zproxyBin string)
 	return pg, zproxyBin
 }
 
+// sameAnswer runs sql on PostgreSQL and on zproxy and fails the test on
+// any difference but an informational one (rows in the order of the
+// ORDER BY positions order.keys, floats to within 1e-9, errors by
+// SQLSTATE); it returns PostgreSQL's result.
+func sameAnswer(t *testing.T, ctx context.Context, pg, zc *pgx.Conn, sql string, order orderSpec) result {
+	t.Helper()
+	pgRes := run(ctx, pg, sql, time.Minute)
+	zpRes := run(ctx, zc, sql, time.Minute)
+	for _, m := range compareResults(pgRes, zpRes, order) {
+		if informational(m.kind) {
+			continue
+		}
+		t.Fatalf("%s\n%s: %s\nPostgreSQL: %s\nzproxy:     %s", sql, m.kind, m.detail, formatResult(pgRes, 12), formatResult(zpRes, 12))
+	}
+	return pgRes
+}
+
 // postGISPair is postGIS with zproxy started on Pebble: a connection to
 // each, the postgis extension created on both.
 func postGISPair(t *testing.T, ctx context.Context) (pg, zc *pgx.Conn) {
@@ -350,17 +367,8 @@ func (d *spatialDiff) query() (string, []int) {
 // order), or as a multiset without keys.
 func (d *spatialDiff) compare(sql string, keys []int) {
 	d.t.Helper()
-	pgRes := run(d.ctx, d.pg, sql, time.Minute)
-	zpRes := run(d.ctx, d.zp, sql, time.Minute)
-	order := orderSpec{keys: keys}
-	if pgRes.failed() && zpRes.failed() {
-		d.bothFailed++
-	}
-	for _, m := range compareResults(pgRes, zpRes, order) {
-		if informational(m.kind) {
-			continue
-		}
-		d.t.Fatalf("%s\n%s: %s\nPostgreSQL: %s\nzproxy:     %s", sql, m.kind, m.detail, formatResult(pgRes, 12), formatResult(zpRes, 12))
+	if sameAnswer(d.t, d.ctx, d.pg, d.zp, sql, orderSpec{keys: keys}).failed() {
+		d.bothFailed++ // zproxy failed alike, or the test would have stopped
 	}
 	d.compared++
 }

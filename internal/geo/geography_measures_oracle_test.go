@@ -5,13 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestGeographyMeasuresAgainstPostGIS compares GeographyLength (spheroid
@@ -26,16 +23,8 @@ import (
 // errors are logged. It needs a
 // database with PostGIS: GEO_POSTGIS_DSN='host=... dbname=...'.
 func TestGeographyMeasuresAgainstPostGIS(t *testing.T) {
-	dsn := os.Getenv("GEO_POSTGIS_DSN")
-	if dsn == "" {
-		t.Skip("GEO_POSTGIS_DSN is not set")
-	}
 	ctx := context.Background()
-	conn, err := pgconn.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := postGISConn(t)
 	rng := rand.New(rand.NewSource(11))
 	wrap := func(lon float64) float64 { return math.Remainder(lon, 360) }
 	// ring is a star-shaped simple ring of n vertices round (lon, lat)

@@ -168,37 +168,7 @@ func SpheroidAzimuth(lon1, lat1, lon2, lat2 float64) (float64, bool) {
 	if lon1 == lon2 && lat1 == lat2 {
 		return 0, false
 	}
-	rad := math.Pi / 180
-	L := (lon2 - lon1) * rad
-	U1 := math.Atan((1 - wgs84F) * math.Tan(lat1*rad))
-	U2 := math.Atan((1 - wgs84F) * math.Tan(lat2*rad))
-	sinU1, cosU1 := math.Sincos(U1)
-	sinU2, cosU2 := math.Sincos(U2)
-	lambda := L
-	var sinL, cosL float64
-	for range 200 {
-		sinL, cosL = math.Sincos(lambda)
-		sinSigma := math.Hypot(cosU2*sinL, cosU1*sinU2-sinU1*cosU2*cosL)
-		if sinSigma == 0 {
-			break
-		}
-		cosSigma := sinU1*sinU2 + cosU1*cosU2*cosL
-		sigma := math.Atan2(sinSigma, cosSigma)
-		sinAlpha := cosU1 * cosU2 * sinL / sinSigma
-		cos2Alpha := 1 - sinAlpha*sinAlpha
-		cos2SigmaM := 0.0
-		if cos2Alpha != 0 {
-			cos2SigmaM = cosSigma - 2*sinU1*sinU2/cos2Alpha
-		}
-		C := wgs84F / 16 * cos2Alpha * (4 + wgs84F*(4-3*cos2Alpha))
-		prev := lambda
-		lambda = L + (1-C)*wgs84F*sinAlpha*(sigma+C*sinSigma*(cos2SigmaM+C*cosSigma*(-1+2*cos2SigmaM*cos2SigmaM)))
-		if math.Abs(lambda-prev) < 1e-13 {
-			sinL, cosL = math.Sincos(lambda)
-			break
-		}
-	}
-	a := math.Atan2(cosU2*sinL, cosU1*sinU2-sinU1*cosU2*cosL)
+	_, a, _ := vincentyInverse(lon1, lat1, lon2, lat2)
 	if a < 0 {
 		a += 2 * math.Pi
 	}

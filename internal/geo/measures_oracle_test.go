@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestMeasuresAgainstPostGIS compares the geography measurements
@@ -25,16 +22,8 @@ import (
 // geohashes and the SVG paths must agree exactly. It needs a
 // database with PostGIS: GEO_POSTGIS_DSN='host=... dbname=...'.
 func TestMeasuresAgainstPostGIS(t *testing.T) {
-	dsn := os.Getenv("GEO_POSTGIS_DSN")
-	if dsn == "" {
-		t.Skip("GEO_POSTGIS_DSN is not set")
-	}
 	ctx := context.Background()
-	conn, err := pgconn.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := postGISConn(t)
 	query := func(sql string) []string {
 		t.Helper()
 		res, err := conn.Exec(ctx, sql).ReadAll()

@@ -292,6 +292,19 @@ func SpheroidDistance(lon1, lat1, lon2, lat2 float64) float64 {
 	if lon1 == lon2 && lat1 == lat2 {
 		return 0
 	}
+	d, _, ok := vincentyInverse(lon1, lat1, lon2, lat2)
+	if !ok {
+		return SphereDistance(lon1, lat1, lon2, lat2, SphereRadius)
+	}
+	return d
+}
+
+// vincentyInverse is Vincenty's solution of the inverse geodesic problem
+// on WGS84 between two lon/lat points: the distance in metres and the
+// initial azimuth in radians (atan2's, in (-π, π]); ok is false when the
+// iteration does not converge (near antipodes), with the azimuth of its
+// last round.
+func vincentyInverse(lon1, lat1, lon2, lat2 float64) (dist, azimuth float64, ok bool) {
 	rad := math.Pi / 180
 	L := (lon2 - lon1) * rad
 	U1 := math.Atan((1 - wgs84F) * math.Tan(lat1*rad))
@@ -305,9 +318,10 @@ func SpheroidDistance(lon1, lat1, lon2, lat2 float64) float64 {
 	converged := false
 	for range 200 {
 		sinL, cosL := math.Sincos(lambda)
+		azimuth = math.Atan2(cosU2*sinL, cosU1*sinU2-sinU1*cosU2*cosL)
 		sinSigma := math.Hypot(cosU2*sinL, cosU1*sinU2-sinU1*cosU2*cosL)
 		if sinSigma == 0 {
-			return 0
+			return 0, azimuth, true
 		}
 		cosSigma := sinU1*sinU2 + cosU1*cosU2*cosL
 		sigma := math.Atan2(sinSigma, cosSigma)
@@ -326,11 +340,11 @@ func SpheroidDistance(lon1, lat1, lon2, lat2 float64) float64 {
 			B := u2 / 1024 * (256 + u2*(-128+u2*(74-47*u2)))
 			dSigma := B * sinSigma * (cos2SigmaM + B/4*(cosSigma*(-1+2*cos2SigmaM*cos2SigmaM)-
 				B/6*cos2SigmaM*(-3+4*sinSigma*sinSigma)*(-3+4*cos2SigmaM*cos2SigmaM)))
-			return wgs84B * A * (sigma - dSigma)
+			return wgs84B * A * (sigma - dSigma), azimuth, true
 		}
 		converged = math.Abs(lambda-prev) < 1e-13
 	}
-	return SphereDistance(lon1, lat1, lon2, lat2, SphereRadius)
+	return 0, azimuth, false
 }
 
 // Points lists the vertices of a point or multi-point; ok is false for

@@ -5,27 +5,16 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/rand"
-	"os"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestSimplifyTWKBAgainstPostGIS compares Simplify and AppendTWKB with
 // PostGIS's ST_Simplify and ST_AsTWKB on random lines and polygons. It
 // needs a database with PostGIS: GEO_POSTGIS_DSN='host=... dbname=...'.
 func TestSimplifyTWKBAgainstPostGIS(t *testing.T) {
-	dsn := os.Getenv("GEO_POSTGIS_DSN")
-	if dsn == "" {
-		t.Skip("GEO_POSTGIS_DSN is not set")
-	}
 	ctx := context.Background()
-	conn, err := pgconn.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := postGISConn(t)
 	rng := rand.New(rand.NewSource(1))
 	for iter := 0; iter < 300; iter++ {
 		n := 2 + rng.Intn(30)
