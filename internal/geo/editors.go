@@ -34,14 +34,9 @@ func Collect(gs []Geom) (Geom, error) {
 			kind = GeometryCollection
 		}
 	}
-	switch kind {
-	case Point:
-		kind = MultiPoint
-	case LineString:
-		kind = MultiLineString
-	case Polygon:
-		kind = MultiPolygon
-	default:
+	if multi, ok := kind.multi(); ok {
+		kind = multi
+	} else {
 		kind = GeometryCollection
 	}
 	out := &Shape{Kind: kind, Z: first.Z, M: first.M}
@@ -57,15 +52,8 @@ func Collect(gs []Geom) (Geom, error) {
 // Multi is ST_Multi: a point, line string or polygon as the one member
 // of its multi-geometry (none when it is empty); other kinds as they are.
 func Multi(s *Shape) *Shape {
-	var kind Kind
-	switch s.Kind {
-	case Point:
-		kind = MultiPoint
-	case LineString:
-		kind = MultiLineString
-	case Polygon:
-		kind = MultiPolygon
-	default:
+	kind, ok := s.Kind.multi()
+	if !ok {
 		return s
 	}
 	out := &Shape{Kind: kind, Z: s.Z, M: s.M}
@@ -329,4 +317,18 @@ func SetPoint(l, p *Shape, i int64) (*Shape, error) {
 	out := &Shape{Kind: LineString, Z: l.Z, M: l.M, Coords: append([]float64(nil), l.Coords...)}
 	copy(out.Coords[i*int64(st):], pointVertex(l, p))
 	return out, nil
+}
+
+// multi is the multi-geometry kind whose members are of kind k; ok is
+// false for a kind that is none's member (a multi or a collection).
+func (k Kind) multi() (Kind, bool) {
+	switch k {
+	case Point:
+		return MultiPoint, true
+	case LineString:
+		return MultiLineString, true
+	case Polygon:
+		return MultiPolygon, true
+	}
+	return k, false
 }
