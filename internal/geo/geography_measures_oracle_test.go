@@ -21,7 +21,7 @@ import (
 // GeographicLib's), or to PostGIS's own rounding (absTol, and its
 // distances' 1e-8 m; its sphere areas only from 1e9 m²). The worst
 // errors are logged. It needs a
-// database with PostGIS: GEO_POSTGIS_DSN='host=... dbname=...'.
+// database with PostGIS (postGISConn: GEO_POSTGIS_DSN, or a cluster of its own).
 func TestGeographyMeasuresAgainstPostGIS(t *testing.T) {
 	ctx := context.Background()
 	conn := postGISConn(t)

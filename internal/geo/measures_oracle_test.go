@@ -20,7 +20,7 @@ import (
 // PostGIS's sums and interpolations differ from these in the last digit
 // now and then (see the logged counts); the perimeter of a geometry, the
 // geohashes and the SVG paths must agree exactly. It needs a
-// database with PostGIS: GEO_POSTGIS_DSN='host=... dbname=...'.
+// database with PostGIS (postGISConn: GEO_POSTGIS_DSN, or a cluster of its own).
 func TestMeasuresAgainstPostGIS(t *testing.T) {
 	ctx := context.Background()
 	conn := postGISConn(t)

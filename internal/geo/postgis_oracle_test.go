@@ -2,25 +2,53 @@ package geo
 
 import (
 	"context"
+	"errors"
 	"os"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/zproxy/zproxy/e2e/harness"
 )
 
 // postGISConn connects the tests that compare this package with PostGIS
-// to the database GEO_POSTGIS_DSN names ('host=... dbname=...'), skipping
-// them when it is not set; the connection closes when the test ends.
+// to a database with PostGIS: the one GEO_POSTGIS_DSN names
+// ('host=... dbname=...'), else a PostgreSQL 15 cluster of its own (the
+// e2e harness's, which the test command installs with PostGIS). Without
+// either the test is skipped, but not under CI. The connection closes,
+// and the cluster stops, when the test ends.
 func postGISConn(t *testing.T) *pgconn.PgConn {
 	t.Helper()
+	ctx := context.Background()
 	dsn := os.Getenv("GEO_POSTGIS_DSN")
 	if dsn == "" {
-		t.Skip("GEO_POSTGIS_DSN is not set")
+		bin, err := harness.FindPostgresBin("")
+		if err != nil {
+			if os.Getenv("CI") == "true" || !errors.Is(err, harness.ErrNoPostgres) {
+				t.Fatal(err)
+			}
+			t.Skip(err)
+		}
+		pg, err := harness.StartPostgres(bin, 0, "fsync=off", "synchronous_commit=off", "full_page_writes=off")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if err := pg.Stop(false); err != nil {
+				t.Error(err)
+			}
+		})
+		dsn = pg.DSN()
 	}
-	conn, err := pgconn.Connect(context.Background(), dsn)
+	conn, err := pgconn.Connect(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close(context.Background()) })
+	if _, err := conn.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS postgis").ReadAll(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("PostGIS (Debian's postgresql-15-postgis-3, which the test command installs): %v", err)
+		}
+		t.Skipf("PostGIS is not installed for PostgreSQL 15: %v", err)
+	}
 	return conn
 }

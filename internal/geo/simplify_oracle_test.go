@@ -11,7 +11,7 @@ import (
 
 // TestSimplifyTWKBAgainstPostGIS compares Simplify and AppendTWKB with
 // PostGIS's ST_Simplify and ST_AsTWKB on random lines and polygons. It
-// needs a database with PostGIS: GEO_POSTGIS_DSN='host=... dbname=...'.
+// needs a database with PostGIS (postGISConn: GEO_POSTGIS_DSN, or a cluster of its own).
 func TestSimplifyTWKBAgainstPostGIS(t *testing.T) {
 	ctx := context.Background()
 	conn := postGISConn(t)
