@@ -2,7 +2,6 @@ package differential
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -38,30 +37,13 @@ var (
 // where that is a failure: CI installs it.
 func servers(t *testing.T) (pgDSN, zproxyBin string) {
 	t.Helper()
-	bin, err := harness.FindPostgresBin(*pgBin)
-	if err != nil {
-		if os.Getenv("CI") == "true" || !errors.Is(err, harness.ErrNoPostgres) {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-	// fsync and friends off: the cluster is thrown away, and the test is
-	// about results, not durability.
-	pg, err := harness.StartPostgres(bin, 0, "fsync=off", "synchronous_commit=off", "full_page_writes=off")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := pg.Stop(false); err != nil {
-			t.Error(err)
-		}
-	})
+	dsn := harness.ThrowawayPostgres(t, *pgBin)
 	zbin, cleanup, err := harness.BuildZproxy(raceEnabled)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(cleanup)
-	return pg.DSN(), zbin
+	return dsn, zbin
 }
 
 // startZproxy starts zproxy on a fresh data directory; the process is

@@ -8,6 +8,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
+	"testing"
 )
 
 // ErrNoPostgres is wrapped by FindPostgresBin when PostgreSQL's server
@@ -139,4 +140,31 @@ func (pg *Postgres) Stop(keep bool) error {
 		os.RemoveAll(pg.Dir)
 	}
 	return err
+}
+
+// ThrowawayPostgres starts a PostgreSQL cluster for one test (the server
+// binaries in bin, or found as FindPostgresBin finds them when bin is
+// "") and returns its DSN; the cluster is removed when the test ends.
+// fsync and friends are off: the test is about results, not durability.
+// Without PostgreSQL the test is skipped, except under CI=true, where
+// that is a failure: CI installs it.
+func ThrowawayPostgres(tb testing.TB, bin string) string {
+	tb.Helper()
+	bin, err := FindPostgresBin(bin)
+	if err != nil {
+		if os.Getenv("CI") == "true" || !errors.Is(err, ErrNoPostgres) {
+			tb.Fatal(err)
+		}
+		tb.Skip(err)
+	}
+	pg, err := StartPostgres(bin, 0, "fsync=off", "synchronous_commit=off", "full_page_writes=off")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		if err := pg.Stop(false); err != nil {
+			tb.Error(err)
+		}
+	})
+	return pg.DSN()
 }

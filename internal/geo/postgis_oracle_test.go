@@ -2,7 +2,6 @@ package geo
 
 import (
 	"context"
-	"errors"
 	"os"
 	"testing"
 
@@ -21,23 +20,7 @@ func postGISConn(t *testing.T) *pgconn.PgConn {
 	ctx := context.Background()
 	dsn := os.Getenv("GEO_POSTGIS_DSN")
 	if dsn == "" {
-		bin, err := harness.FindPostgresBin("")
-		if err != nil {
-			if os.Getenv("CI") == "true" || !errors.Is(err, harness.ErrNoPostgres) {
-				t.Fatal(err)
-			}
-			t.Skip(err)
-		}
-		pg, err := harness.StartPostgres(bin, 0, "fsync=off", "synchronous_commit=off", "full_page_writes=off")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			if err := pg.Stop(false); err != nil {
-				t.Error(err)
-			}
-		})
-		dsn = pg.DSN()
+		dsn = harness.ThrowawayPostgres(t, "")
 	}
 	conn, err := pgconn.Connect(ctx, dsn)
 	if err != nil {
